@@ -1,0 +1,44 @@
+package robots
+
+import (
+	"fmt"
+	"time"
+)
+
+// A RequestRate is one Request-rate line of a group: at most Requests
+// documents per Per, optionally only inside a daily UTC Window.
+//
+// A RequestRate is a plain value and safe for concurrent use.
+type RequestRate struct {
+	Requests  int           // documents allowed per period; at least 1 after parsing
+	Per       time.Duration // the period; positive after parsing
+	Window    Window        // the UTC window; meaningful only if Windowed
+	Windowed  bool          // whether the line named a time window
+	Line      int           // 1-based line number in robots.txt
+	Text      string        // the line as written, without comment
+	Malformed bool          // the value was repaired conservatively (see Group.Warnings)
+}
+
+// Interval returns the time between two request starts that the rate asks
+// for: Per divided by Requests ("100/24h" is one document every 864 s).
+func (r RequestRate) Interval() time.Duration {
+	if r.Requests <= 0 {
+		return r.Per
+	}
+	return r.Per / time.Duration(r.Requests)
+}
+
+// ActiveAt reports whether the rate is in force at t: always for a rate
+// without a window, otherwise only while t is inside its window.
+func (r RequestRate) ActiveAt(t time.Time) bool {
+	return !r.Windowed || r.Window.Contains(t)
+}
+
+// String formats the rate as "n/period" followed by its window, if any.
+func (r RequestRate) String() string {
+	s := fmt.Sprintf("%d/%s", r.Requests, r.Per)
+	if r.Windowed {
+		s += " " + r.Window.String()
+	}
+	return s
+}

@@ -1,0 +1,80 @@
+package robots
+
+import (
+	"fmt"
+	"time"
+)
+
+// minutesPerDay is the length of a UTC day in minutes.
+const minutesPerDay = 24 * 60
+
+// A Window is a daily span of UTC time, as written in Visit-time and
+// Request-rate lines ("0600-0845" or "0600 0845"). From and To are minutes
+// after 00:00 UTC (0..1439). To is inclusive at minute granularity: the window
+// 1300-1659 covers 13:00:00 up to but not including 17:00:00, which is how the
+// 1996 extended standard's example tiles a day with 1300-1659, 1700-0459 and
+// 0500-1259. A window whose To is before its From wraps past midnight.
+//
+// The zero Window covers exactly the minute 00:00. Window is a plain value and
+// safe for concurrent use.
+type Window struct {
+	From int // minutes after midnight UTC at which the window opens
+	To   int // last minute after midnight UTC inside the window
+}
+
+// Contains reports whether t (converted to UTC) falls inside w.
+func (w Window) Contains(t time.Time) bool {
+	m := minuteOfDay(t)
+	if w.From <= w.To {
+		return m >= w.From && m <= w.To
+	}
+	return m >= w.From || m <= w.To
+}
+
+// NextOpen returns the earliest instant at or after t at which w is open.
+// If t is inside w, NextOpen returns t.
+func (w Window) NextOpen(t time.Time) time.Time {
+	if w.Contains(t) {
+		return t
+	}
+	u := t.UTC()
+	day := time.Date(u.Year(), u.Month(), u.Day(), 0, 0, 0, 0, time.UTC)
+	open := day.Add(time.Duration(w.From) * time.Minute)
+	if !open.After(u) {
+		open = open.Add(24 * time.Hour)
+	}
+	return open
+}
+
+// Close returns the instant at which the occurrence of w that contains t
+// ends. If t is outside w, Close returns t.
+func (w Window) Close(t time.Time) time.Time {
+	if !w.Contains(t) {
+		return t
+	}
+	u := t.UTC()
+	day := time.Date(u.Year(), u.Month(), u.Day(), 0, 0, 0, 0, time.UTC)
+	end := day.Add(time.Duration(w.To+1) * time.Minute)
+	if !end.After(u) {
+		end = end.Add(24 * time.Hour)
+	}
+	return end
+}
+
+// String formats w as "HH:MM-HH:MM".
+func (w Window) String() string {
+	return fmt.Sprintf("%s-%s", clock(w.From), clock(w.To))
+}
+
+// FromClock returns the window's opening time as "HH:MM".
+func (w Window) FromClock() string { return clock(w.From) }
+
+// ToClock returns the window's last minute as "HH:MM".
+func (w Window) ToClock() string { return clock(w.To) }
+
+func clock(m int) string { return fmt.Sprintf("%02d:%02d", m/60, m%60) }
+
+func minuteOfDay(t time.Time) int {
+	u := t.UTC()
+	return u.Hour()*60 + u.Minute()
+}
