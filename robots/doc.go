@@ -1,0 +1,99 @@
+// Package robots parses robots.txt files and answers the questions a polite
+// crawler asks of them: which group applies to my agent, may I fetch this
+// URL (and which rule on which line says so), and how fast and when may I
+// fetch. It is pure: it knows nothing of HTTP, and time-dependent answers
+// take the current time as a parameter.
+//
+// # Specifications followed
+//
+//   - RFC 9309, Robots Exclusion Protocol (the 2019 Internet-Draft text in
+//     /work/shared/spec/robots-exclusion-protocol-draft.md): groups, product
+//     token matching, merging of groups, longest match, percent-encoding
+//     normalisation, '*' and '$', the implicit /robots.txt allow, the 500 KiB
+//     parsing limit and the status-code policy (FromFetch, Classify).
+//   - "A Standard for Robot Exclusion" (Koster, 1994): the original format.
+//   - "A Method for Web Robots Control" (Koster, 1996 Internet-Draft): its
+//     %xx matching table, which RFC 9309 keeps.
+//   - "An Extended Standard for Robot Exclusion" (Conner, 1996): Request-rate,
+//     Visit-time, Comment and Robot-version, parsed per group and exposed as
+//     typed values (Group.RequestRates, Group.VisitTimes, Group.Comments,
+//     Group.RobotVersion, Group.Pace, Group.VisitAllowed, Group.NextVisit).
+//   - Common extensions: Crawl-delay (fractional seconds) and the file-wide
+//     Sitemap.
+//
+// # Parsing
+//
+// Parse never fails. It skips a UTF-8 byte order mark (also a leading part
+// of one), splits lines at CR, LF or CRLF, drops '#' comments wherever they
+// start, trims white space around keys and values and compares keys
+// case-insensitively. Every line it cannot use becomes a Warning with its
+// line number. A user-agent line opens a group; consecutive user-agent
+// lines share one; the group stays open for more user-agent lines until its
+// first Allow or Disallow line (as in Google's parser, so pacing lines
+// placed between user-agent lines apply to all of them). Rules before the
+// first user-agent line are ignored.
+//
+// # Matching
+//
+// The agent is reduced to its product token (leading [a-zA-Z_-]) on both
+// sides and compared case-insensitively; every group naming it is merged;
+// otherwise the "*" groups (merged) apply; otherwise everything is allowed.
+// The URL's path, parameters and query are matched, never reordered. Both
+// the pattern and the path are normalised: octets outside US-ASCII, controls,
+// space and characters RFC 3986 allows nowhere are percent-encoded; %xx
+// escapes get upper-case hex and are decoded when they stand for an
+// unreserved character; reserved characters stay apart from their escapes
+// ("%2F" never equals "/"). In the path, '*' and '$' are compared encoded,
+// so a pattern's "%2A" and "%24" match them literally. Rule length (for
+// "longest match wins") is the length in octets of the normalised pattern,
+// '*' and the final '$' included, as in Google's matcher.
+//
+// Each group's rules are compiled, on the first Allowed call, into a byte
+// trie over their literal prefixes plus a greedy left-to-right segment
+// search (Knuth-Morris-Pratt) for the parts after a '*'. A check walks the
+// path once, never backtracks, and does not allocate.
+//
+// # Conservative readings of malformed values
+//
+//   - Crawl-delay: a negative value counts by its magnitude; a value that is
+//     not a number is FallbackDelay (10 s); values above MaxDelay (24 h) are
+//     capped. Several Crawl-delay lines in a group: the longest wins.
+//   - Request-rate "10" (no period) is one document per 10 seconds, not ten
+//     per second. A count of 0 is read as 1; a period of 0 as one unit;
+//     negative numbers by their magnitude; an unknown unit as seconds; an
+//     unreadable window as no window (the rate applies all day). A
+//     fractional count "0.5/1m" becomes 1 per 2 minutes.
+//   - Visit-time that cannot be read is ignored with a warning: no window
+//     can be invented for it.
+//   - Among Request-rate lines without a window the slowest wins; a
+//     windowed rate applies only inside its window; Pace returns the
+//     slowest of Crawl-delay and every rate in force.
+//
+// # Deviations
+//
+//   - The 1996 extended standard's in-order Allow/Disallow evaluation for
+//     Robot-version 2.0 groups, and its "explicit" and regular-expression
+//     patterns, are not used: every group is matched by RFC 9309 longest
+//     match. Robot-version is reported only.
+//   - The 1994 standard's first-match and substring user-agent matching are
+//     replaced by RFC 9309 product-token equality.
+//   - RFC 9309 says to obey "the first" "*" group; like Google's parser,
+//     all "*" groups are merged, as groups naming the same agent are.
+//   - The RFC's table row "/foo/bar?baz=http://foo.bar" is read as "reserved
+//     characters are compared as written": ":" and "/" in a query are not
+//     encoded, so the rule matches the URL exactly as written, and "%3A"
+//     matches only "%3A".
+//   - Unlike Google's parser, the URL side is normalised too: "/foo/bar/ツ"
+//     matches a rule for "/foo/bar/%E3%83%84", and "%62%61%7A" matches "baz"
+//     (RFC 9309 2.2.2 table).
+//   - Accepted like Google's parser, with a warning: a line without ':' made
+//     of exactly two words ("Disallow /x"), and the misspellings "useragent",
+//     "user agent", "disalow", "dissalow", "dissallow", "diasllow",
+//     "disallaw" and "site-map". Google's "/index.html" means "/" special
+//     case is not implemented.
+//   - A pattern that starts with neither '/' nor '*' is matched as written
+//     (so it matches no path) and warned about.
+//   - A body longer than MaxSize is cut after the last whole line within
+//     the limit; if the first MaxSize bytes hold no line end, nothing is
+//     parsed.
+package robots

@@ -1,0 +1,228 @@
+package robots
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+// A Group is the set of directives that applies to one crawler: the rules
+// of every group naming its product token, merged (RFC 9309 2.2.1), or of
+// the "*" groups. Besides Allow and Disallow it holds the 1996 extended
+// standard's per-group directives and the common Crawl-delay.
+//
+// A Group is immutable after Parse, except for its rule index, which is
+// compiled on first use under a sync.Once; all methods are safe for
+// concurrent use. The zero Group and a nil *Group have no directives and
+// allow everything.
+type Group struct {
+	agents   []string // user-agent values as written
+	name     string   // agents joined by ", "
+	rules    []rule
+	deny     Reason // non-zero: a policy group that disallows everything
+	delay    time.Duration
+	hasDelay bool
+	delayAt  int    // line of the Crawl-delay that set delay
+	delayTxt string // its text
+	rates    []RequestRate
+	visits   []Window
+	comments []string
+	version  string
+	hasVer   bool
+	warnings []Warning
+
+	once sync.Once
+	m    *matcher
+}
+
+// Agents returns the user-agent values (as written) of the groups merged
+// into g. The "*" group reports "*".
+func (g *Group) Agents() []string {
+	if g == nil {
+		return nil
+	}
+	return slices.Clone(g.agents)
+}
+
+// Allowed reports whether target may be fetched under g's rules, and which
+// rule decided. target is an absolute URL ("https://host/p?q"), a
+// scheme-relative one ("//host/p") or a path ("/p?q"); its path and query
+// are matched, the fragment is ignored. Matching follows RFC 9309 2.2.2:
+// both sides are percent-encoding normalised, '*' matches any octets, a
+// final '$' anchors the end, the longest match in octets wins, Allow wins
+// a tie and "/robots.txt" is always allowed.
+//
+// Allowed does not allocate for targets up to 1 KiB and takes time linear
+// in the length of target for any set of patterns.
+func (g *Group) Allowed(target string) Verdict {
+	path, slash := pathOf(target)
+	if slash || !urlIsNormal(path) {
+		return g.allowedSlow(path, slash)
+	}
+	return g.decide(path)
+}
+
+// decide returns the verdict for u, a path in normal form.
+func (g *Group) decide(u string) Verdict {
+	var steps int
+	return g.decideCounting(u, &steps)
+}
+
+func (g *Group) decideCounting(u string, steps *int) Verdict {
+	if g == nil {
+		return Verdict{Allowed: true}
+	}
+	if u == "/robots.txt" || strings.HasPrefix(u, "/robots.txt?") {
+		return Verdict{Allowed: true, Agent: g.name, Reason: ReasonRobotsTxt}
+	}
+	if g.deny != 0 {
+		return Verdict{Agent: g.name, Reason: g.deny}
+	}
+	if len(g.rules) == 0 {
+		return Verdict{Allowed: true, Agent: g.name}
+	}
+	g.once.Do(func() { g.m = newMatcher(g.rules) })
+	i := g.m.best(u, g.rules, steps)
+	if i < 0 {
+		return Verdict{Allowed: true, Agent: g.name}
+	}
+	r := &g.rules[i]
+	return Verdict{Allowed: r.allow, Rule: r.text, Line: r.line, Pattern: r.String(),
+		Agent: g.name, Reason: ReasonRule}
+}
+
+// CrawlDelay returns the group's Crawl-delay and whether it has one. If
+// several lines give one, the longest delay is returned.
+func (g *Group) CrawlDelay() (time.Duration, bool) {
+	if g == nil {
+		return 0, false
+	}
+	return g.delay, g.hasDelay
+}
+
+// RequestRates returns a copy of the group's Request-rate lines in file order.
+func (g *Group) RequestRates() []RequestRate {
+	if g == nil {
+		return nil
+	}
+	return slices.Clone(g.rates)
+}
+
+// VisitTimes returns a copy of the group's Visit-time windows in file order.
+// No windows means any time is fine.
+func (g *Group) VisitTimes() []Window {
+	if g == nil {
+		return nil
+	}
+	return slices.Clone(g.visits)
+}
+
+// Comments returns a copy of the group's Comment lines, meant to be shown
+// to the crawler's operator.
+func (g *Group) Comments() []string {
+	if g == nil {
+		return nil
+	}
+	return slices.Clone(g.comments)
+}
+
+// RobotVersion returns the group's Robot-version value and whether it has one.
+// The version is informational only: matching always follows RFC 9309.
+func (g *Group) RobotVersion() (string, bool) {
+	if g == nil {
+		return "", false
+	}
+	return g.version, g.hasVer
+}
+
+// Warnings returns a copy of the warnings for lines inside the group.
+func (g *Group) Warnings() []Warning {
+	if g == nil {
+		return nil
+	}
+	return slices.Clone(g.warnings)
+}
+
+// Pace returns the minimum interval between two request starts that the
+// group asks for at now: the slowest of its Crawl-delay, every Request-rate
+// without a window and every Request-rate whose window contains now.
+// source names the line that set the pace ("line 7: Crawl-delay: 10");
+// ok is false if the group asks for no pace at now.
+func (g *Group) Pace(now time.Time) (interval time.Duration, source string, ok bool) {
+	if g == nil {
+		return 0, "", false
+	}
+	line, text := 0, ""
+	if g.hasDelay {
+		interval, line, text, ok = g.delay, g.delayAt, g.delayTxt, true
+	}
+	for _, r := range g.rates {
+		if !r.ActiveAt(now) {
+			continue
+		}
+		if iv := r.Interval(); !ok || iv > interval {
+			interval, line, text, ok = iv, r.Line, r.Text, true
+		}
+	}
+	if !ok {
+		return 0, "", false
+	}
+	return interval, fmt.Sprintf("line %d: %s", line, text), true
+}
+
+// VisitAllowed reports whether now is inside one of the group's Visit-time
+// windows, or the group has none.
+func (g *Group) VisitAllowed(now time.Time) bool {
+	if g == nil || len(g.visits) == 0 {
+		return true
+	}
+	for _, w := range g.visits {
+		if w.Contains(now) {
+			return true
+		}
+	}
+	return false
+}
+
+// NextVisit returns the earliest instant at or after now at which
+// VisitAllowed is true: now itself if it already is.
+func (g *Group) NextVisit(now time.Time) time.Time {
+	if g.VisitAllowed(now) {
+		return now
+	}
+	next := time.Time{}
+	for _, w := range g.visits {
+		if t := w.NextOpen(now); next.IsZero() || t.Before(next) {
+			next = t
+		}
+	}
+	return next
+}
+
+// merge returns a new group holding the directives of gs in order.
+func merge(gs []*Group) *Group {
+	m := &Group{}
+	for _, g := range gs {
+		for _, a := range g.agents {
+			if !slices.Contains(m.agents, a) {
+				m.agents = append(m.agents, a)
+			}
+		}
+		m.rules = append(m.rules, g.rules...)
+		if g.hasDelay && (!m.hasDelay || g.delay > m.delay) {
+			m.delay, m.hasDelay, m.delayAt, m.delayTxt = g.delay, true, g.delayAt, g.delayTxt
+		}
+		m.rates = append(m.rates, g.rates...)
+		m.visits = append(m.visits, g.visits...)
+		m.comments = append(m.comments, g.comments...)
+		if g.hasVer && !m.hasVer {
+			m.version, m.hasVer = g.version, true
+		}
+		m.warnings = append(m.warnings, g.warnings...)
+	}
+	slices.SortStableFunc(m.rules, func(a, b rule) int { return a.line - b.line })
+	m.name = strings.Join(m.agents, ", ")
+	return m
+}

@@ -1,0 +1,320 @@
+package robots
+
+import (
+	"slices"
+	"strings"
+	"unsafe"
+)
+
+// rule is one Allow or Disallow line of a group.
+type rule struct {
+	allow    bool
+	anchored bool   // the pattern ended with '$'
+	line     int    // 1-based line number
+	text     string // the line as written, trimmed, without comment
+	pattern  string // normal form, '*' kept, final '$' removed
+}
+
+// priority is the rule's length in octets (RFC 9309 2.2.2 "most octets"),
+// counting the wildcards and the final '$' as Google's matcher does.
+func (r *rule) priority() int {
+	if r.anchored {
+		return len(r.pattern) + 1
+	}
+	return len(r.pattern)
+}
+
+// String returns the pattern as it is matched, '$' included.
+func (r *rule) String() string {
+	if r.anchored {
+		return r.pattern + "$"
+	}
+	return r.pattern
+}
+
+// matcher is a group's rules compiled for matching: a byte trie over each
+// pattern's literal prefix (the part before the first '*'). Walking the
+// normalised path through the trie finds every rule whose prefix matches;
+// pure prefix rules are decided by the walk itself, rules with '*' or '$'
+// then check their remainder with a linear-time greedy segment search.
+// A matcher is immutable after construction.
+type matcher struct {
+	nodes   []node
+	edges   []edge
+	wild    []wildRule
+	wildIdx []int32
+}
+
+type node struct {
+	first, n     int32 // children are edges[first : first+n], sorted by label
+	simple       int32 // best pure prefix rule ending here, -1 if none
+	wFirst, wLen int32 // wild rules starting here: wildIdx[wFirst : wFirst+wLen]
+}
+
+type edge struct {
+	label byte
+	to    int32
+}
+
+// wildRule is the part of a rule after its literal prefix: segments to find
+// in order, left to right, then an optional suffix anchored at the end.
+type wildRule struct {
+	rule      int32
+	prio      int32
+	allow     bool
+	exact     bool // "prefix$": the path must end right after the prefix
+	hasSuffix bool
+	suffix    string
+	find      []string
+	fails     [][]int32 // KMP failure tables for find
+}
+
+func newMatcher(rules []rule) *matcher {
+	type entry struct {
+		lit  string
+		rule int32
+	}
+	entries := make([]entry, len(rules))
+	for i := range rules {
+		lit := rules[i].pattern
+		if k := strings.IndexByte(lit, '*'); k >= 0 {
+			lit = lit[:k]
+		}
+		entries[i] = entry{lit, int32(i)}
+	}
+	slices.SortStableFunc(entries, func(a, b entry) int { return strings.Compare(a.lit, b.lit) })
+
+	m := &matcher{nodes: []node{{simple: -1}}}
+	parent := []int32{-1}
+	labels := []byte{0}
+	stack := []int32{0}
+	prev := ""
+	wildAt := map[int32][]int32{}
+	for _, e := range entries {
+		l := 0
+		for l < len(prev) && l < len(e.lit) && prev[l] == e.lit[l] {
+			l++
+		}
+		stack = stack[:l+1]
+		for d := l; d < len(e.lit); d++ {
+			id := int32(len(m.nodes))
+			m.nodes = append(m.nodes, node{simple: -1})
+			parent = append(parent, stack[d])
+			labels = append(labels, e.lit[d])
+			stack = append(stack, id)
+		}
+		prev = e.lit
+		at := stack[len(e.lit)]
+		r := &rules[e.rule]
+		if !r.anchored && len(e.lit) == len(r.pattern) {
+			if s := m.nodes[at].simple; s < 0 || (r.allow && !rules[s].allow) {
+				m.nodes[at].simple = e.rule
+			}
+			continue
+		}
+		wildAt[at] = append(wildAt[at], int32(len(m.wild)))
+		m.wild = append(m.wild, compileWild(r, e.rule, len(e.lit)))
+	}
+
+	// Lay the children of every node out contiguously. Nodes were created
+	// in lexicographic order, so each parent's children arrive sorted.
+	count := make([]int32, len(m.nodes)+1)
+	for id := 1; id < len(m.nodes); id++ {
+		count[parent[id]+1]++
+	}
+	for i := 1; i < len(count); i++ {
+		count[i] += count[i-1]
+	}
+	m.edges = make([]edge, len(m.nodes)-1)
+	for id := range m.nodes {
+		m.nodes[id].first = count[id]
+	}
+	for id := 1; id < len(m.nodes); id++ {
+		p := parent[id]
+		m.edges[m.nodes[p].first+m.nodes[p].n] = edge{labels[id], int32(id)}
+		m.nodes[p].n++
+	}
+	for at, list := range wildAt {
+		slices.SortFunc(list, func(a, b int32) int {
+			wa, wb := &m.wild[a], &m.wild[b]
+			switch {
+			case wa.prio != wb.prio:
+				return int(wb.prio - wa.prio)
+			case wa.allow != wb.allow:
+				if wa.allow {
+					return -1
+				}
+				return 1
+			}
+			return int(wa.rule - wb.rule)
+		})
+		m.nodes[at].wFirst = int32(len(m.wildIdx))
+		m.nodes[at].wLen = int32(len(list))
+		m.wildIdx = append(m.wildIdx, list...)
+	}
+	return m
+}
+
+func compileWild(r *rule, idx int32, litLen int) wildRule {
+	w := wildRule{rule: idx, prio: int32(r.priority()), allow: r.allow}
+	rest := r.pattern[litLen:]
+	if rest == "" {
+		w.exact = true // anchored, no '*'
+		return w
+	}
+	endsFree := strings.HasSuffix(rest, "*")
+	for seg := range strings.SplitSeq(rest, "*") {
+		if seg != "" {
+			w.find = append(w.find, seg)
+		}
+	}
+	if r.anchored && !endsFree && len(w.find) > 0 {
+		w.hasSuffix, w.suffix = true, w.find[len(w.find)-1]
+		w.find = w.find[:len(w.find)-1]
+	}
+	w.fails = make([][]int32, len(w.find))
+	for i, seg := range w.find {
+		w.fails[i] = kmpTable(seg)
+	}
+	return w
+}
+
+// kmpTable returns the Knuth-Morris-Pratt failure function of pat.
+func kmpTable(pat string) []int32 {
+	f := make([]int32, len(pat))
+	k := int32(0)
+	for i := 1; i < len(pat); i++ {
+		for k > 0 && pat[i] != pat[k] {
+			k = f[k-1]
+		}
+		if pat[i] == pat[k] {
+			k++
+		}
+		f[i] = k
+	}
+	return f
+}
+
+// kmpIndex returns the index of the first occurrence of pat in text, or -1.
+// It never moves backwards in text, so it runs in O(len(text)+len(pat)) and
+// adds the octets it compares to *steps.
+func kmpIndex(text, pat string, fail []int32, steps *int) int {
+	k := int32(0)
+	for i := 0; i < len(text); i++ {
+		if k == 0 {
+			j := strings.IndexByte(text[i:], pat[0])
+			if j < 0 {
+				*steps += len(text) - i
+				return -1
+			}
+			*steps += j
+			i += j
+		}
+		*steps++
+		for k > 0 && text[i] != pat[k] {
+			k = fail[k-1]
+			*steps++
+		}
+		if text[i] == pat[k] {
+			k++
+			if int(k) == len(pat) {
+				return i - len(pat) + 1
+			}
+		}
+	}
+	return -1
+}
+
+// match reports whether the rule's remainder matches u from offset p.
+func (w *wildRule) match(u string, p int, steps *int) bool {
+	if w.exact {
+		return p == len(u)
+	}
+	for i, seg := range w.find {
+		j := kmpIndex(u[p:], seg, w.fails[i], steps)
+		if j < 0 {
+			return false
+		}
+		p += j + len(seg)
+	}
+	if !w.hasSuffix {
+		return true
+	}
+	*steps += len(w.suffix)
+	return len(u)-p >= len(w.suffix) && u[len(u)-len(w.suffix):] == w.suffix
+}
+
+func (m *matcher) child(n int32, b byte) int32 {
+	nd := &m.nodes[n]
+	es := m.edges[nd.first : nd.first+nd.n]
+	if len(es) <= 8 {
+		for _, e := range es {
+			if e.label == b {
+				return e.to
+			}
+		}
+		return -1
+	}
+	lo, hi := 0, len(es)
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if es[mid].label < b {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	if lo < len(es) && es[lo].label == b {
+		return es[lo].to
+	}
+	return -1
+}
+
+// best returns the index of the deciding rule for the normalised path u, or
+// -1 if no rule matches: the longest match in octets, Allow on a tie.
+func (m *matcher) best(u string, rules []rule, steps *int) int {
+	best, bestPrio, bestAllow := int32(-1), -1, false
+	n := int32(0)
+	for d := 0; ; d++ {
+		nd := &m.nodes[n]
+		if s := nd.simple; s >= 0 {
+			if a := rules[s].allow; d > bestPrio || d == bestPrio && a && !bestAllow {
+				best, bestPrio, bestAllow = s, d, a
+			}
+		}
+		for _, wi := range m.wildIdx[nd.wFirst : nd.wFirst+nd.wLen] {
+			w := &m.wild[wi]
+			p := int(w.prio)
+			if !(p > bestPrio || p == bestPrio && w.allow && !bestAllow) {
+				break
+			}
+			if w.match(u, d, steps) {
+				best, bestPrio, bestAllow = w.rule, p, w.allow
+				break
+			}
+		}
+		if d == len(u) {
+			break
+		}
+		*steps++
+		if n = m.child(n, u[d]); n < 0 {
+			break
+		}
+	}
+	return int(best)
+}
+
+// allowedSlow decides a path that needs rewriting into normal form, using
+// a stack buffer for paths of ordinary length.
+//
+//go:noinline
+func (g *Group) allowedSlow(path string, slash bool) Verdict {
+	var buf [1024]byte
+	b := buf[:0]
+	if slash {
+		b = append(b, '/')
+	}
+	b = appendNormal(b, path, false)
+	// The string is only read while deciding and never retained.
+	return g.decide(unsafe.String(unsafe.SliceData(b), len(b)))
+}

@@ -1,0 +1,315 @@
+package robots
+
+import (
+	"strings"
+)
+
+// The directives Parse knows.
+type directive uint8
+
+const (
+	dUnknown directive = iota
+	dUserAgent
+	dAllow
+	dDisallow
+	dSitemap
+	dCrawlDelay
+	dRequestRate
+	dVisitTime
+	dComment
+	dRobotVersion
+	dIgnored // known to other crawlers, no meaning here (Host, Clean-param, ...)
+)
+
+// keyDirective maps a key to its directive. typo reports a misspelling
+// that is accepted anyway (the ones Google's parser accepts).
+func keyDirective(k string) (d directive, typo bool) {
+	switch len(k) {
+	case 4:
+		if strings.EqualFold(k, "host") {
+			return dIgnored, false
+		}
+	case 5:
+		if strings.EqualFold(k, "allow") {
+			return dAllow, false
+		}
+	case 7:
+		switch {
+		case strings.EqualFold(k, "sitemap"):
+			return dSitemap, false
+		case strings.EqualFold(k, "comment"):
+			return dComment, false
+		case strings.EqualFold(k, "disalow"):
+			return dDisallow, true
+		case strings.EqualFold(k, "noindex"):
+			return dIgnored, false
+		}
+	case 8:
+		switch {
+		case strings.EqualFold(k, "disallow"):
+			return dDisallow, false
+		case strings.EqualFold(k, "site-map"):
+			return dSitemap, true
+		case strings.EqualFold(k, "dissalow"), strings.EqualFold(k, "diasllow"),
+			strings.EqualFold(k, "disallaw"):
+			return dDisallow, true
+		}
+	case 9:
+		switch {
+		case strings.EqualFold(k, "useragent"):
+			return dUserAgent, true
+		case strings.EqualFold(k, "dissallow"):
+			return dDisallow, true
+		}
+	case 10:
+		switch {
+		case strings.EqualFold(k, "user-agent"):
+			return dUserAgent, false
+		case strings.EqualFold(k, "user agent"):
+			return dUserAgent, true
+		case strings.EqualFold(k, "visit-time"):
+			return dVisitTime, false
+		}
+	case 11:
+		switch {
+		case strings.EqualFold(k, "crawl-delay"):
+			return dCrawlDelay, false
+		case strings.EqualFold(k, "clean-param"):
+			return dIgnored, false
+		}
+	case 12:
+		if strings.EqualFold(k, "request-rate") {
+			return dRequestRate, false
+		}
+	case 13:
+		if strings.EqualFold(k, "robot-version") {
+			return dRobotVersion, false
+		}
+	}
+	return dUnknown, false
+}
+
+// Parse reads a robots.txt body. It never fails: lines it cannot use become
+// Warnings with their line numbers, and malformed values of known
+// directives get the more conservative reading (see the package
+// documentation). Parse reads at most MaxSize bytes, cut after the last
+// whole line. It accepts a UTF-8 byte order mark (or a leading part of one),
+// CR, LF and CRLF line ends, '#' comments anywhere, keys in any case and
+// white space around ':'. Parse copies body; the caller may reuse it.
+func Parse(body []byte) *Robots {
+	r := &Robots{avail: Available}
+	if len(body) > MaxSize {
+		cut := body[:MaxSize]
+		end := 0
+		for i := len(cut) - 1; i >= 0; i-- {
+			if cut[i] == '\n' || cut[i] == '\r' {
+				end = i + 1
+				break
+			}
+		}
+		body, r.truncated = cut[:end], true
+		r.warnings = append(r.warnings, Warning{Message: "robots.txt is longer than 500 KiB: parsed up to the last whole line before the limit"})
+	}
+	src := string(body)
+	r.body = src
+	p := parser{r: r}
+	i := 0
+	for k := 0; k < 3 && i < len(src) && src[i] == "\xEF\xBB\xBF"[k]; k++ {
+		i++
+	}
+	for n := 1; i < len(src); n++ {
+		end, next := len(src), len(src)
+		if e := strings.IndexByte(src[i:], '\n'); e >= 0 {
+			end, next = i+e, i+e+1
+		}
+		if c := strings.IndexByte(src[i:end], '\r'); c >= 0 {
+			end, next = i+c, i+c+1
+			if next < len(src) && src[next] == '\n' {
+				next++
+			}
+		}
+		p.line(src[i:end], n)
+		i = next
+	}
+	p.finish()
+	return r
+}
+
+// parser holds the state of one Parse.
+type parser struct {
+	r    *Robots
+	cur  *Group // the group being read, nil before the first user-agent
+	open bool   // cur still takes user-agent lines: no Allow/Disallow yet
+}
+
+func (p *parser) warn(g *Group, n int, text, msg string) {
+	w := Warning{Line: n, Text: text, Message: msg}
+	p.r.warnings = append(p.r.warnings, w)
+	if g != nil {
+		g.warnings = append(g.warnings, w)
+	}
+}
+
+func isWS(c byte) bool { return c == ' ' || c == '\t' || c == '\v' || c == '\f' }
+
+func trimWS(s string) string {
+	for len(s) > 0 && isWS(s[0]) {
+		s = s[1:]
+	}
+	for len(s) > 0 && isWS(s[len(s)-1]) {
+		s = s[:len(s)-1]
+	}
+	return s
+}
+
+// splitLine splits a comment-free, trimmed line into key and value. A line
+// without ':' is accepted if it is exactly two words ("Disallow /x"), as
+// Google's parser does; colon reports whether the ':' was there.
+func splitLine(s string) (key, value string, colon, ok bool) {
+	if i := strings.IndexByte(s, ':'); i >= 0 {
+		return trimWS(s[:i]), trimWS(s[i+1:]), true, true
+	}
+	for i := 0; i < len(s); i++ {
+		if isWS(s[i]) {
+			v := trimWS(s[i:])
+			for j := 0; j < len(v); j++ {
+				if isWS(v[j]) {
+					return "", "", false, false
+				}
+			}
+			return s[:i], v, false, true
+		}
+	}
+	return "", "", false, false
+}
+
+func (p *parser) line(raw string, n int) {
+	s := raw
+	if h := strings.IndexByte(s, '#'); h >= 0 {
+		s = s[:h]
+	}
+	s = trimWS(s)
+	if s == "" {
+		return
+	}
+	key, val, colon, ok := splitLine(s)
+	if !ok {
+		p.warn(p.cur, n, s, "not a \"key: value\" line; ignored")
+		return
+	}
+	d, typo := keyDirective(key)
+	if d == dUnknown {
+		if key == "" {
+			p.warn(p.cur, n, s, "empty key; ignored")
+		} else {
+			p.warn(p.cur, n, s, "unknown directive \""+key+"\"; ignored")
+		}
+		return
+	}
+	if !colon {
+		p.warn(p.cur, n, s, "missing ':' after the key; read as \""+key+": "+val+"\"")
+	}
+	if typo {
+		p.warn(p.cur, n, s, "misspelt key \""+key+"\"; accepted")
+	}
+	switch d {
+	case dUserAgent:
+		p.userAgent(s, val, n)
+	case dAllow, dDisallow:
+		p.rule(s, val, n, d == dAllow)
+	case dSitemap:
+		if val == "" {
+			p.warn(nil, n, s, "empty Sitemap; ignored")
+			return
+		}
+		p.r.sitemaps = append(p.r.sitemaps, val)
+	case dIgnored:
+	default:
+		if p.cur == nil {
+			p.warn(nil, n, s, "directive before the first user-agent line; ignored")
+			return
+		}
+		p.extension(d, s, val, n)
+	}
+}
+
+func (p *parser) userAgent(s, val string, n int) {
+	if p.cur == nil || !p.open {
+		p.cur = &Group{}
+		p.r.all = append(p.r.all, p.cur)
+		p.open = true
+	}
+	g := p.cur
+	if val == "" {
+		p.warn(g, n, s, "empty user-agent; it matches no crawler")
+	}
+	g.agents = append(g.agents, val)
+	if len(g.agents) == 1 {
+		g.name = val
+	} else {
+		g.name += ", " + val
+	}
+}
+
+func (p *parser) rule(s, val string, n int, allow bool) {
+	if p.cur == nil {
+		p.warn(nil, n, s, "rule before the first user-agent line; ignored (RFC 9309 2.2.2)")
+		return
+	}
+	p.open = false
+	if val == "" {
+		return // an empty pattern is no rule
+	}
+	if val[0] != '/' && val[0] != '*' {
+		p.warn(p.cur, n, s, "pattern does not start with '/' or '*'; matched as written, so it matches no path")
+	}
+	pat, anchored := normalPattern(val)
+	p.cur.rules = append(p.cur.rules, rule{allow: allow, anchored: anchored, line: n, text: s, pattern: pat})
+}
+
+// finish indexes the groups by product token, merging groups that name the
+// same token (RFC 9309 2.2.1).
+func (p *parser) finish() {
+	r := p.r
+	r.none = &Group{}
+	var dups map[string][]*Group
+	for _, g := range r.all {
+		for _, a := range g.agents {
+			key := "*"
+			if a[0:min(1, len(a))] != "*" || (len(a) > 1 && !isWS(a[1])) {
+				tok := productToken(a)
+				if tok == "" {
+					continue
+				}
+				key = toLower(tok)
+			}
+			if r.groups == nil {
+				r.groups = make(map[string]*Group, len(r.all))
+			}
+			prev, seen := r.groups[key]
+			if !seen {
+				r.groups[key] = g
+				continue
+			}
+			if prev == g {
+				continue
+			}
+			if dups == nil {
+				dups = map[string][]*Group{}
+			}
+			if dups[key] == nil {
+				dups[key] = []*Group{prev}
+			}
+			if l := dups[key]; l[len(l)-1] != g {
+				dups[key] = append(l, g)
+			}
+		}
+	}
+	for key, gs := range dups {
+		r.groups[key] = merge(gs)
+	}
+	if g, ok := r.groups["*"]; ok {
+		r.star = g
+		delete(r.groups, "*")
+	}
+}

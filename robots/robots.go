@@ -1,0 +1,170 @@
+package robots
+
+import "slices"
+
+// MaxSize is the number of bytes of a robots.txt that Parse reads: RFC 9309
+// section 2.5 requires a parsing limit of at least 500 KiB. Longer files are
+// cut after the last whole line within the limit and marked Truncated.
+const MaxSize = 500 << 10
+
+// Robots is a parsed robots.txt: its groups indexed by product token, its
+// Sitemap lines, and the warnings parsing produced.
+//
+// A Robots is immutable after Parse and safe for concurrent use. A nil
+// *Robots allows everything.
+type Robots struct {
+	body      string
+	groups    map[string]*Group // lower-cased product token -> merged group
+	star      *Group            // the merged "*" groups, or nil
+	all       []*Group          // the groups as written, in file order
+	none      *Group            // returned when no group applies
+	sitemaps  []string
+	warnings  []Warning
+	truncated bool
+	avail     Availability
+}
+
+// AllowAll returns a Robots without rules: every URL is allowed. It is the
+// policy for an unavailable robots.txt (RFC 9309 2.3.1.3).
+func AllowAll() *Robots {
+	return &Robots{none: &Group{}, avail: Unavailable}
+}
+
+// DisallowAll returns a Robots under which every URL except /robots.txt is
+// disallowed: the policy for an unreachable robots.txt (RFC 9309 2.3.1.4).
+func DisallowAll() *Robots {
+	return denyAll(ReasonUnreachable, Unreachable)
+}
+
+func denyAll(why Reason, avail Availability) *Robots {
+	return &Robots{none: &Group{agents: []string{"*"}, name: "*", deny: why}, avail: avail}
+}
+
+// Group returns the group that applies to agent. agent is reduced to its
+// product token, the leading run of letters, '_' and '-' ("FooBot/2.1"
+// becomes "FooBot"), and matched case-insensitively against every group's
+// user-agent lines; all groups naming it are merged. If none does, the
+// merged "*" groups apply; if there are none either, an empty group that
+// allows everything. Group never returns nil; it does not allocate for
+// product tokens up to 64 bytes.
+func (r *Robots) Group(agent string) *Group {
+	if r == nil {
+		return nil
+	}
+	tok := productToken(agent)
+	if tok != "" && len(r.groups) > 0 {
+		var g *Group
+		var ok bool
+		switch {
+		case !hasUpper(tok):
+			g, ok = r.groups[tok]
+		case len(tok) <= 64:
+			var buf [64]byte
+			b := buf[:len(tok)]
+			for i := range len(tok) {
+				c := tok[i]
+				if 'A' <= c && c <= 'Z' {
+					c += 'a' - 'A'
+				}
+				b[i] = c
+			}
+			g, ok = r.groups[string(b)]
+		default:
+			g, ok = r.groups[toLower(tok)]
+		}
+		if ok {
+			return g
+		}
+	}
+	if r.star != nil {
+		return r.star
+	}
+	return r.none
+}
+
+func hasUpper(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if 'A' <= s[i] && s[i] <= 'Z' {
+			return true
+		}
+	}
+	return false
+}
+
+// toLower returns s with ASCII letters in lower case.
+func toLower(s string) string {
+	if !hasUpper(s) {
+		return s
+	}
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+// productToken returns the leading run of [a-zA-Z_-] of s (RFC 9309 2.2.1).
+func productToken(s string) string {
+	i := 0
+	for i < len(s) {
+		c := s[i]
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '_' || c == '-' {
+			i++
+			continue
+		}
+		break
+	}
+	return s[:i]
+}
+
+// Allowed is shorthand for r.Group(agent).Allowed(target).
+func (r *Robots) Allowed(agent, target string) Verdict {
+	return r.Group(agent).Allowed(target)
+}
+
+// Groups returns the groups as written in the file, in order, before merging.
+func (r *Robots) Groups() []*Group {
+	if r == nil {
+		return nil
+	}
+	return slices.Clone(r.all)
+}
+
+// Sitemaps returns a copy of the file's Sitemap URLs in order. Sitemap lines
+// belong to the whole file, not to a group.
+func (r *Robots) Sitemaps() []string {
+	if r == nil {
+		return nil
+	}
+	return slices.Clone(r.sitemaps)
+}
+
+// Warnings returns a copy of all warnings, in line order.
+func (r *Robots) Warnings() []Warning {
+	if r == nil {
+		return nil
+	}
+	return slices.Clone(r.warnings)
+}
+
+// Truncated reports whether the body was longer than MaxSize and cut.
+func (r *Robots) Truncated() bool { return r != nil && r.truncated }
+
+// Body returns the part of the robots.txt body that was parsed.
+func (r *Robots) Body() string {
+	if r == nil {
+		return ""
+	}
+	return r.body
+}
+
+// Availability returns how the robots.txt fetch came out: Available for a
+// parsed body, Unavailable for AllowAll, Unreachable for DisallowAll.
+func (r *Robots) Availability() Availability {
+	if r == nil {
+		return Unavailable
+	}
+	return r.avail
+}
