@@ -1,0 +1,189 @@
+package archive
+
+import (
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// IndexName is the file name of the CDXJ index in the output directory.
+const IndexName = "index.cdxj"
+
+// stripWWW drops a leading "www.", "www2.", ... label, as SURT
+// canonicalisation does.
+func stripWWW(host string) string {
+	rest, ok := strings.CutPrefix(host, "www")
+	if !ok {
+		return host
+	}
+	rest = strings.TrimLeft(rest, "0123456789")
+	if after, ok := strings.CutPrefix(rest, "."); ok && after != "" {
+		return after
+	}
+	return host
+}
+
+// SURT returns the sort-friendly URI reordering transform of rawURL used as
+// the CDXJ key by pywb and warcio: scheme and userinfo dropped, host lower
+// case without a leading "www.", labels reversed and comma separated (IP
+// addresses kept as they are), a non-default port kept, ")" then the path
+// and query lower-cased with query arguments sorted, fragment dropped.
+// Strings that are not http(s) URLs are returned unchanged.
+func SURT(rawURL string) string {
+	u, err := url.Parse(rawURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return rawURL
+	}
+	host := strings.ToLower(u.Hostname())
+	host = strings.TrimSuffix(host, ".")
+	var key strings.Builder
+	if net.ParseIP(host) != nil {
+		key.WriteString(host)
+	} else {
+		host = stripWWW(host)
+		labels := strings.Split(host, ".")
+		slices.Reverse(labels)
+		key.WriteString(strings.Join(labels, ","))
+	}
+	if p := u.Port(); p != "" && !(u.Scheme == "http" && p == "80") && !(u.Scheme == "https" && p == "443") {
+		key.WriteString(":" + p)
+	}
+	key.WriteByte(')')
+	path := u.EscapedPath()
+	if path == "" {
+		path = "/"
+	}
+	key.WriteString(strings.ToLower(path))
+	if u.RawQuery != "" {
+		args := strings.Split(strings.ToLower(u.RawQuery), "&")
+		slices.Sort(args)
+		key.WriteString("?" + strings.Join(args, "&"))
+	}
+	return key.String()
+}
+
+// cdxEntry is one line of the CDXJ index.
+type cdxEntry struct {
+	key, timestamp string
+	URL            string `json:"url"`
+	Mime           string `json:"mime,omitempty"`
+	Status         string `json:"status,omitempty"`
+	Digest         string `json:"digest,omitempty"`
+	Length         string `json:"length"`
+	Offset         string `json:"offset"`
+	Filename       string `json:"filename"`
+}
+
+// line renders the entry as "key timestamp {json}" (pywb CDXJ).
+func (e *cdxEntry) line() string {
+	j, _ := json.Marshal(e) // only strings: cannot fail
+	return e.key + " " + e.timestamp + " " + string(j)
+}
+
+// cdxFor builds the index entry of a response or revisit record stored at
+// offset/length in filename; ok is false for records that are not indexed.
+func cdxFor(rec *Record, filename string, offset, length int64) (cdxEntry, bool) {
+	typ := rec.Type()
+	if typ != "response" && typ != "revisit" {
+		return cdxEntry{}, false
+	}
+	target := rec.Get("WARC-Target-URI")
+	date, err := time.Parse(time.RFC3339Nano, rec.Get("WARC-Date"))
+	if target == "" || err != nil {
+		return cdxEntry{}, false
+	}
+	e := cdxEntry{
+		key:       SURT(target),
+		timestamp: date.UTC().Format("20060102150405"),
+		URL:       target,
+		Length:    strconv.FormatInt(length, 10),
+		Offset:    strconv.FormatInt(offset, 10),
+		Filename:  filename,
+		Digest:    strings.TrimPrefix(rec.Get("WARC-Payload-Digest"), DigestSHA1+":"),
+	}
+	h := parseHTTPHead(rec.Block)
+	if h.status != 0 {
+		e.Status = strconv.Itoa(h.status)
+	}
+	if typ == "revisit" {
+		e.Mime = "warc/revisit"
+	} else if ct := h.get("Content-Type"); ct != "" {
+		mt, _, _ := strings.Cut(ct, ";")
+		e.Mime = strings.TrimSpace(mt)
+	}
+	return e, true
+}
+
+// writeIndex writes the sorted lines to dir/index.cdxj atomically (a
+// temporary file renamed over the old index).
+func writeIndex(dir string, lines []string) error {
+	slices.Sort(lines)
+	var b strings.Builder
+	for _, l := range lines {
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	tmp, err := os.CreateTemp(dir, ".index-*.cdxj")
+	if err != nil {
+		return fmt.Errorf("archive: write index: %w", err)
+	}
+	_, err = tmp.WriteString(b.String())
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), filepath.Join(dir, IndexName))
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("archive: write index: %w", err)
+	}
+	return nil
+}
+
+// RebuildIndex scans every *.warc.gz file in dir (gzip per record, as this
+// package writes them) and rewrites dir/index.cdxj from their response and
+// revisit records. A torn record at the end of a file ends that file's scan;
+// RebuildIndex changes no WARC file (Open is what truncates torn tails).
+func RebuildIndex(dir string) error {
+	files, err := filepath.Glob(filepath.Join(dir, "*.warc.gz"))
+	if err != nil {
+		return fmt.Errorf("archive: rebuild index: %w", err)
+	}
+	slices.Sort(files)
+	var lines []string
+	for _, name := range files {
+		err := indexFile(name, func(e cdxEntry) { lines = append(lines, e.line()) })
+		if err != nil {
+			return err
+		}
+	}
+	return writeIndex(dir, lines)
+}
+
+// indexFile scans one WARC file and reports its index entries.
+func indexFile(name string, add func(cdxEntry)) error {
+	f, err := os.Open(name)
+	if err != nil {
+		return fmt.Errorf("archive: rebuild index: %w", err)
+	}
+	defer f.Close()
+	base := filepath.Base(name)
+	_, _, fnErr := scanMembers(f, func(off, length int64, rec *Record) error {
+		if e, ok := cdxFor(rec, base, off, length); ok {
+			add(e)
+		}
+		return nil
+	})
+	return fnErr
+}

@@ -1,0 +1,51 @@
+// Package archive writes what the crawler fetched as a web archive that
+// replay and preservation tools read: WARC 1.1 files (one gzip member per
+// record, rotated by size), a sorted CDXJ index, and optionally a browsable
+// mirror on disk.
+//
+// Specifications followed:
+//   - WARC 1.1 (ISO 28500:2017), https://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/
+//     records (section 4), named fields (5), warcinfo/request/response/
+//     metadata/revisit records (6), Annex D record-at-a-time gzip.
+//   - Revisit profile "identical payload digest" (WARC 1.1 section 6.7.2).
+//   - CDXJ as read by pywb, https://pywb.readthedocs.io/en/latest/manual/indexing.html,
+//     with SURT keys (http://crawler.archive.org/articles/user_manual/glossary.html#surt).
+//   - RFC 4648 base32 for digests, RFC 9562 (version 4) for record ids,
+//     RFC 9112 section 2.2 for reading raw HTTP/1.x messages.
+//
+// Writing: Open(Options) returns a Writer; WriteExchange archives one fetch
+// (request, response or revisit, metadata, linked by WARC-Concurrent-To);
+// Close writes index.cdxj. A Writer is safe for concurrent use. Each
+// exchange's records are compressed outside the lock and appended with one
+// write, so a crash can only tear the last record; Open on an existing
+// directory validates the newest file, truncates a torn tail and appends.
+//
+// Reading: NewReader/Next parse any WARC stream (gzip or not); Record has
+// VerifyBlockDigest and VerifyPayloadDigest. RebuildIndex regenerates
+// index.cdxj from the WARC files.
+//
+// Deviations and decisions where the specifications leave room:
+//   - WARC-Payload-Digest is computed over the payload exactly as recorded
+//     (bytes after the HTTP header block, transfer and content codings left
+//     in place), as Heritrix, warcprox and warcio do; WARC 1.1 section 6.3.2's
+//     "entity-body" is read that way by most tools.
+//   - Digests are "sha1:" or "sha256:" with RFC 4648 base32 (padded for
+//     sha256); one algorithm is used for the whole archive.
+//   - WARC-Date has whole-second precision (valid for WARC 1.0 readers too).
+//   - Records are not fsynced one by one (the file is synced on rotation and
+//     Close): kill -9 loses nothing written, a power loss can lose the tail,
+//     which Open then truncates.
+//   - Only 2xx, untruncated, non-empty payloads become revisit records; the
+//     revisit table holds at most 1<<20 digests (then new payloads are still
+//     stored in full). It is rebuilt from the WARC files on Open.
+//   - The CDXJ "digest" drops the "sha1:" label as pywb does; sha256 keeps
+//     its label. SURT keys skip session-id stripping of the python surt
+//     library; IP hosts are not reversed, as in python surt.
+//   - The index lives in memory until Close (about 200 bytes per response);
+//     after a crash, Open rebuilds it from the WARC files.
+//   - The mirror stores decoded bodies (chunked, gzip, deflate); bodies in
+//     other codings (br, zstd) or larger than 256 MiB decoded stay in the
+//     WARC only. Link rewriting covers href/src of the usual tags, not
+//     srcset, CSS url() or <base href>. URLs that are equal after
+//     percent-decoding each path segment share one file.
+package archive

@@ -1,0 +1,57 @@
+package archive
+
+import (
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"sync"
+)
+
+// memberPool recycles gzip writers and header buffers across records; the
+// zero value is ready to use and safe for concurrent use.
+type memberPool struct {
+	gz  sync.Pool // *gzip.Writer
+	hdr sync.Pool // *[]byte
+}
+
+// compress returns one complete gzip member holding one WARC record: the
+// header fields (Content-Length is appended), the block parts and the
+// trailing CRLF CRLF (WARC 1.1 Annex D: one record per gzip member).
+func (p *memberPool) compress(dst *bytes.Buffer, fields []Field, block ...[]byte) error {
+	n := 0
+	for _, b := range block {
+		n += len(b)
+	}
+	hp, _ := p.hdr.Get().(*[]byte)
+	if hp == nil {
+		hp = new([]byte)
+	}
+	hdr := appendHeader((*hp)[:0], fields, n)
+
+	zw, _ := p.gz.Get().(*gzip.Writer)
+	if zw == nil {
+		zw = gzip.NewWriter(dst)
+	} else {
+		zw.Reset(dst)
+	}
+	_, err := zw.Write(hdr)
+	for _, b := range block {
+		if err == nil {
+			_, err = zw.Write(b)
+		}
+	}
+	if err == nil {
+		_, err = zw.Write([]byte(recordTrailer))
+	}
+	if err == nil {
+		err = zw.Close()
+	}
+	*hp = hdr
+	p.hdr.Put(hp)
+	zw.Reset(nil)
+	p.gz.Put(zw)
+	if err != nil {
+		return fmt.Errorf("archive: compress record: %w", err)
+	}
+	return nil
+}

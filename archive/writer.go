@@ -1,0 +1,232 @@
+package archive
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+)
+
+// ErrClosed is returned by WriteExchange after Close.
+var ErrClosed = errors.New("archive: writer closed")
+
+// DefaultMaxFileSize is the rotation size used when Options.MaxFileSize is 0.
+const DefaultMaxFileSize int64 = 1 << 30
+
+// maxDedupeEntries bounds the payload-digest table used for revisit records;
+// once full, new payloads are still archived in full but not remembered.
+const maxDedupeEntries = 1 << 20
+
+// Options configures a Writer. The zero value of every field except Dir
+// selects the documented default.
+type Options struct {
+	// Dir is the output directory (created if missing). Required.
+	Dir string
+	// Prefix starts every WARC file name: Prefix-YYYYMMDDhhmmss-NNNNN.warc.gz.
+	// Default "crawl". It must not contain path separators.
+	Prefix string
+	// MaxFileSize rotates to a new WARC file before a write would make the
+	// current one larger (a single exchange larger than it still fits in a
+	// file of its own). Default DefaultMaxFileSize (1 GiB).
+	MaxFileSize int64
+	// Digest is DigestSHA1 (default) or DigestSHA256, used for every block
+	// and payload digest.
+	Digest string
+	// Mirror also writes a browsable copy of 2xx responses under Dir/mirror.
+	Mirror bool
+	// Dedupe writes a revisit record (identical-payload-digest profile)
+	// instead of a response when a 2xx payload was archived before.
+	Dedupe bool
+	// Software names the crawler and its version in the warcinfo record.
+	Software string
+	// Info are further warcinfo fields, in order (configuration, operator).
+	Info []Field
+	// Now is the clock for warcinfo dates, file names and exchanges without
+	// a Date. Default time.Now.
+	Now func() time.Time
+}
+
+// revisitRef identifies the first response that stored a payload.
+type revisitRef struct {
+	uri, date, id string
+}
+
+// Writer appends exchanges to rotating WARC files and keeps the CDXJ index.
+// It is safe for concurrent use; records are compressed and digested
+// outside its lock. The zero value is not usable: call Open.
+type Writer struct {
+	opts   Options
+	pool   memberPool
+	mirror *mirror // nil unless Options.Mirror
+
+	mu      sync.Mutex
+	f       *os.File
+	name    string // base name of the current file
+	size    int64  // bytes in the current file
+	records int    // exchange records in the current file
+	serial  int
+	cdx     []string
+	dedupe  map[string]revisitRef
+	closed  bool
+}
+
+// Open prepares opts.Dir for writing. If the directory already holds WARC
+// files with this prefix, it validates the last one, truncates a torn record
+// left by a crash, reloads the index entries (and revisit table) of all of
+// them, and appends to the last file (or a new one when it is full). Every
+// Open writes a warcinfo record first.
+func Open(opts Options) (*Writer, error) {
+	if opts.Dir == "" {
+		return nil, errors.New("archive: options: Dir is required")
+	}
+	if opts.Prefix == "" {
+		opts.Prefix = "crawl"
+	}
+	if strings.ContainsAny(opts.Prefix, `/\`) || opts.Prefix == "." || opts.Prefix == ".." {
+		return nil, fmt.Errorf("archive: options: bad Prefix %q", opts.Prefix)
+	}
+	if opts.MaxFileSize <= 0 {
+		opts.MaxFileSize = DefaultMaxFileSize
+	}
+	if opts.Digest == "" {
+		opts.Digest = DigestSHA1
+	}
+	if _, err := newHash(opts.Digest); err != nil {
+		return nil, err
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if err := os.MkdirAll(opts.Dir, 0o755); err != nil {
+		return nil, fmt.Errorf("archive: open: %w", err)
+	}
+	w := &Writer{opts: opts, dedupe: make(map[string]revisitRef)}
+	if opts.Mirror {
+		w.mirror = newMirror(filepath.Join(opts.Dir, "mirror"))
+	}
+	last, err := w.resume()
+	if err != nil {
+		return nil, err
+	}
+	if err := w.startFile(last); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// Dir returns the output directory.
+func (w *Writer) Dir() string { return w.opts.Dir }
+
+// startFile opens (appending) or creates the current WARC file and writes
+// a warcinfo record. last is the newest existing file, "" if none.
+func (w *Writer) startFile(last string) error {
+	path := ""
+	if last != "" {
+		if st, err := os.Stat(last); err == nil && st.Size() < w.opts.MaxFileSize {
+			path = last
+		}
+	}
+	if path == "" {
+		w.serial++
+		path = filepath.Join(w.opts.Dir, fmt.Sprintf("%s-%s-%05d.warc.gz",
+			w.opts.Prefix, w.opts.Now().UTC().Format("20060102150405"), w.serial))
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return fmt.Errorf("archive: open warc file: %w", err)
+	}
+	size, err := f.Seek(0, 2)
+	if err != nil {
+		f.Close()
+		return fmt.Errorf("archive: open warc file: %w", err)
+	}
+	w.f, w.name, w.size, w.records = f, filepath.Base(path), size, 0
+	var buf bytes.Buffer
+	if err := w.warcinfo(&buf); err != nil {
+		return err
+	}
+	return w.append(buf.Bytes())
+}
+
+// warcinfo renders the warcinfo record of the current file (WARC 1.1
+// section 6.2).
+func (w *Writer) warcinfo(buf *bytes.Buffer) error {
+	fields := []Field{
+		{"software", w.opts.Software},
+		{"format", "WARC File Format 1.1"},
+		{"conformsTo", "https://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/"},
+	}
+	block := fieldsBlock(append(fields, w.opts.Info...))
+	id, err := newRecordID()
+	if err != nil {
+		return err
+	}
+	digest, _ := Digest(w.opts.Digest, block)
+	return w.pool.compress(buf, []Field{
+		{"WARC-Type", "warcinfo"},
+		{"WARC-Record-ID", id},
+		{"WARC-Date", formatDate(w.opts.Now())},
+		{"WARC-Filename", w.name},
+		{"WARC-Block-Digest", digest},
+		{"Content-Type", typeWARCFields},
+	}, block)
+}
+
+// append writes data with one write call; on failure it truncates the file
+// back so no partial member stays behind. Callers hold w.mu (or own w).
+func (w *Writer) append(data []byte) error {
+	if _, err := w.f.Write(data); err != nil {
+		if terr := w.f.Truncate(w.size); terr == nil {
+			w.f.Seek(w.size, 0)
+		}
+		return fmt.Errorf("archive: write %s: %w", w.name, err)
+	}
+	w.size += int64(len(data))
+	return nil
+}
+
+// rotate closes the current file and starts the next one. Callers hold w.mu.
+func (w *Writer) rotate() error {
+	if err := w.closeFile(); err != nil {
+		return err
+	}
+	return w.startFile("")
+}
+
+// closeFile syncs and closes the current file.
+func (w *Writer) closeFile() error {
+	err := w.f.Sync()
+	if cerr := w.f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("archive: close %s: %w", w.name, err)
+	}
+	return nil
+}
+
+// Close syncs and closes the current WARC file, writes the sorted
+// index.cdxj and, with Mirror, rewrites links in the mirrored HTML files.
+// Calling Close again returns nil.
+func (w *Writer) Close() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		return nil
+	}
+	w.closed = true
+	err := w.closeFile()
+	if ierr := writeIndex(w.opts.Dir, w.cdx); err == nil {
+		err = ierr
+	}
+	if w.mirror != nil {
+		if merr := w.mirror.rewriteLinks(); err == nil {
+			err = merr
+		}
+	}
+	return err
+}
