@@ -1,0 +1,118 @@
+package scheduler
+
+import (
+	"fmt"
+	"net/url"
+	"time"
+)
+
+// Add offers a candidate URL. It canonicalises the URL (resolving it against
+// Parent), drops duplicates through the durable seen set, and applies scope,
+// depth and page limits. A nil Skip means the URL was queued; otherwise the
+// Skip says why not (the caller logs it; OnSkip does not repeat it). Seeds
+// also define the scope's seed hosts. The error is non-nil only when the
+// store fails or the scheduler is closed.
+func (s *Scheduler) Add(c Candidate) (*Skip, error) {
+	now := time.Now()
+	var base *url.URL
+	if c.Parent != "" {
+		if b, err := url.Parse(c.Parent); err == nil {
+			base = b
+		}
+	}
+	u, err := Canonicalize(c.URL, base)
+	if err != nil {
+		return s.skipped(&Skip{URL: c.URL, Parent: c.Parent, Reason: ReasonInvalidURL, Detail: err.Error(), Time: now}), nil
+	}
+	key := u.String()
+	auth := Authority(u)
+	skip := func(r Reason, detail string) (*Skip, error) { // s.mu held
+		s.stats.Skipped++
+		return &Skip{URL: key, Parent: c.Parent, Authority: auth, Reason: r, Detail: detail, Time: now}, nil
+	}
+
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil, ErrClosed
+	}
+	if s.err != nil {
+		return nil, s.err
+	}
+	seen, err := s.seenLocked(key)
+	if err != nil {
+		return nil, err
+	}
+	if seen {
+		return skip(ReasonDuplicate, "")
+	}
+	if c.Seed {
+		s.seedHosts[u.Hostname()] = true
+	}
+	if why := s.scope.check(u, c.Kind, c.Seed, s.seedHosts); why != "" {
+		// Remember it so each out-of-scope URL is reported once.
+		s.pendingSeen[key] = struct{}{}
+		s.push(Op{Code: OpSeen, URL: key})
+		return skip(ReasonOutOfScope, why)
+	}
+	if d := s.cfg.Scope.MaxDepth; d > 0 && c.Depth > d {
+		return skip(ReasonMaxDepth, fmt.Sprintf("depth %d > %d", c.Depth, d))
+	}
+	h := s.host(auth)
+	if h.rec.Dropped {
+		return skip(ReasonHostFailing, "host dropped: "+h.rec.DropReason)
+	}
+	if m := s.cfg.Scope.MaxPages; m > 0 && s.accepted >= m {
+		return skip(ReasonMaxPages, fmt.Sprintf("max_pages %d reached", m))
+	}
+	if m := s.cfg.Scope.MaxPagesPerHost; m > 0 && h.rec.Accepted >= m {
+		return skip(ReasonMaxPages, fmt.Sprintf("max_pages_per_host %d reached", m))
+	}
+	s.accepted++
+	h.rec.Accepted++
+	if c.Seed {
+		h.rec.Seed = true
+	}
+	e := Entry{Authority: auth, Seq: h.nextSeq, URL: key, Parent: c.Parent, Depth: c.Depth, Kind: c.Kind, Seed: c.Seed}
+	h.nextSeq++
+	s.pendingSeen[key] = struct{}{}
+	s.push(Op{Code: OpSeen, URL: key}, Op{Code: OpEnqueue, Entry: e})
+	s.touch(h)
+	s.enqueueLocked(h, e, now)
+	return nil, nil
+}
+
+// skipped counts a skip returned to the caller.
+func (s *Scheduler) skipped(sk *Skip) *Skip {
+	s.mu.Lock()
+	s.stats.Skipped++
+	s.mu.Unlock()
+	return sk
+}
+
+// seenLocked consults the unflushed seen entries, then the store.
+func (s *Scheduler) seenLocked(key string) (bool, error) {
+	if _, ok := s.pendingSeen[key]; ok {
+		return true, nil
+	}
+	if _, ok := s.flushSeen[key]; ok {
+		return true, nil
+	}
+	return s.store.Seen(key)
+}
+
+// enqueueLocked puts a stored entry at the tail of h's queue: in the RAM
+// head if nothing is spilled and there is room, else in the spill.
+func (s *Scheduler) enqueueLocked(h *host, e Entry, now time.Time) {
+	if h.spill == 0 && len(h.cache) < perHostCache && (s.cacheTotal < cacheBudget || len(h.cache) == 0) {
+		h.cache = append(h.cache, e)
+		h.spillFrom = e.Seq
+		s.cacheTotal++
+	} else {
+		h.spill++
+	}
+	if h.idx < 0 {
+		s.fixAt(h, now)
+		s.notify()
+	}
+}

@@ -1,0 +1,181 @@
+package scheduler
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"strings"
+)
+
+// errInvalidURL is wrapped by Canonicalize's errors.
+var errInvalidURL = errors.New("scheduler: invalid url")
+
+// Canonicalize resolves raw against base (which may be nil) and returns its
+// canonical form, the key of the seen set: scheme and host in lower case,
+// default ports removed, user info and fragment dropped, dot segments
+// resolved (RFC 3986 5.2.4), percent-encodings of unreserved characters
+// decoded and all others in upper-case hex (RFC 3986 6.2.2), the query kept
+// byte for byte and in order, an empty path made "/". Only http and https
+// URLs with a host are accepted.
+func Canonicalize(raw string, base *url.URL) (*url.URL, error) {
+	raw = strings.TrimSpace(raw)
+	ref, err := url.Parse(raw)
+	if err != nil {
+		return nil, fmt.Errorf("%w %q: %w", errInvalidURL, raw, err)
+	}
+	u := ref
+	if base != nil && !ref.IsAbs() {
+		u = base.ResolveReference(ref)
+	}
+	scheme := strings.ToLower(u.Scheme)
+	if scheme != "http" && scheme != "https" {
+		return nil, fmt.Errorf("%w %q: scheme must be http or https", errInvalidURL, raw)
+	}
+	if u.Opaque != "" {
+		return nil, fmt.Errorf("%w %q: opaque url", errInvalidURL, raw)
+	}
+	host := strings.ToLower(u.Hostname())
+	if host == "" {
+		return nil, fmt.Errorf("%w %q: no host", errInvalidURL, raw)
+	}
+	port := u.Port()
+	if (scheme == "http" && port == "80") || (scheme == "https" && port == "443") {
+		port = ""
+	}
+	hostport := host
+	if strings.Contains(host, ":") {
+		hostport = "[" + host + "]"
+	}
+	if port != "" {
+		hostport = net.JoinHostPort(host, port)
+	}
+	path := removeDotSegments(normalizeEscapes(u.EscapedPath(), true))
+	if path == "" {
+		path = "/"
+	}
+	out := &url.URL{Scheme: scheme, Host: hostport, RawQuery: normalizeEscapes(u.RawQuery, false)}
+	if err := setEscapedPath(out, path); err != nil {
+		return nil, fmt.Errorf("%w %q: %w", errInvalidURL, raw, err)
+	}
+	return out, nil
+}
+
+// setEscapedPath stores an escaped path in u so that String prints it
+// verbatim.
+func setEscapedPath(u *url.URL, escaped string) error {
+	p, err := url.PathUnescape(escaped)
+	if err != nil {
+		return err
+	}
+	u.Path = p
+	u.RawPath = escaped
+	if u.EscapedPath() != escaped {
+		// url.URL only keeps RawPath when it is a valid encoding of Path;
+		// EscapedPath's own encoding is then equivalent.
+		u.RawPath = ""
+	}
+	return nil
+}
+
+// Authority returns "scheme://host:port" with the port always explicit, the
+// key under which the scheduler paces one host. u must be canonical (see
+// Canonicalize).
+func Authority(u *url.URL) string {
+	port := u.Port()
+	if port == "" {
+		switch u.Scheme {
+		case "https":
+			port = "443"
+		default:
+			port = "80"
+		}
+	}
+	return u.Scheme + "://" + net.JoinHostPort(strings.ToLower(u.Hostname()), port)
+}
+
+// isUnreserved reports whether c is an RFC 3986 unreserved character.
+func isUnreserved(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' ||
+		c == '-' || c == '.' || c == '_' || c == '~'
+}
+
+func unhex(c byte) (byte, bool) {
+	switch {
+	case '0' <= c && c <= '9':
+		return c - '0', true
+	case 'a' <= c && c <= 'f':
+		return c - 'a' + 10, true
+	case 'A' <= c && c <= 'F':
+		return c - 'A' + 10, true
+	}
+	return 0, false
+}
+
+// normalizeEscapes upper-cases the hex digits of every percent-encoding
+// and, if decode is set, decodes those of unreserved characters.
+func normalizeEscapes(s string, decode bool) string {
+	if !strings.Contains(s, "%") {
+		return s
+	}
+	const hexdigits = "0123456789ABCDEF"
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '%' && i+2 < len(s) {
+			h, ok1 := unhex(s[i+1])
+			l, ok2 := unhex(s[i+2])
+			if ok1 && ok2 {
+				v := h<<4 | l
+				if decode && isUnreserved(v) {
+					b.WriteByte(v)
+				} else {
+					b.WriteByte('%')
+					b.WriteByte(hexdigits[h])
+					b.WriteByte(hexdigits[l])
+				}
+				i += 2
+				continue
+			}
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// removeDotSegments implements RFC 3986 section 5.2.4 on an escaped path.
+func removeDotSegments(in string) string {
+	if !strings.Contains(in, ".") {
+		return in
+	}
+	var out []string
+	segs := strings.Split(in, "/")
+	abs := strings.HasPrefix(in, "/")
+	if abs {
+		segs = segs[1:]
+	}
+	for i, s := range segs {
+		last := i == len(segs)-1
+		switch s {
+		case ".":
+			if last {
+				out = append(out, "")
+			}
+		case "..":
+			if len(out) > 0 {
+				out = out[:len(out)-1]
+			}
+			if last {
+				out = append(out, "")
+			}
+		default:
+			out = append(out, s)
+		}
+	}
+	r := strings.Join(out, "/")
+	if abs {
+		r = "/" + r
+	}
+	return r
+}

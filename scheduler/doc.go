@@ -1,0 +1,91 @@
+// Package scheduler decides when each URL of a crawl is fetched: one queue
+// per host (authority), a heap of hosts ordered by the earliest instant each
+// may be fetched, Visit-time parking, back-off with Retry-After, and a
+// durable frontier so that a killed crawl resumes without losing URLs or
+// bursting.
+//
+// # Specs followed
+//
+//   - An Extended Standard for Robot Exclusion (Sean Conner, 1996),
+//     /work/shared/spec/robots-extended-standard-1996.txt: Request-rate
+//     (optionally windowed, in UTC), Visit-time, and its rule of thumb when
+//     no Request-rate is given: "twice the amount of time it took to
+//     retrieve the document [or] 10 seconds, whichever is slower"
+//     (Config.FetchTimeFactor, Config.DefaultDelay).
+//   - Crawl-delay (de-facto): seconds between request starts.
+//   - RFC 9110 10.2.3 Retry-After: delay-seconds or HTTP-date.
+//   - RFC 3986 5.2 (reference resolution, remove_dot_segments) and 6.2.2
+//     (syntax-based normalisation) for Canonicalize.
+//
+// # Pacing
+//
+// Two request starts to one host are never closer than the interval in
+// force: the slowest of Config.MinDelay, Crawl-delay, the Request-rate
+// active at the start (among all lines active at that instant, the
+// slowest), the adaptive delay (FetchTimeFactor x the last response time)
+// and the back-off, plus Config.Margin. When robots.txt asks for no pace
+// (no Crawl-delay, no Request-rate active) the 1996 default applies as well.
+// Retry-After and back-off also set a "not before" instant. HostStatus
+// names the term that set the pace.
+//
+// Request starts are taken in exactly one place, Wait, which the crawler's
+// HTTP transport calls before every request. Each host has a
+// golang.org/x/time/rate.Limiter with burst 1; because a Limiter carries
+// fractional tokens across SetLimit, it is re-armed from the recorded last
+// start whenever the interval changes, and the start is clamped to
+// lastStart+interval, so a window switch or float rounding can never let a
+// request come early. Windowed Request-rates are followed across their
+// boundaries: the interval is the one in force at the candidate start.
+//
+// Outside every Visit-time window a host is parked until the next window
+// opens. A host that cannot run within Config.MaxWait is deferred: its URLs
+// stay in the store, Next ends with ErrDrained, and each deferred host is
+// reported once through Config.OnSkip.
+//
+// # Durable frontier
+//
+// The Store keeps the seen set, the per-host queues, the in-flight leases,
+// each host's pacing state and a slot for the crawler's robots cache. The
+// scheduler keeps the heap of hosts and a bounded head of each queue in RAM
+// (32 entries per host, 65,536 in all); the rest is read back from the
+// store when a head runs dry. All writes go through one flusher goroutine
+// that group-commits everything pending in one transaction, so Add, Next
+// and Finish never wait for the disk, while Wait waits until the request
+// start is committed before the request goes out. Operations are committed
+// in order, so after a crash the store holds a prefix of the history: a
+// page's links are committed before its lease is released.
+//
+// OpenBolt uses go.etcd.io/bbolt: pure Go (no cgo), one file, ACID
+// transactions with a single writer, maintained by the etcd project, and
+// already a dependency. It opens with NoSync: a committed transaction is in
+// the OS page cache, which survives kill -9 of the crawler; only a power
+// loss or kernel crash can lose or (bbolt gives no guarantee without fsync)
+// corrupt recent commits. BoltOptions.Sync turns fsync on for crawls that
+// must survive power loss, at the cost of one fsync per group commit. The
+// seen set stores the first 16 bytes of SHA-256 of each canonical URL.
+//
+// On Open the store's in-flight leases are queued again (so each is fetched
+// at most once more), and each host's last request start and interval are a
+// floor for its next start until SetRules installs fresh rules.
+//
+// # Deviations
+//
+//   - Among several Request-rate lines active at once (windowed and not),
+//     the slowest applies; the 1996 text only says so for unwindowed lines.
+//   - A Visit-time restriction applies to every request, robots.txt
+//     included, once the rules are known; after ExpireRules the old rules
+//     keep applying until new ones arrive.
+//   - Config.MaxCrawlDelay (default 1 minute) only matters for the clamp and
+//     skip policies; Request-rate is never clamped.
+//   - Canonicalize does not convert internationalised host names to
+//     punycode and drops user info.
+//   - Out-of-scope URLs enter the seen set so each is reported once; URLs
+//     skipped for depth or page limits do not (they may be reached again).
+//   - Seeds are exempt from Scope.Include (but not Exclude) and define the
+//     seed hosts; scope compares host names, so http and https of one host
+//     are both in scope.
+//   - The host map is not bounded: a host is remembered for the whole run
+//     since its pacing state constrains politeness.
+//   - Config.Margin defaults to 0 so fake-time schedules are exact; set a
+//     few milliseconds against network jitter.
+package scheduler

@@ -1,0 +1,274 @@
+package scheduler
+
+import (
+	"container/heap"
+	"context"
+	"fmt"
+	"time"
+)
+
+// Next blocks until some host may be fetched (its pace elapsed, its
+// Visit-time open, fewer than PerHost leases out) and returns that host's
+// next URL. A host whose robots rules are unknown first yields one lease of
+// Kind KindRobots for authority+"/robots.txt"; its other URLs wait for
+// SetRules or RulesFailed. Next never waits for one host while another is
+// ready. It returns ErrDrained when nothing queued can run within MaxWait
+// and no lease is outstanding (deferred hosts keep their URLs in the store
+// and are reported through OnSkip once), ErrClosed after Close, or the
+// context's error.
+func (s *Scheduler) Next(ctx context.Context) (*Lease, error) {
+	var timer *time.Timer
+	defer func() {
+		if timer != nil {
+			timer.Stop()
+		}
+	}()
+	for {
+		s.mu.Lock()
+		if s.closed {
+			s.mu.Unlock()
+			return nil, ErrClosed
+		}
+		if s.err != nil {
+			err := s.err
+			s.mu.Unlock()
+			return nil, err
+		}
+		now := time.Now()
+		var until time.Time
+		if len(s.ready) > 0 {
+			h := s.ready[0]
+			if !h.key.After(now) {
+				l := s.issueLocked(h, now)
+				s.mu.Unlock()
+				return l, nil
+			}
+			until = h.key
+			if h.key.Sub(now) > s.cfg.MaxWait && s.idleLocked() {
+				skips := s.drainLocked(now)
+				s.mu.Unlock()
+				s.emit(skips)
+				return nil, ErrDrained
+			}
+		} else if s.idleLocked() {
+			s.mu.Unlock()
+			return nil, ErrDrained
+		}
+		wake := s.wake
+		s.mu.Unlock()
+
+		var tc <-chan time.Time
+		if !until.IsZero() {
+			d := until.Sub(now)
+			if timer == nil {
+				timer = time.NewTimer(d)
+			} else {
+				timer.Reset(d)
+			}
+			tc = timer.C
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-wake:
+		case <-tc:
+		}
+	}
+}
+
+// idleLocked reports whether nothing can change the frontier by itself: no
+// lease out, no refill or drop in progress.
+func (s *Scheduler) idleLocked() bool {
+	return s.leases == 0 && len(s.refills) == 0 && len(s.drops) == 0 && !s.busy
+}
+
+// drainLocked lists the deferred hosts once each, as skips for OnSkip.
+func (s *Scheduler) drainLocked(now time.Time) []Skip {
+	var out []Skip
+	for _, h := range s.ready {
+		if h.notified {
+			continue
+		}
+		h.notified = true
+		st := s.statusLocked(h, now)
+		out = append(out, Skip{
+			URL: h.auth + "/", Authority: h.auth, Reason: s.deferReason(h, now),
+			Detail: fmt.Sprintf("%d URLs kept in the frontier until %s: %s", h.queued(), st.DeferredUntil.UTC().Format(time.RFC3339), st.DeferReason),
+			Line:   h.rules.CrawlDelayLine, Time: now,
+		})
+	}
+	return out
+}
+
+func (s *Scheduler) deferReason(h *host, now time.Time) Reason {
+	p := h.pace()
+	if sc := earliest(&s.cfg, &p, now); sc.parked {
+		return ReasonVisitTimeDeferred
+	}
+	return ReasonCrawlDelayTooLong
+}
+
+// issueLocked hands out h's next lease.
+func (s *Scheduler) issueLocked(h *host, now time.Time) *Lease {
+	var l *Lease
+	if !h.rulesKnown {
+		h.robotsOut = true
+		l = &Lease{URL: h.auth + "/robots.txt", Authority: h.auth, Kind: KindRobots, Issued: now}
+	} else {
+		e := h.cache[0]
+		h.cache[0] = Entry{}
+		h.cache = h.cache[1:]
+		if len(h.cache) == 0 {
+			h.cache = nil
+		}
+		s.cacheTotal--
+		s.push(Op{Code: OpDequeue, Entry: e}, Op{Code: OpLease, Entry: e})
+		l = &Lease{URL: e.URL, Parent: e.Parent, Authority: h.auth, Depth: e.Depth, Kind: e.Kind, Seed: e.Seed, Attempt: e.Attempts, Issued: now, seq: e.Seq}
+	}
+	h.inflight++
+	h.notified = false
+	s.leases++
+	h.reserved = now
+	s.fixAt(h, now)
+	return l
+}
+
+// emit passes skips to OnSkip. s.mu must not be held.
+func (s *Scheduler) emit(skips []Skip) {
+	if s.cfg.OnSkip == nil {
+		return
+	}
+	for _, sk := range skips {
+		s.cfg.OnSkip(sk)
+	}
+}
+
+// isFailure reports whether a response counts against the host: a network
+// error or timeout, 429 or any 5xx.
+func isFailure(status int, err error) bool {
+	return err != nil || status == 429 || status >= 500
+}
+
+// Finish ends a lease. A Result with Skip set means the URL was not
+// fetched; Requeue puts it back; a network error, 429 or 5xx retries it
+// (paced by the back-off Observe set) until MaxFailures attempts, then it
+// is skipped with fetch-failed; MaxFailures consecutive failures drop the
+// host and skip its queued URLs with host-failing (through OnSkip). Finish
+// on a robots lease only releases it: report the outcome with SetRules or
+// RulesFailed.
+func (s *Scheduler) Finish(l *Lease, r Result) error {
+	now := time.Now()
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return ErrClosed
+	}
+	h := s.hosts[l.Authority]
+	if h == nil || h.inflight == 0 {
+		s.mu.Unlock()
+		return fmt.Errorf("scheduler: finish %s: no such lease", l.URL)
+	}
+	h.inflight--
+	s.leases--
+	var skips []Skip
+	if l.Kind == KindRobots && l.seq == 0 {
+		h.robotsOut = false
+		if r.Skip != nil {
+			h.reserved = h.rec.LastStart
+		}
+	} else {
+		e := Entry{Authority: h.auth, Seq: l.seq, URL: l.URL, Parent: l.Parent, Depth: l.Depth, Kind: l.Kind, Seed: l.Seed, Attempts: l.Attempt}
+		s.push(Op{Code: OpRelease, Entry: e})
+		requeue := func(e Entry) {
+			e.Seq = h.nextSeq
+			h.nextSeq++
+			s.push(Op{Code: OpEnqueue, Entry: e})
+			s.enqueueLocked(h, e, now)
+		}
+		switch {
+		case r.Skip != nil:
+			h.reserved = h.rec.LastStart // no token was spent
+			s.stats.Skipped++
+		case r.Requeue:
+			h.reserved = h.rec.LastStart
+			if h.rec.Dropped {
+				skips = append(skips, s.dropSkip(h, e, now))
+			} else {
+				requeue(e)
+			}
+		case isFailure(r.Status, r.Err):
+			s.stats.Errors++
+			h.rec.Failures++
+			e.Attempts++
+			detail := failureDetail(r)
+			switch {
+			case h.rec.Dropped:
+				skips = append(skips, s.dropSkip(h, e, now))
+			case h.rec.Failures >= s.cfg.MaxFailures:
+				sk := Skip{URL: e.URL, Parent: e.Parent, Authority: h.auth, Reason: ReasonHostFailing,
+					Detail: fmt.Sprintf("%d consecutive failures, last: %s", h.rec.Failures, detail), Time: now}
+				skips = append(skips, sk)
+				skips = append(skips, s.dropLocked(h, sk, now)...)
+			case e.Attempts >= s.cfg.MaxFailures:
+				skips = append(skips, Skip{URL: e.URL, Parent: e.Parent, Authority: h.auth, Reason: ReasonFetchFailed,
+					Detail: fmt.Sprintf("%d attempts, last: %s", e.Attempts, detail), Time: now})
+			default:
+				s.stats.Retries++
+				requeue(e)
+			}
+		default:
+			h.rec.Failures = 0
+			h.rec.Fetched++
+			s.stats.Fetched++
+		}
+		s.touch(h)
+	}
+	s.stats.Skipped += len(skips)
+	s.fixAt(h, now)
+	s.notify()
+	s.mu.Unlock()
+	s.emit(skips)
+	return nil
+}
+
+func failureDetail(r Result) string {
+	if r.Err != nil {
+		return r.Err.Error()
+	}
+	return fmt.Sprintf("status %d", r.Status)
+}
+
+// dropSkip is the skip of one entry of an already dropped host.
+func (s *Scheduler) dropSkip(h *host, e Entry, now time.Time) Skip {
+	return Skip{URL: e.URL, Parent: e.Parent, Authority: h.auth, Reason: ReasonHostFailing, Detail: "host dropped: " + h.rec.DropReason, Time: now}
+}
+
+// dropLocked gives h up: its cached entries are returned as skips modelled
+// on tmpl, its spilled entries are skipped and deleted by the flusher.
+func (s *Scheduler) dropLocked(h *host, tmpl Skip, now time.Time) []Skip {
+	h.rec.Dropped = true
+	h.rec.DropReason = string(tmpl.Reason) + ": " + tmpl.Detail
+	tmpl.Detail = "host dropped: " + h.rec.DropReason
+	tmpl.Time = now
+	var out []Skip
+	for _, e := range h.cache {
+		sk := tmpl
+		sk.URL, sk.Parent = e.URL, e.Parent
+		out = append(out, sk)
+	}
+	s.cacheTotal -= len(h.cache)
+	h.cache = nil
+	if h.spill > 0 {
+		// The flusher reads the spilled entries, skips them, then deletes
+		// the whole queue.
+		s.drops = append(s.drops, dropJob{h: h, after: h.spillFrom, skip: tmpl})
+		h.spill = 0
+	} else {
+		s.push(Op{Code: OpDropQueue, Entry: Entry{Authority: h.auth}})
+	}
+	s.touch(h)
+	if h.idx >= 0 {
+		heap.Remove(&s.ready, h.idx)
+	}
+	return out
+}

@@ -1,0 +1,174 @@
+package scheduler
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/crawlproject/crawl/robots"
+)
+
+// paceState is everything that decides one host's pace, as plain values so
+// that the pace functions are pure.
+type paceState struct {
+	rules      Rules         // robots pacing; zero when unknown
+	crawlDelay time.Duration // Crawl-delay after the policy (clamp); 0 if none
+	clamped    bool          // crawlDelay was clamped
+	adaptive   time.Duration // FetchTimeFactor x last response time
+	backoff    time.Duration // current back-off interval
+	lastStart  time.Time     // start of the latest request; zero if none
+	base       time.Time     // latest of lastStart and a reserved lease start
+	until      time.Time     // no start before this (back-off, Retry-After, restart floor)
+}
+
+// interval returns the interval in force at t and the term that set it:
+// the slowest of MinDelay, Crawl-delay, the Request-rate active at t, the
+// 1996 default (only when robots asks for no pace), the adaptive delay and
+// the back-off, plus cfg.Margin.
+func interval(cfg *Config, p *paceState, t time.Time) (time.Duration, string) {
+	iv, src := time.Duration(0), "none"
+	take := func(d time.Duration, s func() string) {
+		if d > iv {
+			iv, src = d, s()
+		}
+	}
+	take(cfg.MinDelay, func() string { return "min-delay " + shortDur(cfg.MinDelay) })
+	robotsPace := false
+	if p.rules.HasCrawlDelay {
+		robotsPace = true
+		take(p.crawlDelay, func() string {
+			if p.clamped {
+				return fmt.Sprintf("crawl-delay %s clamped from %s (line %d)", shortDur(p.crawlDelay), shortDur(p.rules.CrawlDelay), p.rules.CrawlDelayLine)
+			}
+			return fmt.Sprintf("crawl-delay %s (line %d)", shortDur(p.crawlDelay), p.rules.CrawlDelayLine)
+		})
+	}
+	for _, r := range p.rules.RequestRates {
+		if !r.ActiveAt(t) {
+			continue
+		}
+		robotsPace = true
+		take(r.Interval(), func() string { return "request-rate " + rateString(r) })
+	}
+	if !robotsPace {
+		take(cfg.DefaultDelay, func() string { return "default " + shortDur(cfg.DefaultDelay) + " (1996 rule of thumb)" })
+	}
+	take(p.adaptive, func() string {
+		return "adaptive " + strconv.FormatFloat(cfg.FetchTimeFactor, 'f', -1, 64) + "x" + shortDur(time.Duration(float64(p.adaptive)/cfg.FetchTimeFactor))
+	})
+	take(p.backoff, func() string { return "back-off " + shortDur(p.backoff) })
+	if iv > 0 {
+		iv += cfg.Margin
+	}
+	return iv, src
+}
+
+// rateString formats a Request-rate as "1/10m 13:00-16:59 (line 5)".
+func rateString(r robots.RequestRate) string {
+	s := strconv.Itoa(r.Requests) + "/" + shortDur(r.Per)
+	if r.Windowed {
+		s += " " + r.Window.String()
+	}
+	if r.Line > 0 {
+		s += fmt.Sprintf(" (line %d)", r.Line)
+	}
+	return s
+}
+
+// shortDur formats d without zero units: 10m rather than 10m0s.
+func shortDur(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
+}
+
+// openAt reports whether the Visit-time windows allow a request at t, and
+// if not, when they next open.
+func openAt(windows []robots.Window, t time.Time) (bool, time.Time) {
+	if len(windows) == 0 {
+		return true, t
+	}
+	var next time.Time
+	for _, w := range windows {
+		if w.Contains(t) {
+			return true, t
+		}
+		o := w.NextOpen(t)
+		if next.IsZero() || o.Before(next) {
+			next = o
+		}
+	}
+	return false, next
+}
+
+// nextBoundary returns the first instant after t at which a windowed
+// Request-rate starts or stops applying, or zero if none does.
+func nextBoundary(rates []robots.RequestRate, t time.Time) time.Time {
+	var next time.Time
+	u := t.UTC()
+	day := time.Date(u.Year(), u.Month(), u.Day(), 0, 0, 0, 0, time.UTC)
+	for _, r := range rates {
+		if !r.Windowed {
+			continue
+		}
+		for _, m := range []int{r.Window.From, (r.Window.To + 1) % (24 * 60)} {
+			b := day.Add(time.Duration(m) * time.Minute)
+			if !b.After(u) {
+				b = b.Add(24 * time.Hour)
+			}
+			if next.IsZero() || b.Before(next) {
+				next = b
+			}
+		}
+	}
+	return next
+}
+
+// schedule is the result of earliest.
+type schedule struct {
+	start  time.Time     // earliest allowed request start
+	iv     time.Duration // interval in force at start
+	src    string        // the term that set iv
+	parked bool          // start was pushed past a closed Visit-time period
+}
+
+// earliest returns the earliest instant at or after now at which the host
+// may start a request: inside a Visit-time window, not before p.until, and
+// at least the interval in force at that instant after p.base. Windowed
+// rates are followed across their boundaries, so a switch to a slower rate
+// at 13:00 applies to a start at 13:00 exactly.
+func earliest(cfg *Config, p *paceState, now time.Time) schedule {
+	t := now
+	if p.until.After(t) {
+		t = p.until
+	}
+	parked := false
+	for range 1000 {
+		if ok, next := openAt(p.rules.VisitTimes, t); !ok {
+			t, parked = next, true
+			continue
+		}
+		iv, src := interval(cfg, p, t)
+		if p.base.IsZero() {
+			return schedule{t, iv, src, parked}
+		}
+		need := p.base.Add(iv)
+		if !t.Before(need) {
+			return schedule{t, iv, src, parked}
+		}
+		b := nextBoundary(p.rules.RequestRates, t)
+		if b.IsZero() || need.Before(b) {
+			t = need
+		} else {
+			t = b
+		}
+	}
+	// Unreachable with well-formed windows; fail safe: a day later.
+	return schedule{now.Add(24 * time.Hour), 24 * time.Hour, "unschedulable windows", true}
+}

@@ -1,0 +1,90 @@
+package scheduler
+
+import (
+	"fmt"
+	"time"
+)
+
+// SetRules installs the pacing rules of authority's robots.txt group and
+// releases the host's held URLs. A Crawl-delay above MaxCrawlDelay is
+// handled by CrawlDelayPolicy: wait obeys it (the host is deferred if that
+// exceeds MaxWait), clamp uses MaxCrawlDelay and records a warning, skip
+// drops the host's URLs with crawl-delay-too-long (through OnSkip).
+func (s *Scheduler) SetRules(authority string, r Rules) {
+	now := time.Now()
+	s.mu.Lock()
+	h := s.host(authority)
+	h.rules = r
+	h.rulesKnown, h.rulesSet = true, true
+	h.robotsFailures = 0
+	h.robotsRetryAt = time.Time{}
+	h.floor = time.Time{}
+	h.crawlDelay, h.clamped, h.warning = 0, false, ""
+	var skips []Skip
+	if r.HasCrawlDelay {
+		h.crawlDelay = r.CrawlDelay
+		if s.cfg.MaxCrawlDelay > 0 && r.CrawlDelay > s.cfg.MaxCrawlDelay {
+			switch s.cfg.CrawlDelayPolicy {
+			case PolicyClamp:
+				h.crawlDelay, h.clamped = s.cfg.MaxCrawlDelay, true
+				h.warning = fmt.Sprintf("crawl-delay %s (line %d) exceeds max_crawl_delay %s: clamped", shortDur(r.CrawlDelay), r.CrawlDelayLine, shortDur(s.cfg.MaxCrawlDelay))
+			case PolicySkip:
+				if !h.rec.Dropped {
+					tmpl := Skip{Authority: h.auth, Reason: ReasonCrawlDelayTooLong,
+						Detail: fmt.Sprintf("crawl-delay %s exceeds max_crawl_delay %s", shortDur(r.CrawlDelay), shortDur(s.cfg.MaxCrawlDelay)),
+						Rule:   "Crawl-delay: " + crawlDelayValue(r.CrawlDelay), Line: r.CrawlDelayLine}
+					skips = s.dropLocked(h, tmpl, now)
+				}
+			default:
+				h.warning = fmt.Sprintf("crawl-delay %s (line %d) exceeds max_crawl_delay %s: obeyed", shortDur(r.CrawlDelay), r.CrawlDelayLine, shortDur(s.cfg.MaxCrawlDelay))
+			}
+		}
+	}
+	s.stats.Skipped += len(skips)
+	s.fixAt(h, now)
+	s.notify()
+	s.mu.Unlock()
+	s.emit(skips)
+}
+
+func crawlDelayValue(d time.Duration) string {
+	return fmt.Sprintf("%g", d.Seconds())
+}
+
+// RulesFailed reports that authority's robots.txt could not be fetched. The
+// host stays blocked and its robots lease is issued again at retryAt; after
+// MaxFailures failures in a row the host is dropped and its URLs are skipped
+// with robots-unreachable (through OnSkip).
+func (s *Scheduler) RulesFailed(authority string, retryAt time.Time) {
+	now := time.Now()
+	s.mu.Lock()
+	h := s.host(authority)
+	h.rulesKnown = false
+	h.robotsFailures++
+	var skips []Skip
+	if h.robotsFailures >= s.cfg.MaxFailures && !h.rec.Dropped {
+		tmpl := Skip{Authority: h.auth, Reason: ReasonRobotsUnreachable,
+			Detail: fmt.Sprintf("robots.txt unreachable %d times", h.robotsFailures), Rule: h.auth + "/robots.txt"}
+		skips = s.dropLocked(h, tmpl, now)
+	} else {
+		h.robotsRetryAt = retryAt
+	}
+	s.stats.Skipped += len(skips)
+	s.fixAt(h, now)
+	s.notify()
+	s.mu.Unlock()
+	s.emit(skips)
+}
+
+// ExpireRules marks authority's robots rules as stale: the host's next
+// lease is a robots lease again. Until new rules arrive the old ones keep
+// pacing the host (and its Visit-time), which is the conservative reading.
+func (s *Scheduler) ExpireRules(authority string) {
+	now := time.Now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	h := s.host(authority)
+	h.rulesKnown = false
+	s.fixAt(h, now)
+	s.notify()
+}

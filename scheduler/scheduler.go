@@ -1,0 +1,382 @@
+package scheduler
+
+import (
+	"container/heap"
+	"errors"
+	"fmt"
+	"net/url"
+	"sync"
+	"time"
+)
+
+// Errors returned by the scheduler; test with errors.Is.
+var (
+	// ErrDrained is returned by Next when nothing queued can run within
+	// MaxWait and no lease is outstanding.
+	ErrDrained = errors.New("scheduler: drained")
+	// ErrClosed is returned after Close.
+	ErrClosed = errors.New("scheduler: closed")
+	// ErrParked is wrapped by Wait's *WaitError when the host is outside its
+	// Visit-time windows.
+	ErrParked = errors.New("scheduler: host parked outside its visit-time")
+	// ErrWaitTooLong is wrapped by Wait's *WaitError when the host's pace
+	// would make the request wait longer than MaxWait.
+	ErrWaitTooLong = errors.New("scheduler: wait exceeds max wait")
+	// ErrHostDropped is wrapped by Wait's *WaitError for a dropped host.
+	ErrHostDropped = errors.New("scheduler: host dropped")
+)
+
+// perHostCache and cacheBudget bound the in-RAM heads of the host queues:
+// at most perHostCache entries per host, and new entries stop going to RAM
+// once cacheBudget entries are cached in all. The rest stays in the store
+// and is read back by the flusher when a host's head runs dry.
+const (
+	perHostCache = 32
+	cacheBudget  = 1 << 16
+)
+
+// A Scheduler decides which URL is fetched when. It is safe for concurrent
+// use by any number of workers and transports. Create it with Open; the
+// zero value is not usable.
+type Scheduler struct {
+	cfg   Config
+	store Store
+	scope *scope
+
+	mu        sync.Mutex
+	cond      *sync.Cond // signals the flusher and flush waiters; uses mu
+	wake      chan struct{}
+	hosts     map[string]*host
+	ready     hostHeap
+	seedHosts map[string]bool
+
+	pending     []Op
+	pendingSeen map[string]struct{}
+	flushSeen   map[string]struct{}
+	dirty       map[*host]struct{}
+	refills     []*host
+	drops       []dropJob
+	gen         uint64 // generation of the latest pending change
+	flushed     uint64 // generation known durable
+	busy        bool   // flusher is applying a batch or reading the store
+	err         error  // sticky store error
+	closed      bool
+	flushDone   chan struct{}
+	cacheTotal  int
+	leases      int
+	accepted    int
+	stats       Stats
+	drainedOnce bool
+}
+
+// dropJob asks the flusher to skip and delete a dropped host's spilled
+// entries.
+type dropJob struct {
+	h     *host
+	after uint64
+	skip  Skip
+}
+
+// Open starts a scheduler on store, resuming whatever it holds: queued URLs
+// stay queued, in-flight leases of a previous run are queued again, and each
+// host keeps its pacing state. The caller keeps ownership of store and
+// closes it after Close.
+func Open(cfg Config, store Store) (*Scheduler, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	sc, err := newScope(cfg.Scope)
+	if err != nil {
+		return nil, fmt.Errorf("scheduler: %w", err)
+	}
+	s := &Scheduler{
+		cfg: cfg, store: store, scope: sc,
+		wake:        make(chan struct{}),
+		hosts:       map[string]*host{},
+		seedHosts:   map[string]bool{},
+		pendingSeen: map[string]struct{}{},
+		dirty:       map[*host]struct{}{},
+		flushDone:   make(chan struct{}),
+	}
+	s.cond = sync.NewCond(&s.mu)
+	if err := s.resume(); err != nil {
+		return nil, err
+	}
+	go s.flushLoop()
+	return s, nil
+}
+
+// resume loads the store's state.
+func (s *Scheduler) resume() error {
+	recs, err := s.store.Hosts()
+	if err != nil {
+		return err
+	}
+	for _, r := range recs {
+		h := s.newHost(r.Authority)
+		h.rec = r
+		h.floor = r.NextAllowed
+		if r.Seed {
+			if u, err := url.Parse(r.Authority); err == nil {
+				s.seedHosts[u.Hostname()] = true
+			}
+		}
+		s.accepted += r.Accepted
+		s.stats.Fetched += r.Fetched
+	}
+	qs, err := s.store.Queues()
+	if err != nil {
+		return err
+	}
+	for a, qi := range qs {
+		h := s.host(a)
+		h.spill = qi.Len
+		h.nextSeq = qi.LastSeq + 1
+	}
+	leases, err := s.store.Leases()
+	if err != nil {
+		return err
+	}
+	var ops []Op
+	for _, e := range leases {
+		h := s.host(e.Authority)
+		ops = append(ops, Op{Code: OpRelease, Entry: e})
+		if h.rec.Dropped {
+			continue
+		}
+		n := e
+		n.Seq = h.nextSeq
+		h.nextSeq++
+		h.spill++
+		ops = append(ops, Op{Code: OpEnqueue, Entry: n})
+	}
+	if len(ops) > 0 {
+		if err := s.store.Apply(ops); err != nil {
+			return err
+		}
+	}
+	now := time.Now()
+	for _, h := range s.hosts {
+		s.fixAt(h, now)
+	}
+	return nil
+}
+
+func (s *Scheduler) newHost(a string) *host {
+	h := &host{auth: a, idx: -1, nextSeq: 1}
+	h.rec.Authority = a
+	s.hosts[a] = h
+	return h
+}
+
+// host returns authority's state, creating it.
+func (s *Scheduler) host(a string) *host {
+	if h := s.hosts[a]; h != nil {
+		return h
+	}
+	return s.newHost(a)
+}
+
+// touch marks h's record for the next flush and returns the generation that
+// will make it durable.
+func (s *Scheduler) touch(h *host) uint64 {
+	s.dirty[h] = struct{}{}
+	return s.signal()
+}
+
+// push queues ops for the next flush.
+func (s *Scheduler) push(ops ...Op) uint64 {
+	s.pending = append(s.pending, ops...)
+	return s.signal()
+}
+
+func (s *Scheduler) signal() uint64 {
+	s.gen++
+	s.cond.Broadcast()
+	return s.gen
+}
+
+// notify wakes every Next waiting for a change.
+func (s *Scheduler) notify() {
+	close(s.wake)
+	s.wake = make(chan struct{})
+}
+
+// awaitFlush blocks until generation g is durable. s.mu must be held.
+func (s *Scheduler) awaitFlush(g uint64) error {
+	for s.flushed < g && s.err == nil && !s.closed {
+		s.cond.Wait()
+	}
+	return s.err
+}
+
+// flushLoop is the single writer: it group-commits pending ops, refills
+// host queue heads from the store and drains dropped hosts.
+func (s *Scheduler) flushLoop() {
+	defer close(s.flushDone)
+	s.mu.Lock()
+	for {
+		for len(s.pending) == 0 && len(s.dirty) == 0 && len(s.refills) == 0 && len(s.drops) == 0 && !s.closed {
+			s.cond.Wait()
+		}
+		if s.closed && len(s.pending) == 0 && len(s.dirty) == 0 {
+			s.mu.Unlock()
+			return
+		}
+		ops := s.pending
+		s.pending = nil
+		for h := range s.dirty {
+			ops = append(ops, Op{Code: OpHost, Host: h.rec})
+		}
+		clear(s.dirty)
+		g := s.gen
+		s.flushSeen, s.pendingSeen = s.pendingSeen, map[string]struct{}{}
+		refills := s.refills
+		s.refills = nil
+		type refill struct {
+			h     *host
+			after uint64
+		}
+		rs := make([]refill, 0, len(refills))
+		for _, h := range refills {
+			rs = append(rs, refill{h, h.spillFrom})
+		}
+		drops := s.drops
+		s.drops = nil
+		s.busy = true
+		s.mu.Unlock()
+
+		var err error
+		if len(ops) > 0 {
+			err = s.store.Apply(ops)
+		}
+		got := make([][]Entry, len(rs))
+		for i, r := range rs {
+			if err == nil {
+				got[i], err = s.store.Queue(r.h.auth, r.after, perHostCache)
+			}
+		}
+		var skips []Skip
+		for _, d := range drops {
+			if err != nil {
+				break
+			}
+			var es []Entry
+			es, err = s.store.Queue(d.h.auth, d.after, int(^uint(0)>>1))
+			for _, e := range es {
+				sk := d.skip
+				sk.URL, sk.Parent = e.URL, e.Parent
+				skips = append(skips, sk)
+			}
+			if err == nil {
+				err = s.store.Apply([]Op{{Code: OpDropQueue, Entry: Entry{Authority: d.h.auth}}})
+			}
+		}
+
+		s.mu.Lock()
+		s.busy = false
+		s.flushSeen = nil
+		if err != nil && s.err == nil {
+			s.err = err
+		}
+		s.flushed = g
+		now := time.Now()
+		for i, r := range rs {
+			h := r.h
+			h.refilling = false
+			if h.rec.Dropped || err != nil {
+				continue
+			}
+			es := got[i]
+			if len(es) == 0 && s.flushed >= s.gen {
+				h.spill = 0 // the store holds no more; keep the count honest
+			}
+			for _, e := range es {
+				if e.Seq <= h.spillFrom {
+					continue
+				}
+				h.cache = append(h.cache, e)
+				h.spillFrom = e.Seq
+				h.spill--
+				s.cacheTotal++
+			}
+			h.spill = max(h.spill, 0)
+			s.fixAt(h, now)
+		}
+		s.stats.Skipped += len(skips)
+		s.cond.Broadcast()
+		s.notify()
+		if len(skips) > 0 && s.cfg.OnSkip != nil {
+			s.mu.Unlock()
+			for _, sk := range skips {
+				s.cfg.OnSkip(sk)
+			}
+			s.mu.Lock()
+		}
+	}
+}
+
+// fixAt recomputes h's place in the ready heap at now.
+func (s *Scheduler) fixAt(h *host, now time.Time) {
+	ok := s.eligible(h)
+	if !ok {
+		if h.idx >= 0 {
+			heap.Remove(&s.ready, h.idx)
+		}
+		return
+	}
+	p := h.pace()
+	h.key = earliest(&s.cfg, &p, now).start
+	if h.idx >= 0 {
+		heap.Fix(&s.ready, h.idx)
+	} else {
+		heap.Push(&s.ready, h)
+	}
+}
+
+// eligible reports whether h has a lease to give, requesting a refill of
+// its queue head when only the store holds its URLs.
+func (s *Scheduler) eligible(h *host) bool {
+	if h.rec.Dropped || h.inflight >= s.cfg.PerHost {
+		return false
+	}
+	if !h.rulesKnown {
+		return !h.robotsOut && h.queued() > 0
+	}
+	if len(h.cache) == 0 && h.spill > 0 && !h.refilling {
+		h.refilling = true
+		s.refills = append(s.refills, h)
+		s.signal()
+	}
+	return len(h.cache) > 0
+}
+
+// Flush blocks until every change made so far is in the store.
+func (s *Scheduler) Flush() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return ErrClosed
+	}
+	return s.awaitFlush(s.signal())
+}
+
+// Close writes every pending change to the store and stops the scheduler.
+// Blocked Next calls return ErrClosed. Outstanding leases stay recorded in
+// the store and are queued again by the next Open. Close does not close the
+// store.
+func (s *Scheduler) Close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	s.closed = true
+	s.cond.Broadcast()
+	s.notify()
+	s.mu.Unlock()
+	<-s.flushDone
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.err
+}

@@ -1,0 +1,108 @@
+package scheduler
+
+import (
+	"slices"
+	"strings"
+	"time"
+)
+
+// Host returns the status of authority now; the zero HostStatus if the
+// scheduler never heard of it.
+func (s *Scheduler) Host(authority string) HostStatus {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	h := s.hosts[authority]
+	if h == nil {
+		return HostStatus{}
+	}
+	return s.statusLocked(h, time.Now())
+}
+
+// Hosts returns the status of every known host, sorted by authority.
+func (s *Scheduler) Hosts() []HostStatus {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := time.Now()
+	out := make([]HostStatus, 0, len(s.hosts))
+	for _, h := range s.hosts {
+		out = append(out, s.statusLocked(h, now))
+	}
+	slices.SortFunc(out, func(a, b HostStatus) int { return strings.Compare(a.Authority, b.Authority) })
+	return out
+}
+
+func (s *Scheduler) statusLocked(h *host, now time.Time) HostStatus {
+	p := h.pace()
+	sc := earliest(&s.cfg, &p, now)
+	st := HostStatus{
+		Authority:   h.auth,
+		Interval:    sc.iv,
+		PaceSource:  sc.src,
+		Warning:     h.warning,
+		NextAllowed: sc.start,
+		Queued:      h.queued(),
+		InFlight:    h.inflight,
+		Fetched:     h.rec.Fetched,
+		Failures:    h.rec.Failures,
+		DropReason:  h.rec.DropReason,
+		RulesKnown:  h.rulesKnown,
+	}
+	backingOff := h.rec.BackoffUntil.After(now) && !h.rec.BackoffUntil.Before(sc.start)
+	if backingOff && h.untilSrc != "" {
+		st.PaceSource = h.untilSrc
+	}
+	switch {
+	case h.rec.Dropped:
+		st.State = StateDropped
+	case h.queued() == 0 && h.inflight == 0 && !h.robotsOut:
+		st.State = StateDone
+	case h.inflight > 0 && !sc.start.After(now):
+		st.State = StateActive
+	case sc.start.Sub(now) > s.cfg.MaxWait:
+		st.State = StateDeferred
+		st.DeferredUntil = sc.start
+		st.DeferReason = sc.src
+		if sc.parked {
+			st.DeferReason = visitString(h)
+		}
+	case sc.parked:
+		st.State = StateParked
+	case backingOff:
+		st.State = StateBackingOff
+	case sc.start.After(now):
+		st.State = StateWaiting
+	default:
+		st.State = StateActive
+	}
+	return st
+}
+
+// Stats returns totals over the whole frontier.
+func (s *Scheduler) Stats() Stats {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := time.Now()
+	st := s.stats
+	st.InFlight = s.leases
+	st.Hosts = len(s.hosts)
+	for _, h := range s.hosts {
+		st.Queued += h.queued()
+		switch s.statusLocked(h, now).State {
+		case StateActive:
+			st.HostsActive++
+		case StateWaiting:
+			st.HostsWaiting++
+		case StateParked:
+			st.HostsParked++
+		case StateBackingOff:
+			st.HostsBackingOff++
+		case StateDeferred:
+			st.HostsDeferred++
+		case StateDropped:
+			st.HostsDropped++
+		case StateDone:
+			st.HostsDone++
+		}
+	}
+	return st
+}

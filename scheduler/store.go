@@ -1,0 +1,92 @@
+package scheduler
+
+import (
+	"time"
+)
+
+// An Entry is one queued or leased URL in a Store, keyed by Authority and
+// Seq. Seq orders a host's queue and is unique per host.
+type Entry struct {
+	Authority string
+	Seq       uint64
+	URL       string
+	Parent    string
+	Depth     int
+	Kind      Kind
+	Seed      bool
+	Attempts  int
+}
+
+// A HostRecord is the durable pacing state of one host: enough to keep its
+// pace across a restart.
+type HostRecord struct {
+	Authority    string
+	LastStart    time.Time     // start of the latest request (persisted before it is sent)
+	NextAllowed  time.Time     // earliest next start when LastStart was recorded
+	Interval     time.Duration // interval in force at LastStart
+	BackoffUntil time.Time     // no request before this (back-off or Retry-After)
+	Backoff      time.Duration // current back-off interval; 0 when healthy
+	Streak       int           // consecutive error responses (for back-off)
+	Failures     int           // consecutive failed leases (for dropping the host)
+	Adaptive     time.Duration // FetchTimeFactor x last response time
+	Fetched      int           // leases finished
+	Accepted     int           // URLs accepted by Add (for MaxPagesPerHost)
+	Seed         bool          // the host has a seed URL
+	Dropped      bool          // the host was given up
+	DropReason   string
+}
+
+// An OpCode says what one Op does.
+type OpCode uint8
+
+// The operations a Store applies.
+const (
+	OpSeen      OpCode = iota + 1 // add Op.URL to the seen set
+	OpEnqueue                     // add Op.Entry to its host's queue
+	OpDequeue                     // remove Op.Entry (by Authority, Seq) from the queue
+	OpLease                       // record Op.Entry as in flight
+	OpRelease                     // remove the in-flight Op.Entry (by Authority, Seq)
+	OpHost                        // store Op.Host
+	OpDropQueue                   // remove every queued entry of Op.Entry.Authority
+)
+
+// An Op is one mutation of a Store.
+type Op struct {
+	Code  OpCode
+	URL   string
+	Entry Entry
+	Host  HostRecord
+}
+
+// QueueInfo summarises one host's stored queue.
+type QueueInfo struct {
+	Len     int    // entries queued
+	LastSeq uint64 // highest Seq queued or leased; 0 if none
+}
+
+// A Store is the durable frontier: per-host queues, the seen set, the
+// in-flight leases, each host's pacing state and a slot per host for the
+// crawler's robots cache. Implementations must be safe for concurrent use;
+// the scheduler serialises Apply calls, so an implementation may assume one
+// writer.
+type Store interface {
+	// Apply performs ops atomically and in order.
+	Apply(ops []Op) error
+	// Seen reports whether url was added to the seen set.
+	Seen(url string) (bool, error)
+	// Queue returns up to limit entries of authority's queue with Seq > after,
+	// in Seq order.
+	Queue(authority string, after uint64, limit int) ([]Entry, error)
+	// Queues summarises every non-empty queue and every host with leases.
+	Queues() (map[string]QueueInfo, error)
+	// Leases returns all in-flight entries.
+	Leases() ([]Entry, error)
+	// Hosts returns all host records.
+	Hosts() ([]HostRecord, error)
+	// PutRobots stores the crawler's encoded robots cache entry.
+	PutRobots(authority string, data []byte) error
+	// GetRobots returns what PutRobots stored, if anything.
+	GetRobots(authority string) ([]byte, bool)
+	// Close releases the store.
+	Close() error
+}

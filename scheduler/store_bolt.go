@@ -1,0 +1,390 @@
+package scheduler
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// Bucket names of the bolt frontier.
+var (
+	bucketSeen   = []byte("seen")   // sha256(url)[:16] -> empty
+	bucketQueue  = []byte("queue")  // hostID(4) seq(8) -> entry
+	bucketLease  = []byte("lease")  // hostID(4) seq(8) -> entry
+	bucketHost   = []byte("host")   // authority -> JSON HostRecord
+	bucketHostID = []byte("hostid") // authority -> hostID(4)
+	bucketRobots = []byte("robots") // authority -> crawler's bytes
+)
+
+// BoltOptions tunes OpenBoltWith. The zero value is OpenBolt's choice.
+type BoltOptions struct {
+	// Sync makes every commit fsync the file. Without it (the default) a
+	// commit reaches the OS page cache, which survives kill -9 but not power
+	// loss.
+	Sync bool
+	// Timeout bounds the wait for another process's lock on the file; 0
+	// means one second.
+	Timeout time.Duration
+}
+
+// BoltStore is the durable Store: one bbolt file. It is safe for concurrent
+// use; Apply calls are serialised.
+type BoltStore struct {
+	db *bolt.DB
+
+	mu     sync.Mutex // guards ids, names, nextID
+	ids    map[string]uint32
+	names  map[uint32]string
+	nextID uint32
+}
+
+// OpenBolt opens (or creates) the frontier file at path without fsync on
+// commit (see BoltOptions.Sync and the package documentation).
+func OpenBolt(path string) (Store, error) {
+	return OpenBoltWith(path, BoltOptions{})
+}
+
+// OpenBoltWith opens (or creates) the frontier file at path.
+func OpenBoltWith(path string, o BoltOptions) (*BoltStore, error) {
+	if o.Timeout <= 0 {
+		o.Timeout = time.Second
+	}
+	db, err := bolt.Open(path, 0o600, &bolt.Options{
+		Timeout:        o.Timeout,
+		NoSync:         !o.Sync,
+		NoGrowSync:     !o.Sync,
+		NoFreelistSync: true,
+		FreelistType:   bolt.FreelistMapType,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("scheduler: open frontier %s: %w", path, err)
+	}
+	s := &BoltStore{db: db, ids: map[string]uint32{}, names: map[uint32]string{}, nextID: 1}
+	err = db.Update(func(tx *bolt.Tx) error {
+		for _, b := range [][]byte{bucketSeen, bucketQueue, bucketLease, bucketHost, bucketHostID, bucketRobots} {
+			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
+				return err
+			}
+		}
+		return tx.Bucket(bucketHostID).ForEach(func(k, v []byte) error {
+			if len(v) != 4 {
+				return fmt.Errorf("bad host id for %q", k)
+			}
+			id := binary.BigEndian.Uint32(v)
+			s.ids[string(k)] = id
+			s.names[id] = string(k)
+			s.nextID = max(s.nextID, id+1)
+			return nil
+		})
+	})
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("scheduler: open frontier %s: %w", path, err)
+	}
+	return s, nil
+}
+
+func seenKey(url string) []byte {
+	h := sha256.Sum256([]byte(url))
+	return h[:16]
+}
+
+// hostID returns authority's id, creating it in tx if create is set.
+func (s *BoltStore) hostID(tx *bolt.Tx, authority string, create bool) (uint32, bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if id, ok := s.ids[authority]; ok {
+		return id, true, nil
+	}
+	if !create {
+		return 0, false, nil
+	}
+	id := s.nextID
+	var v [4]byte
+	binary.BigEndian.PutUint32(v[:], id)
+	if err := tx.Bucket(bucketHostID).Put([]byte(authority), v[:]); err != nil {
+		return 0, false, err
+	}
+	s.nextID++
+	s.ids[authority] = id
+	s.names[id] = authority
+	return id, true, nil
+}
+
+func entryKey(id uint32, seq uint64) []byte {
+	var k [12]byte
+	binary.BigEndian.PutUint32(k[:4], id)
+	binary.BigEndian.PutUint64(k[4:], seq)
+	return k[:]
+}
+
+func encodeEntry(e Entry) []byte {
+	b := make([]byte, 0, 8+len(e.URL)+len(e.Parent))
+	flags := byte(e.Kind) & 0x0f
+	if e.Seed {
+		flags |= 0x10
+	}
+	b = append(b, flags)
+	b = binary.AppendUvarint(b, uint64(e.Depth))
+	b = binary.AppendUvarint(b, uint64(e.Attempts))
+	b = binary.AppendUvarint(b, uint64(len(e.URL)))
+	b = append(b, e.URL...)
+	return append(b, e.Parent...)
+}
+
+var errBadEntry = errors.New("scheduler: corrupt frontier entry")
+
+func decodeEntry(authority string, k, v []byte) (Entry, error) {
+	e := Entry{Authority: authority, Seq: binary.BigEndian.Uint64(k[4:])}
+	if len(v) < 1 {
+		return e, errBadEntry
+	}
+	e.Kind = Kind(v[0] & 0x0f)
+	e.Seed = v[0]&0x10 != 0
+	v = v[1:]
+	var vals [3]uint64
+	for i := range vals {
+		x, n := binary.Uvarint(v)
+		if n <= 0 {
+			return e, errBadEntry
+		}
+		vals[i] = x
+		v = v[n:]
+	}
+	if vals[2] > uint64(len(v)) {
+		return e, errBadEntry
+	}
+	e.Depth, e.Attempts = int(vals[0]), int(vals[1])
+	e.URL = string(v[:vals[2]])
+	e.Parent = string(v[vals[2]:])
+	return e, nil
+}
+
+// Apply performs ops in one bolt transaction.
+func (s *BoltStore) Apply(ops []Op) error {
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		seen, queue, lease, host := tx.Bucket(bucketSeen), tx.Bucket(bucketQueue), tx.Bucket(bucketLease), tx.Bucket(bucketHost)
+		queue.FillPercent = 0.9
+		for _, op := range ops {
+			var err error
+			switch op.Code {
+			case OpSeen:
+				err = seen.Put(seenKey(op.URL), nil)
+			case OpEnqueue, OpLease:
+				var id uint32
+				id, _, err = s.hostID(tx, op.Entry.Authority, true)
+				if err == nil {
+					b := queue
+					if op.Code == OpLease {
+						b = lease
+					}
+					err = b.Put(entryKey(id, op.Entry.Seq), encodeEntry(op.Entry))
+				}
+			case OpDequeue, OpRelease:
+				id, ok, _ := s.hostID(tx, op.Entry.Authority, false)
+				if ok {
+					b := queue
+					if op.Code == OpRelease {
+						b = lease
+					}
+					err = b.Delete(entryKey(id, op.Entry.Seq))
+				}
+			case OpHost:
+				var v []byte
+				v, err = json.Marshal(op.Host)
+				if err == nil {
+					err = host.Put([]byte(op.Host.Authority), v)
+				}
+			case OpDropQueue:
+				id, ok, _ := s.hostID(tx, op.Entry.Authority, false)
+				if ok {
+					prefix := entryKey(id, 0)[:4]
+					c := queue.Cursor()
+					for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Seek(prefix) {
+						if err = c.Delete(); err != nil {
+							break
+						}
+					}
+				}
+			}
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		// Host ids created in a failed transaction must be forgotten.
+		s.reloadIDs()
+		return fmt.Errorf("scheduler: write frontier: %w", err)
+	}
+	return nil
+}
+
+func (s *BoltStore) reloadIDs() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.ids, s.names, s.nextID = map[string]uint32{}, map[uint32]string{}, 1
+	_ = s.db.View(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketHostID).ForEach(func(k, v []byte) error {
+			id := binary.BigEndian.Uint32(v)
+			s.ids[string(k)] = id
+			s.names[id] = string(k)
+			s.nextID = max(s.nextID, id+1)
+			return nil
+		})
+	})
+}
+
+// Seen reports whether url is in the seen set.
+func (s *BoltStore) Seen(url string) (bool, error) {
+	var ok bool
+	err := s.db.View(func(tx *bolt.Tx) error {
+		ok = tx.Bucket(bucketSeen).Get(seenKey(url)) != nil
+		return nil
+	})
+	if err != nil {
+		return false, fmt.Errorf("scheduler: read seen set: %w", err)
+	}
+	return ok, nil
+}
+
+// Queue returns up to limit entries of authority with Seq > after.
+func (s *BoltStore) Queue(authority string, after uint64, limit int) ([]Entry, error) {
+	id, ok, _ := s.hostID(nil, authority, false)
+	if !ok {
+		return nil, nil
+	}
+	var out []Entry
+	err := s.db.View(func(tx *bolt.Tx) error {
+		c := tx.Bucket(bucketQueue).Cursor()
+		prefix := entryKey(id, 0)[:4]
+		for k, v := c.Seek(entryKey(id, after+1)); k != nil && bytes.HasPrefix(k, prefix) && len(out) < limit; k, v = c.Next() {
+			e, err := decodeEntry(authority, k, v)
+			if err != nil {
+				return err
+			}
+			out = append(out, e)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("scheduler: read queue of %s: %w", authority, err)
+	}
+	return out, nil
+}
+
+func (s *BoltStore) name(k []byte) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.names[binary.BigEndian.Uint32(k[:4])]
+}
+
+// Queues summarises every queue and every host with leases.
+func (s *BoltStore) Queues() (map[string]QueueInfo, error) {
+	out := map[string]QueueInfo{}
+	err := s.db.View(func(tx *bolt.Tx) error {
+		for _, b := range [][]byte{bucketQueue, bucketLease} {
+			err := tx.Bucket(b).ForEach(func(k, _ []byte) error {
+				a := s.name(k)
+				qi := out[a]
+				if b[0] == bucketQueue[0] {
+					qi.Len++
+				}
+				qi.LastSeq = max(qi.LastSeq, binary.BigEndian.Uint64(k[4:]))
+				out[a] = qi
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("scheduler: read queues: %w", err)
+	}
+	return out, nil
+}
+
+// Leases returns all in-flight entries.
+func (s *BoltStore) Leases() ([]Entry, error) {
+	var out []Entry
+	err := s.db.View(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketLease).ForEach(func(k, v []byte) error {
+			e, err := decodeEntry(s.name(k), k, v)
+			out = append(out, e)
+			return err
+		})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("scheduler: read leases: %w", err)
+	}
+	return out, nil
+}
+
+// Hosts returns all host records.
+func (s *BoltStore) Hosts() ([]HostRecord, error) {
+	var out []HostRecord
+	err := s.db.View(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketHost).ForEach(func(k, v []byte) error {
+			var h HostRecord
+			if err := json.Unmarshal(v, &h); err != nil {
+				return fmt.Errorf("host %s: %w", k, err)
+			}
+			out = append(out, h)
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("scheduler: read hosts: %w", err)
+	}
+	return out, nil
+}
+
+// PutRobots stores data for authority.
+func (s *BoltStore) PutRobots(authority string, data []byte) error {
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketRobots).Put([]byte(authority), data)
+	})
+	if err != nil {
+		return fmt.Errorf("scheduler: store robots of %s: %w", authority, err)
+	}
+	return nil
+}
+
+// GetRobots returns what PutRobots stored for authority; a read error
+// counts as absent.
+func (s *BoltStore) GetRobots(authority string) ([]byte, bool) {
+	var out []byte
+	var ok bool
+	_ = s.db.View(func(tx *bolt.Tx) error {
+		if v := tx.Bucket(bucketRobots).Get([]byte(authority)); v != nil {
+			out, ok = bytes.Clone(v), true
+		}
+		return nil
+	})
+	return out, ok
+}
+
+// Size returns the frontier file's size in bytes.
+func (s *BoltStore) Size() (int64, error) {
+	var n int64
+	err := s.db.View(func(tx *bolt.Tx) error { n = tx.Size(); return nil })
+	return n, err
+}
+
+// Close closes the file.
+func (s *BoltStore) Close() error {
+	if err := s.db.Close(); err != nil {
+		return fmt.Errorf("scheduler: close frontier: %w", err)
+	}
+	return nil
+}

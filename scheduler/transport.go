@@ -1,0 +1,219 @@
+package scheduler
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"golang.org/x/time/rate"
+)
+
+// A WaitError is returned by Wait when a request may not be sent now and
+// waiting is not the answer. It wraps ErrParked, ErrWaitTooLong or
+// ErrHostDropped.
+type WaitError struct {
+	Authority string
+	Until     time.Time // earliest start; zero for a dropped host
+	Reason    string    // the rule in force, e.g. "visit-time 06:00-08:45"
+	Err       error
+}
+
+// Error describes the refusal.
+func (e *WaitError) Error() string {
+	if e.Until.IsZero() {
+		return fmt.Sprintf("%v: %s", e.Err, e.Authority)
+	}
+	return fmt.Sprintf("%v: %s until %s (%s)", e.Err, e.Authority, e.Until.UTC().Format(time.RFC3339), e.Reason)
+}
+
+// Unwrap returns the sentinel error.
+func (e *WaitError) Unwrap() error { return e.Err }
+
+// Wait is the one place where request tokens are spent. The HTTP transport
+// calls it before every request (pages, robots.txt, sitemaps, redirect
+// hops). It blocks until the host's pace allows a request start, records
+// that start in the store (durably, before returning) and returns nil. It
+// returns a *WaitError instead of waiting when the host is outside its
+// Visit-time windows (ErrParked), when the wait would exceed MaxWait
+// (ErrWaitTooLong) or when the host was dropped (ErrHostDropped). If ctx
+// ends during the wait, the reserved start stays spent: a cancelled request
+// never makes a host faster.
+func (s *Scheduler) Wait(ctx context.Context, authority string) error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return ErrClosed
+	}
+	h := s.host(authority)
+	now := time.Now()
+	if h.rec.Dropped {
+		s.mu.Unlock()
+		return &WaitError{Authority: authority, Reason: h.rec.DropReason, Err: ErrHostDropped}
+	}
+	p := h.pace()
+	p.base = h.rec.LastStart // the caller's own lease reservation is this request
+	if open, next := openAt(h.rules.VisitTimes, now); !open {
+		s.mu.Unlock()
+		return &WaitError{Authority: authority, Until: next, Reason: visitString(h), Err: ErrParked}
+	}
+	sc := earliest(&s.cfg, &p, now)
+	if sc.parked {
+		s.mu.Unlock()
+		return &WaitError{Authority: authority, Until: sc.start, Reason: visitString(h), Err: ErrParked}
+	}
+	if sc.start.Sub(now) > s.cfg.MaxWait {
+		s.mu.Unlock()
+		return &WaitError{Authority: authority, Until: sc.start, Reason: sc.src, Err: ErrWaitTooLong}
+	}
+	start := s.tokenLocked(h, sc, now)
+	h.rec.LastStart = start
+	h.rec.Interval = sc.iv
+	h.rec.NextAllowed = start.Add(sc.iv)
+	if h.reserved.Before(start) {
+		h.reserved = start
+	}
+	g := s.touch(h)
+	s.fixAt(h, now)
+	err := s.awaitFlush(g)
+	s.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	if d := start.Sub(now); d > 0 {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-t.C:
+		}
+	}
+	return nil
+}
+
+// tokenLocked takes the token for a start at or after sc.start from h's
+// rate.Limiter (burst 1). The limiter is re-armed from the recorded last
+// start whenever the interval changes, so fractional tokens never carry
+// over a window switch; the exact start is then clamped to
+// lastStart+interval against float rounding.
+func (s *Scheduler) tokenLocked(h *host, sc schedule, now time.Time) time.Time {
+	last := h.rec.LastStart
+	if h.lim == nil || h.limIv != sc.iv || !h.limFrom.Equal(last) {
+		h.lim = rate.NewLimiter(rate.Every(sc.iv), 1)
+		if !last.IsZero() {
+			h.lim.AllowN(last, 1)
+		}
+		h.limIv = sc.iv
+	}
+	at := sc.start
+	if at.Before(now) {
+		at = now
+	}
+	r := h.lim.ReserveN(at, 1)
+	start := at
+	if r.OK() {
+		start = at.Add(r.DelayFrom(at))
+	}
+	if !last.IsZero() && start.Before(last.Add(sc.iv)) {
+		start = last.Add(sc.iv)
+	}
+	h.limFrom = start
+	return start
+}
+
+func visitString(h *host) string {
+	var b strings.Builder
+	b.WriteString("visit-time")
+	for _, w := range h.rules.VisitTimes {
+		b.WriteString(" " + w.String())
+	}
+	return b.String()
+}
+
+// Observe is called by the transport after every response or failed
+// request to authority. It sets the adaptive pace (FetchTimeFactor x dur),
+// honours Retry-After on 429 and 503 (seconds or HTTP-date, capped at
+// RetryAfterMax) and backs off exponentially on 429, 5xx and errors,
+// resetting on success. A failure never lowers the adaptive delay, so
+// errors never make a host faster.
+func (s *Scheduler) Observe(authority string, status int, dur time.Duration, retryAfter string, err error) {
+	now := time.Now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return
+	}
+	h := s.host(authority)
+	failed := isFailure(status, err)
+	if f := s.cfg.FetchTimeFactor; f > 0 && dur > 0 {
+		a := time.Duration(f * float64(dur))
+		if !failed || a > h.rec.Adaptive {
+			h.rec.Adaptive = a
+		}
+	}
+	if failed {
+		h.rec.Streak++
+		b := backoff(s.cfg.BackoffBase, s.cfg.BackoffMax, h.rec.Streak)
+		h.rec.Backoff = max(h.rec.Backoff, b)
+		if until := now.Add(b); until.After(h.rec.BackoffUntil) {
+			h.rec.BackoffUntil = until
+			h.untilSrc = "back-off " + shortDur(b)
+		}
+		if status == http.StatusTooManyRequests || status == http.StatusServiceUnavailable {
+			if d, ok := parseRetryAfter(retryAfter, now); ok {
+				d = min(d, s.cfg.RetryAfterMax)
+				if until := now.Add(d); until.After(h.rec.BackoffUntil) {
+					h.rec.BackoffUntil = until
+					h.untilSrc = "retry-after " + shortDur(d)
+				}
+			}
+		}
+	} else {
+		h.rec.Streak = 0
+		h.rec.Backoff = 0
+	}
+	s.touch(h)
+	s.fixAt(h, now)
+	s.notify()
+}
+
+// backoff returns base x 2^(streak-1), at most limit.
+func backoff(base, limit time.Duration, streak int) time.Duration {
+	if streak <= 0 || base <= 0 {
+		return 0
+	}
+	d := base
+	for i := 1; i < streak; i++ {
+		if d >= limit/2 {
+			return limit
+		}
+		d *= 2
+	}
+	return min(d, limit)
+}
+
+// parseRetryAfter reads a Retry-After value (RFC 9110 10.2.3): a number of
+// seconds or an HTTP-date, relative to now. A date in the past is 0.
+func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0, false
+	}
+	if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+		if n < 0 {
+			return 0, false
+		}
+		if n > int64(1<<62/time.Second) {
+			n = int64(1 << 62 / time.Second)
+		}
+		return time.Duration(n) * time.Second, true
+	}
+	t, err := http.ParseTime(v)
+	if err != nil {
+		return 0, false
+	}
+	return max(t.Sub(now), 0), true
+}

@@ -1,0 +1,159 @@
+package scheduler
+
+import (
+	"time"
+
+	"github.com/crawlproject/crawl/robots"
+)
+
+// A Kind says what a URL is fetched for. The zero Kind is KindPage.
+type Kind uint8
+
+// The kinds of URL the scheduler hands out.
+const (
+	KindPage      Kind = iota // an HTML page whose links are followed
+	KindRobots                // a host's /robots.txt
+	KindSitemap               // a sitemap or sitemap index
+	KindRequisite             // an image, stylesheet or script a page needs
+)
+
+// String returns the kind's lower-case name ("page", "robots", ...).
+func (k Kind) String() string {
+	switch k {
+	case KindPage:
+		return "page"
+	case KindRobots:
+		return "robots"
+	case KindSitemap:
+		return "sitemap"
+	case KindRequisite:
+		return "requisite"
+	}
+	return "unknown"
+}
+
+// A Candidate is a URL offered to the scheduler by a seed list, a link, a
+// redirect or a sitemap. URL may be relative to Parent.
+type Candidate struct {
+	URL    string // the URL as found; resolved against Parent when relative
+	Parent string // the page the URL was found on; empty for seeds
+	Depth  int    // link distance from the seed; 0 for seeds
+	Kind   Kind   // what the URL is fetched for
+	Seed   bool   // the URL came from the seed list: it defines the scope
+}
+
+// A Reason is the machine-readable cause of a skip, as written to the skip
+// log.
+type Reason string
+
+// The reasons a URL is not fetched.
+const (
+	ReasonRobotsDisallowed  Reason = "robots-disallowed"    // robots.txt disallows the path for our agent
+	ReasonRobotsUnreachable Reason = "robots-unreachable"   // robots.txt could not be fetched MaxFailures times
+	ReasonVisitTimeDeferred Reason = "visit-time-deferred"  // the host's Visit-time window opens after MaxWait
+	ReasonCrawlDelayTooLong Reason = "crawl-delay-too-long" // Crawl-delay beyond MaxCrawlDelay (policy skip) or MaxWait
+	ReasonOutOfScope        Reason = "out-of-scope"         // host or include/exclude pattern rules the URL out
+	ReasonMaxDepth          Reason = "max-depth"            // deeper than Scope.MaxDepth
+	ReasonDuplicate         Reason = "duplicate"            // the canonical URL was seen before
+	ReasonHostFailing       Reason = "host-failing"         // the host failed MaxFailures times in a row and was dropped
+	ReasonMaxPages          Reason = "max-pages"            // Scope.MaxPages or Scope.MaxPagesPerHost reached
+	ReasonInvalidURL        Reason = "invalid-url"          // not an absolute http(s) URL after resolution
+	ReasonFetchFailed       Reason = "fetch-failed"         // retries exhausted
+)
+
+// A Skip records why a URL was not fetched: the rule and its robots.txt line
+// where one decided it.
+type Skip struct {
+	URL       string    `json:"url"`
+	Parent    string    `json:"parent,omitempty"`
+	Authority string    `json:"authority,omitempty"`
+	Reason    Reason    `json:"reason"`
+	Detail    string    `json:"detail,omitempty"`
+	Rule      string    `json:"rule,omitempty"`
+	Line      int       `json:"line,omitempty"`
+	Time      time.Time `json:"time"`
+}
+
+// Rules is the pacing part of a host's robots.txt group, filled in by the
+// crawler. The zero Rules asks for no pace (the 1996 rule of thumb applies)
+// and has no Visit-time restriction.
+type Rules struct {
+	CrawlDelay     time.Duration        // Crawl-delay; meaningful only if HasCrawlDelay
+	HasCrawlDelay  bool                 // the group has a Crawl-delay line
+	CrawlDelayLine int                  // 1-based line of the Crawl-delay
+	RequestRates   []robots.RequestRate // all Request-rate lines of the group
+	VisitTimes     []robots.Window      // all Visit-time windows; none means any time
+}
+
+// A Lease is one URL handed out by Next. It is outstanding (counts as in
+// flight for its host) until passed to Finish.
+type Lease struct {
+	URL       string // canonical absolute URL to fetch
+	Parent    string // the page it was found on
+	Authority string // "scheme://host:port" of URL
+	Depth     int    // link distance from the seed
+	Kind      Kind   // what the URL is fetched for
+	Seed      bool   // the URL is a seed
+	Attempt   int    // 0 on the first try, incremented on each retry
+	Issued    time.Time
+
+	seq uint64 // queue sequence number; 0 for robots leases
+}
+
+// Result is the outcome of a lease, reported with Finish.
+type Result struct {
+	Status     int           // HTTP status of the final response; 0 if none
+	Duration   time.Duration // time the fetch took
+	Err        error         // network error or timeout; nil if a response arrived
+	RetryAfter string        // raw Retry-After header of the response
+	Requeue    bool          // put the URL back unchanged (e.g. robots expired)
+	Skip       *Skip         // the URL was not fetched (e.g. robots-disallowed); no token was spent
+}
+
+// HostStatus describes one host's pace and queue for status displays. It is
+// a snapshot; the zero value means the host is unknown.
+type HostStatus struct {
+	Authority     string        `json:"authority"`
+	State         string        `json:"state"` // active|waiting|parked|backing-off|deferred|dropped|done
+	Interval      time.Duration `json:"interval"`
+	PaceSource    string        `json:"pace_source"`
+	Warning       string        `json:"warning,omitempty"`
+	NextAllowed   time.Time     `json:"next_allowed"`
+	DeferredUntil time.Time     `json:"deferred_until,omitzero"`
+	DeferReason   string        `json:"defer_reason,omitempty"`
+	Queued        int           `json:"queued"`
+	InFlight      int           `json:"in_flight"`
+	Fetched       int           `json:"fetched"`
+	Failures      int           `json:"failures"`
+	DropReason    string        `json:"drop_reason,omitempty"`
+	RulesKnown    bool          `json:"rules_known"`
+}
+
+// The host states reported in HostStatus.State.
+const (
+	StateActive     = "active"      // ready now or fetching
+	StateWaiting    = "waiting"     // waiting for its pace interval
+	StateParked     = "parked"      // outside its Visit-time windows, opening within MaxWait
+	StateBackingOff = "backing-off" // waiting for a back-off or Retry-After
+	StateDeferred   = "deferred"    // cannot run within MaxWait; URLs stay in the store
+	StateDropped    = "dropped"     // given up; its URLs were skipped
+	StateDone       = "done"        // nothing queued or in flight
+)
+
+// Stats summarises the whole frontier.
+type Stats struct {
+	Fetched         int `json:"fetched"` // leases finished with a response or final error
+	Queued          int `json:"queued"`  // URLs waiting in the frontier
+	InFlight        int `json:"in_flight"`
+	Skipped         int `json:"skipped"` // skips reported since Open
+	Errors          int `json:"errors"`  // failed fetches (network errors, 429, 5xx) since Open
+	Retries         int `json:"retries"`
+	Hosts           int `json:"hosts"`
+	HostsActive     int `json:"hosts_active"`
+	HostsWaiting    int `json:"hosts_waiting"`
+	HostsParked     int `json:"hosts_parked"`
+	HostsBackingOff int `json:"hosts_backing_off"`
+	HostsDeferred   int `json:"hosts_deferred"`
+	HostsDropped    int `json:"hosts_dropped"`
+	HostsDone       int `json:"hosts_done"`
+}
