@@ -1,0 +1,147 @@
+package robots
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestParse_LineEndsAndBOM(t *testing.T) {
+	for name, body := range map[string]string{
+		"LF":           "User-agent: FooBot\nDisallow: /x\nAllow: /x/y\n",
+		"CRLF":         "User-agent: FooBot\r\nDisallow: /x\r\nAllow: /x/y\r\n",
+		"CR":           "User-agent: FooBot\rDisallow: /x\rAllow: /x/y\r",
+		"mixed":        "User-agent: FooBot\r\nDisallow: /x\rAllow: /x/y",
+		"BOM":          "\xEF\xBB\xBFUser-agent: FooBot\nDisallow: /x\nAllow: /x/y\n",
+		"partial BOM":  "\xEF\xBBUser-agent: FooBot\nDisallow: /x\nAllow: /x/y\n",
+		"no final EOL": "User-agent: FooBot\nDisallow: /x\nAllow: /x/y",
+	} {
+		t.Run(name, func(t *testing.T) {
+			r := Parse([]byte(body))
+			v := r.Group("FooBot").Allowed("/x/z")
+			if v.Allowed || v.Line != 2 {
+				t.Errorf("/x/z: %v, want disallowed by line 2", v)
+			}
+			if v := r.Group("FooBot").Allowed("/x/y"); !v.Allowed || v.Line != 3 {
+				t.Errorf("/x/y: %v, want allowed by line 3", v)
+			}
+			if len(r.Warnings()) != 0 {
+				t.Errorf("warnings: %v", r.Warnings())
+			}
+		})
+	}
+	r := Parse([]byte("User-agent: FooBot\n\xEF\xBB\xBFDisallow: /x\n"))
+	if !r.Allowed("FooBot", "/x").Allowed || len(r.Warnings()) != 1 {
+		t.Errorf("a BOM inside the file must spoil its line: %v", r.Warnings())
+	}
+}
+
+func TestParse_PostelSyntax(t *testing.T) {
+	cases := []struct {
+		name, body string
+		allowed    bool
+		warnings   int
+	}{
+		{"keys in any case", "USER-AGENT: FooBot\ndisALLOW: /x\n", false, 0},
+		{"white space around ':'", "User-agent   :   FooBot  \n  Disallow\t:\t/x \t\n", false, 0},
+		{"comment after value", "User-agent: FooBot # me\nDisallow: /x # not /x#y\n", false, 0},
+		{"missing colon, two words (Google)", "user-agent FooBot\ndisallow /x\n", false, 2},
+		{"missing colon, three words", "user-agent FooBot\ndisallow /x /y\n", true, 2},
+		{"unknown keys", "foo: FooBot\nbar: /x\n", true, 2},
+		{"misspelt disallow", "User-agent: FooBot\nDissallow: /x\n", false, 1},
+		{"misspelt user-agent", "Useragent: FooBot\nDisallow: /x\n", false, 1},
+		{"user agent with space", "User agent: FooBot\nDisallow: /x\n", false, 1},
+		{"value case sensitive", "User-agent: FooBot\nDisallow: /X\n", true, 0},
+		{"rule before user-agent", "Disallow: /x\nUser-agent: FooBot\n", true, 1},
+		{"version suffix in robots.txt", "User-agent: FooBot/1.2\nDisallow: /x\n", false, 0},
+		{"agent is a prefix of the value", "User-agent: FooBotter\nDisallow: /x\n", true, 0},
+		{"star followed by text is not a token", "User-agent: *FooBot\nDisallow: /x\n", true, 0},
+		{"star with trailing word is global", "User-agent: * FooBot\nDisallow: /x\n", false, 0},
+		{"empty disallow still ends the agent list", "User-agent: BarBot\nDisallow:\nUser-agent: FooBot\nDisallow: /x\n", false, 0},
+		{"empty disallow is no rule", "User-agent: FooBot\nDisallow:\n", true, 0},
+		{"pattern without slash matches nothing", "User-agent: FooBot\nDisallow: x\n", true, 1},
+		{"Allow: /$ only allows the root", "User-agent: FooBot\nAllow: /$\nDisallow: /\n", false, 0},
+		{"extensions do not end the agent list", "User-agent: BarBot\nCrawl-delay: 1\nUser-agent: FooBot\nDisallow: /x\n", false, 0},
+		{"NUL bytes and junk", "\x00\x01\nUser-agent: FooBot\n\x7f\nDisallow: /x\n", false, 2},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := Parse([]byte(c.body))
+			if got := r.Allowed("FooBot", "/x").Allowed; got != c.allowed {
+				t.Errorf("allowed(/x) = %v, want %v", got, c.allowed)
+			}
+			if got := len(r.Warnings()); got != c.warnings {
+				t.Errorf("%d warnings, want %d: %v", got, c.warnings, r.Warnings())
+			}
+		})
+	}
+	if !allowedFor("User-agent: FooBot\nAllow: /$\nDisallow: /\n", "FooBot", "http://h/") {
+		t.Error("Allow: /$ must allow /")
+	}
+}
+
+func TestParse_LineNumbers(t *testing.T) {
+	body := "# c\r\n\r\nUser-agent: FooBot\r\n# c\rDisallow: /a\n\n\nDisallow: /b # c\r\nAllow: /b/c"
+	r := Parse([]byte(body))
+	for _, c := range []struct {
+		url  string
+		line int
+		rule string
+	}{{"/a", 5, "Disallow: /a"}, {"/b", 8, "Disallow: /b"}, {"/b/c", 9, "Allow: /b/c"}} {
+		v := r.Allowed("foobot", c.url)
+		if v.Line != c.line || v.Rule != c.rule {
+			t.Errorf("%s: line %d %q, want line %d %q", c.url, v.Line, v.Rule, c.line, c.rule)
+		}
+	}
+}
+
+func TestParse_Warnings(t *testing.T) {
+	body := "Allow: /early\nUser-agent: FooBot\nDisallow /x\nCrawl-delay: soon\nnonsense\nUser-agent: BarBot\nRequest-rate: 10\n"
+	r := Parse([]byte(body))
+	ws := r.Warnings()
+	lines := []int{}
+	for _, w := range ws {
+		lines = append(lines, w.Line)
+		if w.Message == "" || w.Text == "" {
+			t.Errorf("warning without message or text: %#v", w)
+		}
+	}
+	if want := []int{1, 3, 4, 5, 7}; len(lines) != len(want) || lines[0] != 1 || lines[4] != 7 {
+		t.Errorf("warning lines %v, want %v", lines, want)
+	}
+	if g := r.Group("FooBot").Warnings(); len(g) != 3 {
+		t.Errorf("FooBot group warnings = %v, want 3", g)
+	}
+	if !strings.Contains(ws[0].String(), "line 1") {
+		t.Errorf("String() = %q", ws[0].String())
+	}
+}
+
+func TestParse_ManyGroups(t *testing.T) {
+	var b strings.Builder
+	for i := range 5000 {
+		b.WriteString("User-agent: bot")
+		b.WriteString(strings.Repeat("x", i%7))
+		b.WriteByte(byte('a' + i%26))
+		b.WriteString("\nDisallow: /p\n\n")
+	}
+	b.WriteString("User-agent: Target\nDisallow: /t\n")
+	r := Parse([]byte(b.String()))
+	if v := r.Allowed("target", "/t"); v.Allowed || v.Line != 15002 {
+		t.Errorf("target: %v", v)
+	}
+	if got := len(r.Groups()); got != 5001 {
+		t.Errorf("%d groups", got)
+	}
+}
+
+func TestParse_GroupNeverNil(t *testing.T) {
+	var nilRobots *Robots
+	for _, r := range []*Robots{Parse(nil), nilRobots, AllowAll()} {
+		if v := r.Allowed("bot", "/x"); !v.Allowed || v.Reason != ReasonNoRule {
+			t.Errorf("%v", v)
+		}
+	}
+	if Parse(nil).Group("bot") == nil {
+		t.Error("Group returned nil")
+	}
+}

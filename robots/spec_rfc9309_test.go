@@ -1,0 +1,174 @@
+package robots
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestRFC9309_2_2_1_UserAgentLine(t *testing.T) {
+	body := "User-agent: ExampleBot\nDisallow: /example\n\n" +
+		"user-agent: FOO BAR\nAllow: /x/\nDisallow: /\n\n" +
+		"User-agent: *\nDisallow: /star\n"
+	runVerdicts(t, Parse([]byte(body)), []verdictCase{
+		{"product token from the HTTP header name", "ExampleBot/0.1", "/example/1", false, 2},
+		{"matching is case-insensitive", "examplebot", "/example/1", false, 2},
+		{"robots.txt value reduced to its product token", "foo", "/x/y", true, 5},
+		{"second word of the value is not a token", "bar", "/x/y", true, 0},
+		{"second word falls back to *", "bar", "/star", false, 9},
+		{"specific group does not inherit *", "ExampleBot", "/star", true, 0},
+		{"no matching group uses *", "OtherBot", "/star/1", false, 9},
+		{"agent prefix is not a match", "Example", "/example", true, 0},
+	})
+}
+
+func TestRFC9309_2_2_1_MergeGroups(t *testing.T) {
+	body := "User-agent: foobot\nDisallow: /a\n\nUser-agent: barbot\nDisallow: /b\n\n" +
+		"User-agent: FooBot\nDisallow: /c\n\nUser-agent: *\nDisallow: /s1\n\nUser-agent: *\nDisallow: /s2\n"
+	runVerdicts(t, Parse([]byte(body)), []verdictCase{
+		{"first group", "foobot", "/a", false, 2},
+		{"second group with the same agent merged", "foobot", "/c", false, 8},
+		{"other agent's group not merged", "foobot", "/b", true, 0},
+		{"star groups merged 1", "quxbot", "/s1", false, 11},
+		{"star groups merged 2", "quxbot", "/s2", false, 14},
+	})
+}
+
+func TestRFC9309_2_2_1_NoGroup(t *testing.T) {
+	for _, body := range []string{"", "# only a comment\n", "User-agent: foobot\nDisallow: /\n", "Sitemap: https://x/s.xml\n"} {
+		if !allowedFor(body, "barbot", "/anything") {
+			t.Errorf("%q: no group applies, want allowed", body)
+		}
+	}
+}
+
+func TestRFC9309_2_2_2_AllowDisallow(t *testing.T) {
+	body := "Disallow: /before\nUser-agent: FooBot\nAllow: /p\nDisallow: /p\nDisallow: /page\nAllow: /x/page.\n" +
+		"Disallow: /x/page.html\nDisallow: /CaSe\nDisallow: /robots.txt\nDisallow:\n"
+	runVerdicts(t, Parse([]byte(body)), []verdictCase{
+		{"rule before the first user-agent is ignored", "FooBot", "/before", true, 0},
+		{"allow wins a tie", "FooBot", "/p1", true, 3},
+		{"longest match wins", "FooBot", "/page1", false, 5},
+		{"longest match wins over a shorter allow", "FooBot", "/x/page.html", false, 7},
+		{"shorter match loses", "FooBot", "/x/page.htm", true, 6},
+		{"matching is case sensitive", "FooBot", "/case", true, 0},
+		{"no match means allowed", "FooBot", "/other", true, 0},
+		{"/robots.txt is always allowed", "FooBot", "/robots.txt", true, 0},
+		{"empty Disallow is no rule", "FooBot", "/", true, 0},
+	})
+}
+
+// TestRFC9309_2_2_2_PercentEncoding covers the table of section 2.2.2: each
+// row's Path and Encoded Path must match each other, in both directions.
+func TestRFC9309_2_2_2_PercentEncoding(t *testing.T) {
+	rows := []struct{ path, encoded string }{
+		{"/foo/bar?baz=quz", "/foo/bar?baz=quz"},
+		{"/foo/bar/\u30c4", "/foo/bar/%E3%83%84"},
+		{"/foo/bar/%E3%83%84", "/foo/bar/%E3%83%84"},
+		{"/foo/bar/%62%61%7A", "/foo/bar/baz"},
+		{"/foo/bar/%e3%83%84", "/foo/bar/%E3%83%84"},
+	}
+	for _, row := range rows {
+		for _, pair := range [][2]string{{row.path, row.encoded}, {row.encoded, row.path}} {
+			body := "User-agent: FooBot\nDisallow: /\nAllow: " + pair[0] + "\n"
+			if !allowedFor(body, "FooBot", "http://foo.bar"+pair[1]) {
+				t.Errorf("rule %q does not match URL %q", pair[0], pair[1])
+			}
+		}
+	}
+	// Row 2: reserved characters are compared as written; "%2F" never equals "/".
+	for _, c := range []struct {
+		rule, url string
+		match     bool
+	}{
+		{"/foo/bar?baz=http://foo.bar", "/foo/bar?baz=http://foo.bar", true},
+		{"/foo/bar?baz=http%3A%2F%2Ffoo.bar", "/foo/bar?baz=http%3A%2F%2Ffoo.bar", true},
+		{"/foo/bar?baz=http%3a%2f%2ffoo.bar", "/foo/bar?baz=http%3A%2F%2Ffoo.bar", true},
+		{"/a%2Fb", "/a/b", false},
+		{"/a/b", "/a%2Fb", false},
+	} {
+		body := "User-agent: FooBot\nDisallow: /\nAllow: " + c.rule + "\n"
+		if got := allowedFor(body, "FooBot", c.url); got != c.match {
+			t.Errorf("rule %q vs URL %q: match = %v, want %v", c.rule, c.url, got, c.match)
+		}
+	}
+}
+
+func TestRFC9309_2_2_3_SpecialCharacters(t *testing.T) {
+	body := "User-agent: FooBot # comment in line\n" +
+		"Allow: /this/path/exactly$\n" + // 2
+		"Allow: /this/*/exactly\n" + // 3
+		"Disallow: /this/\n" + // 4
+		"Disallow: /path/file-with-a-%2A.html\n" + // 5
+		"Disallow: /path/foo-%24\n" + // 6
+		"Disallow: /foo/quz#qux\n" + // 7
+		"# comment at the end\n"
+	runVerdicts(t, Parse([]byte(body)), []verdictCase{
+		{"$ matches the exact path", "FooBot", "/this/path/exactly", true, 2},
+		{"$ does not match a longer path", "FooBot", "/this/path/exactly/not", true, 3},
+		{"* matches one segment", "FooBot", "/this/a/exactly", true, 3},
+		{"* matches several segments", "FooBot", "/this/a/b/c/exactly", true, 3},
+		{"* matches nothing only if the slashes fit", "FooBot", "/this/exactly", false, 4},
+		{"%2A matches a literal *", "FooBot", "https://www.example.com/path/file-with-a-*.html", false, 5},
+		{"%2A is not a wildcard", "FooBot", "/path/file-with-a-b.html", true, 0},
+		{"%24 matches a literal $", "FooBot", "https://www.example.com/path/foo-$", false, 6},
+		{"%24 is not an anchor", "FooBot", "/path/foo-", true, 0},
+		{"# starts a comment inside a value", "FooBot", "/foo/quz", false, 7},
+	})
+}
+
+func TestRFC9309_2_2_4_OtherLines(t *testing.T) {
+	r := Parse([]byte("Sitemap: https://example.com/s.xml\nUser-agent: *\nDisallow: /x\nSitemap: https://example.com/t.xml\nDisallow: /y\n"))
+	if got := r.Sitemaps(); len(got) != 2 || got[0] != "https://example.com/s.xml" || got[1] != "https://example.com/t.xml" {
+		t.Errorf("Sitemaps = %q", got)
+	}
+	if r.Allowed("bot", "/y").Allowed {
+		t.Error("a Sitemap line must not end the group")
+	}
+}
+
+func TestRFC9309_2_5_Limits(t *testing.T) {
+	head := "User-agent: *\nDisallow: /head\n"
+	filler := strings.Repeat("# "+strings.Repeat("x", 97)+"\n", MaxSize/100)
+	body := head + filler + "Disallow: /tail\n"
+	r := Parse([]byte(body))
+	if !r.Truncated() {
+		t.Fatal("Truncated = false for a body over 500 KiB")
+	}
+	if r.Allowed("bot", "/head").Allowed {
+		t.Error("rule inside the limit not applied")
+	}
+	if !r.Allowed("bot", "/tail").Allowed {
+		t.Error("rule beyond the limit applied")
+	}
+	if len(r.Body()) > MaxSize || !strings.HasSuffix(r.Body(), "\n") {
+		t.Errorf("body not cut at a whole line: %d bytes", len(r.Body()))
+	}
+	// Exactly at the limit: nothing is cut.
+	exact := head + strings.Repeat("#", MaxSize-len(head)-1) + "\n"
+	if Parse([]byte(exact)).Truncated() {
+		t.Error("a body of exactly 500 KiB was cut")
+	}
+}
+
+func TestRFC9309_5_1_SimpleExample(t *testing.T) {
+	r := Parse(readTestdata(t, "rfc9309-simple.txt"))
+	runVerdicts(t, r, []verdictCase{
+		{"foobot page", "foobot", "http://example.com/example/page.html", false, 2},
+		{"foobot gif", "foobot", "/example/disallowed.gif", false, 3},
+		{"foobot other", "foobot", "/example/other.html", true, 0},
+		{"barbot page", "barbot", "/example/page.html", true, 7},
+		{"bazbot gif", "bazbot", "/example/disallowed.gif", false, 8},
+		{"quxbot empty group", "quxbot", "/example/disallowed.gif", true, 0},
+		{"unknown bot", "otherbot", "/example/page.html", true, 0},
+	})
+	if len(r.Warnings()) != 1 || r.Warnings()[0].Line != 12 {
+		t.Errorf("want one warning for line 12 (/eof), got %v", r.Warnings())
+	}
+}
+
+func TestRFC9309_5_2_LongestMatch(t *testing.T) {
+	runVerdicts(t, Parse(readTestdata(t, "rfc9309-longest.txt")), []verdictCase{
+		{"longer disallow wins", "foobot", "http://example.com/example/page/disallowed.gif", false, 3},
+		{"allow applies elsewhere", "foobot", "/example/page/other.gif", true, 2},
+	})
+}
