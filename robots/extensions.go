@@ -118,7 +118,7 @@ func parseRate(val string) (RequestRate, []string) {
 			t = -t
 			msgs = append(msgs, "negative period; read as its magnitude")
 		}
-		s = rest
+		s = trimWS(rest)
 		unit := time.Second
 		u := 0
 		for u < len(s) && ('a' <= s[u]|0x20 && s[u]|0x20 <= 'z') {

@@ -1,0 +1,170 @@
+package robots
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestPathOf(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"", "/"},
+		{"http://www.example.com", "/"},
+		{"http://www.example.com/", "/"},
+		{"http://www.example.com/a", "/a"},
+		{"http://www.example.com/a/", "/a/"},
+		{"http://www.example.com/a/b?c=http://d.e/", "/a/b?c=http://d.e/"},
+		{"http://www.example.com/a/b?c=d&e=f#fragment", "/a/b?c=d&e=f"},
+		{"example.com", "/"},
+		{"example.com/", "/"},
+		{"example.com/a", "/a"},
+		{"example.com/a/b?c=d", "/a/b?c=d"},
+		{"a", "/"},
+		{"a/", "/"},
+		{"/a", "/a"},
+		{"a/b", "/b"},
+		{"example.com?a", "/?a"},
+		{"example.com/a;b#c", "/a;b"},
+		{"//a/b/c", "/b/c"},
+		{"http://h#frag/x", "/"},
+		{"/p?q#f", "/p?q"},
+	} {
+		p, slash := pathOf(c.in)
+		if slash {
+			p = "/" + p
+		}
+		if p != c.want {
+			t.Errorf("pathOf(%q) = %q, want %q", c.in, p, c.want)
+		}
+	}
+}
+
+func TestRFC9309_2_2_2_Normalisation(t *testing.T) {
+	for _, c := range []struct{ in, url, pattern string }{
+		{"/a b", "/a%20b", "/a%20b"},
+		{"/%7e", "/~", "/~"},
+		{"/%7E%41", "/~A", "/~A"},
+		{"/%2f", "/%2F", "/%2F"},
+		{"/%zz%4", "/%zz%4", "/%zz%4"},
+		{"/\u00e9", "/%C3%A9", "/%C3%A9"},
+		{"/a*b", "/a%2Ab", "/a*b"},
+		{"/a$b", "/a%24b", "/a%24b"},
+		{"/<>\"{}|\\^`", "/%3C%3E%22%7B%7D%7C%5C%5E%60", "/%3C%3E%22%7B%7D%7C%5C%5E%60"},
+		{"/:@!&'()+,;=?[]", "/:@!&'()+,;=?[]", "/:@!&'()+,;=?[]"},
+	} {
+		if got := string(appendNormal(nil, c.in, false)); got != c.url {
+			t.Errorf("URL %q -> %q, want %q", c.in, got, c.url)
+		}
+		if got, _ := normalPattern(c.in); got != c.pattern {
+			t.Errorf("pattern %q -> %q, want %q", c.in, got, c.pattern)
+		}
+		if urlIsNormal(c.in) && c.in != c.url {
+			t.Errorf("urlIsNormal(%q) = %v", c.in, urlIsNormal(c.in))
+		}
+	}
+}
+
+// TestRFC9309_2_2_2_Wildcards mirrors the special-character and longest-match
+// cases of Google's robotstxt test suite (read by RFC 9309 where they differ).
+func TestRFC9309_2_2_2_Wildcards(t *testing.T) {
+	cases := []struct {
+		body    string
+		url     string
+		allowed bool
+	}{
+		{"Disallow: /foo/bar/quz\nAllow: /foo/*/qux\n", "/foo/bar/quz", false},
+		{"Disallow: /foo/bar/quz\nAllow: /foo/*/qux\n", "/foo/quz", true},
+		{"Disallow: /foo/bar/quz\nAllow: /foo/*/qux\n", "/foo//quz", true},
+		{"Disallow: /foo/bar/quz\nAllow: /foo/*/qux\n", "/foo/bax/quz", true},
+		{"Disallow: /foo/bar$\nAllow: /foo/bar/qux\n", "/foo/bar", false},
+		{"Disallow: /foo/bar$\nAllow: /foo/bar/qux\n", "/foo/bar/qux", true},
+		{"Disallow: /foo/bar$\nAllow: /foo/bar/qux\n", "/foo/bar/", true},
+		{"Disallow: /foo/bar$\nAllow: /foo/bar/qux\n", "/foo/bar/baz", true},
+		{"Disallow: /x/page.html\nAllow: /x/page.\n", "/x/page.html", false},
+		{"Allow: /page\nDisallow: /*.html\n", "/page.html", false},
+		{"Allow: /page\nDisallow: /*.html\n", "/page", true},
+		{"Allow: /x/page.\nDisallow: /*.html\n", "/x/page.html", true},
+		{"Allow: /x/page.\nDisallow: /*.html\n", "/x/y.html", false},
+		{"Disallow: /\nAllow: /$\n", "/", true},
+		{"Disallow: /\nAllow: /$\n", "/x", false},
+		{"Disallow: /*.php$\n", "/a.php", false},
+		{"Disallow: /*.php$\n", "/a.php?x", true},
+		{"Disallow: /*.php$\n", "/a.php5", true},
+		{"Disallow: /*.php\n", "/a.php5", false},
+		{"Disallow: /fish*.php\n", "/fishheads/catfish.php?parameters", false},
+		{"Disallow: /fish*.php\n", "/Fish.PHP", true},
+		{"Disallow: /*\n", "/", false},
+		{"Disallow: *\n", "/anything", false},
+		{"Disallow: /a**b\n", "/axxb", false},
+		{"Disallow: /a*b*c$\n", "/abcbc", false},
+		{"Disallow: /a*b*c$\n", "/abcbcd", true},
+		{"Disallow: /a*$\n", "/a", false},
+		{"Disallow: /*ab*ab\n", "/aab", true},
+		{"Disallow: /*aab$\n", "/aaab", false},
+		{"Disallow: /*abab$\n", "/abababab", false},
+		{"Disallow: /*abcabd\n", "/abcabcabd", false},
+		{"Allow: /a*\nDisallow: /ab\n", "/ab", true}, // same length (3): allow wins
+		{"Disallow: /a*\nAllow: /ab\n", "/ab", true},
+		{"Disallow: /a*\nAllow: /a\n", "/ab", false}, // "/a*" is longer
+	}
+	for _, c := range cases {
+		body := "User-agent: FooBot\n" + c.body
+		if got := allowedFor(body, "FooBot", c.url); got != c.allowed {
+			t.Errorf("%q %s: allowed = %v, want %v", c.body, c.url, got, c.allowed)
+		}
+	}
+}
+
+// TestMatchLinearSteps checks the matcher's step count, not wall time:
+// adversarial patterns cost at most a constant times the URL length per rule.
+func TestMatchLinearSteps(t *testing.T) {
+	patterns := []string{
+		"/" + strings.Repeat("*a", 100) + "*b",
+		"/*" + strings.Repeat("a", 50) + "b",
+		"/*" + strings.Repeat("ab", 40) + "c$",
+		"/" + strings.Repeat("a*", 200) + "$",
+	}
+	body := "User-agent: *\n"
+	for _, p := range patterns {
+		body += "Disallow: " + p + "\nAllow: " + p + "x\n"
+	}
+	g := Parse([]byte(body)).Group("bot")
+	for _, n := range []int{1 << 10, 1 << 13, 1 << 16} {
+		for _, u := range []string{"/" + strings.Repeat("a", n), "/" + strings.Repeat("ab", n/2)} {
+			steps := 0
+			g.decideCounting(u, &steps)
+			if bound := 8 * len(patterns) * (len(u) + 600); steps > bound {
+				t.Errorf("len %d: %d steps > %d", len(u), steps, bound)
+			}
+		}
+	}
+}
+
+func TestAllowedDoesNotAllocate(t *testing.T) {
+	r := Parse(readTestdata(t, "shop-like.txt"))
+	g := r.Group("anybot")
+	for _, u := range []string{"https://shop.example.com/products/shoe-1/reviews/page-2", "/a/b?sort=x", "/caf%C3%A9?q=%7e", "/\u00e9t\u00e9"} {
+		g.Allowed(u)
+		if n := testing.AllocsPerRun(100, func() { g.Allowed(u) }); n != 0 {
+			t.Errorf("Allowed(%q): %v allocs", u, n)
+		}
+	}
+	if n := testing.AllocsPerRun(100, func() { r.Group("Googlebot/2.1") }); n != 0 {
+		t.Errorf("Group: %v allocs", n)
+	}
+}
+
+func TestShopLike(t *testing.T) {
+	runVerdicts(t, Parse(readTestdata(t, "shop-like.txt")), []verdictCase{
+		{"sitemap allowed exactly", "anybot", "/sitemap.xml", true, 16},
+		{"other xml", "anybot", "/feed.xml", false, 15},
+		{"first review page", "anybot", "/products/shoe/reviews/page-1", true, 19},
+		{"later review page", "anybot", "/products/shoe/reviews/page-2", false, 18},
+		{"sort parameter", "anybot", "/c/shoes?sort=price", false, 8},
+		{"second sort parameter", "anybot", "/c/shoes?a=1&sort=price", false, 9},
+		{"static", "anybot", "/static/app.js", true, 22},
+		{"private static", "anybot", "/static/private/x", false, 21},
+		{"googlebot allowed cart-less", "Googlebot", "/c/shoes?sort=price", true, 36},
+		{"googlebot session", "Googlebot", "/c?sessionid=1", false, 35},
+		{"adsbot", "AdsBot-Google", "/checkout/x", false, 39},
+	})
+}
