@@ -1,0 +1,71 @@
+package crawler
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/crawlproject/crawl/archive"
+	"github.com/crawlproject/crawl/scheduler"
+)
+
+// schedulerConfig maps the crawl config onto the scheduler's settings.
+func schedulerConfig(cfg Config, onSkip func(scheduler.Skip)) scheduler.Config {
+	p := cfg.Politeness
+	sc := scheduler.DefaultConfig()
+	sc.DefaultDelay = p.DefaultDelay
+	sc.FetchTimeFactor = p.FetchTimeFactor
+	sc.MinDelay = p.MinDelay
+	sc.Margin = p.Margin
+	sc.PerHost = p.PerHost
+	sc.MaxWait = p.MaxWait
+	sc.MaxCrawlDelay = p.MaxCrawlDelay
+	sc.CrawlDelayPolicy = p.CrawlDelayPolicy
+	sc.Workers = cfg.Fetch.Workers
+	sc.BackoffBase = p.BackoffBase
+	sc.BackoffMax = max(p.BackoffMax, p.BackoffBase)
+	sc.RetryAfterMax = p.RetryAfterMax
+	sc.MaxFailures = p.MaxFailures
+	mode := scheduler.ScopeSeeds
+	if cfg.Scope.Hosts == "any" {
+		mode = scheduler.ScopeAny
+	}
+	sc.Scope = scheduler.ScopeConfig{
+		Mode:              mode,
+		Include:           cfg.Scope.Include,
+		Exclude:           cfg.Scope.Exclude,
+		MaxDepth:          cfg.Scope.MaxDepth,
+		MaxPagesPerHost:   cfg.Scope.MaxPagesPerHost,
+		MaxPages:          cfg.Scope.MaxPages,
+		RequisitesAnyHost: true,
+	}
+	sc.OnSkip = onSkip
+	return sc
+}
+
+// archiveOptions maps the crawl config onto the WARC writer's options; the
+// warcinfo record carries the politeness settings and the operator's agent.
+func archiveOptions(cfg Config) archive.Options {
+	p := cfg.Politeness
+	return archive.Options{
+		Dir:         filepath.Join(cfg.Out, "archive"),
+		Prefix:      "crawl",
+		MaxFileSize: cfg.Archive.MaxFileSize,
+		Digest:      cfg.Archive.Digest,
+		Mirror:      cfg.Archive.Mirror,
+		Dedupe:      cfg.Archive.Dedupe,
+		Software:    fmt.Sprintf("crawl/%s (+%s)", Version, ProjectURL),
+		Info: []archive.Field{
+			{Name: "operator-agent", Value: cfg.Agent.Token},
+			{Name: "http-header-user-agent", Value: cfg.UserAgentHeader()},
+			{Name: "robots", Value: "obey (RFC 9309; Crawl-delay, Request-rate, Visit-time)"},
+			{Name: "politeness-default-delay", Value: p.DefaultDelay.String()},
+			{Name: "politeness-min-delay", Value: p.MinDelay.String()},
+			{Name: "politeness-fetch-time-factor", Value: fmt.Sprint(p.FetchTimeFactor)},
+			{Name: "politeness-per-host", Value: fmt.Sprint(p.PerHost)},
+			{Name: "politeness-max-wait", Value: p.MaxWait.String()},
+			{Name: "politeness-max-crawl-delay", Value: p.MaxCrawlDelay.String() + " (" + p.CrawlDelayPolicy + ")"},
+			{Name: "format", Value: "WARC File Format 1.1"},
+			{Name: "conformsTo", Value: "https://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/"},
+		},
+	}
+}

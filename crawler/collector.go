@@ -1,0 +1,95 @@
+package crawler
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/gocolly/colly/v2"
+)
+
+// newCollector is the one place colly is configured. Every field is set
+// after colly.NewCollector, because NewCollector applies COLLY_* environment
+// variables last: nothing in the environment can re-enable colly's own
+// robots handling, follow redirects, lift the body cap or change the
+// User-Agent. Pacing, robots.txt, the deadline and the body cap are enforced
+// in the polite transport, which colly cannot bypass: it is colly's only
+// way to the network.
+func newCollector(tr http.RoundTripper, cfg Config) *colly.Collector {
+	c := colly.NewCollector()
+	c.SetClient(&http.Client{
+		Transport: tr,
+		// Redirects are not followed inside a request: each target goes
+		// back to the scheduler as a new URL, checked against its own
+		// host's robots.txt and paced by its own host.
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	})
+	c.IgnoreRobotsTxt = true // the robots layer decides, before colly and again in the transport
+	c.AllowURLRevisit = true // the scheduler's frontier dedupes, durably
+	c.Async = false
+	c.MaxDepth = 0
+	c.MaxRequests = 0
+	c.AllowedDomains = nil
+	c.DisallowedDomains = nil
+	c.URLFilters = nil
+	c.DisallowedURLFilters = nil
+	c.CacheDir = ""
+	c.TraceHTTP = false
+	c.DetectCharset = false
+	c.ParseHTTPErrorResponse = true
+	c.MaxBodySize = int(cfg.Fetch.MaxBody)
+	c.UserAgent = cfg.UserAgentHeader()
+	c.Headers = nil
+
+	token := strings.ToLower(cfg.Agent.Token)
+	c.OnHTML("meta[name]", func(e *colly.HTMLElement) {
+		name := strings.ToLower(strings.TrimSpace(e.Attr("name")))
+		if name != "robots" && name != token {
+			return
+		}
+		content := strings.ToLower(e.Attr("content"))
+		if strings.Contains(content, "nofollow") || strings.Contains(content, "none") {
+			jobOf(e).nofollow = true
+		}
+	})
+	c.OnHTML("a[href], area[href]", func(e *colly.HTMLElement) {
+		j := jobOf(e)
+		if j == nil || j.nofollow || !ok2xx(e.Response.StatusCode) {
+			return
+		}
+		if u := e.Request.AbsoluteURL(e.Attr("href")); u != "" {
+			j.links = append(j.links, u)
+		}
+	})
+	if cfg.Fetch.Requisites {
+		c.OnHTML("img[src], script[src], link[href]", func(e *colly.HTMLElement) {
+			j := jobOf(e)
+			if j == nil || !ok2xx(e.Response.StatusCode) {
+				return
+			}
+			if e.Name == "link" {
+				rel := strings.ToLower(e.Attr("rel"))
+				if !strings.Contains(rel, "stylesheet") && !strings.Contains(rel, "icon") {
+					return
+				}
+			}
+			src := e.Attr("src")
+			if e.Name == "link" {
+				src = e.Attr("href")
+			}
+			if u := e.Request.AbsoluteURL(src); u != "" {
+				j.requisites = append(j.requisites, u)
+			}
+		})
+	}
+	return c
+}
+
+func jobOf(e *colly.HTMLElement) *job {
+	j, _ := e.Request.Ctx.GetAny("job").(*job)
+	if j == nil {
+		return &job{}
+	}
+	return j
+}
+
+func ok2xx(code int) bool { return code >= 200 && code < 300 }

@@ -1,0 +1,229 @@
+package crawler
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/gocolly/colly/v2"
+
+	"github.com/crawlproject/crawl/archive"
+	"github.com/crawlproject/crawl/scheduler"
+)
+
+// FrontierFile is the embedded frontier store inside the output directory.
+const FrontierFile = "frontier.db"
+
+// Options are the parts of a crawl that are not configuration.
+type Options struct {
+	// Seeds are the seed URLs (see ReadSeeds).
+	Seeds []string
+	// Logger receives diagnostic logs; nil discards them.
+	Logger *slog.Logger
+	// Progress receives the live progress line; nil shows none.
+	Progress io.Writer
+	// Events, if set, is called for each decision worth narrating. It is
+	// called from several goroutines, one call at a time.
+	Events func(Event)
+}
+
+// An ErrOutDir is an output directory that cannot be used.
+type ErrOutDir struct {
+	Dir string
+	Err error
+}
+
+func (e *ErrOutDir) Error() string { return fmt.Sprintf("crawler: output dir %s: %v", e.Dir, e.Err) }
+func (e *ErrOutDir) Unwrap() error { return e.Err }
+
+// crawl is one running crawl: the scheduler, the robots layer, colly, the
+// archive and the logs, wired together.
+type crawl struct {
+	cfg    Config
+	opts   Options
+	log    *slog.Logger
+	sched  *scheduler.Scheduler
+	tr     *politeTransport
+	robots *robotsLayer
+	col    *colly.Collector
+	arch   *archive.Writer
+	logs   *logs
+	tally  *tally
+	events *eventSink
+}
+
+// Run crawls from opts.Seeds with cfg until the frontier is drained, every
+// remaining host is deferred, or ctx is cancelled. It writes the archive and
+// the logs in cfg.Out and returns the summary (also written as summary.json).
+// Re-running with the same cfg.Out resumes. When ctx is cancelled the state
+// is saved and Run returns the summary with Interrupted set and ctx's error.
+func Run(ctx context.Context, cfg Config, opts Options) (*Summary, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if cfg.Frontier.URL != "" {
+		return nil, fmt.Errorf("crawler: frontier.url %q: only the embedded frontier is available in this version; leave frontier.url empty", cfg.Frontier.URL)
+	}
+	c, err := start(cfg, opts)
+	if err != nil {
+		return nil, err
+	}
+	started := time.Now()
+	for _, s := range opts.Seeds {
+		c.add(scheduler.Candidate{URL: s, Depth: 0, Kind: scheduler.KindPage, Seed: true})
+	}
+	runErr := c.loop(ctx)
+	sum := c.finish(started, ctx.Err() != nil)
+	if cerr := c.close(); cerr != nil && runErr == nil {
+		runErr = cerr
+	}
+	if ctx.Err() != nil {
+		return sum, ctx.Err()
+	}
+	return sum, runErr
+}
+
+func start(cfg Config, opts Options) (*crawl, error) {
+	if err := os.MkdirAll(cfg.Out, 0o755); err != nil {
+		return nil, &ErrOutDir{Dir: cfg.Out, Err: err}
+	}
+	probe := filepath.Join(cfg.Out, ".write-test")
+	if err := os.WriteFile(probe, nil, 0o644); err != nil {
+		return nil, &ErrOutDir{Dir: cfg.Out, Err: errors.New("not writable")}
+	}
+	os.Remove(probe)
+	log := opts.Logger
+	if log == nil {
+		log = discardLogger()
+	}
+	c := &crawl{cfg: cfg, opts: opts, log: log, tally: newTally()}
+	c.events = &eventSink{fn: opts.Events, log: log}
+	store, err := scheduler.OpenBolt(filepath.Join(cfg.Out, FrontierFile))
+	if err != nil {
+		return nil, fmt.Errorf("crawler: open frontier: %w", err)
+	}
+	c.sched, err = scheduler.Open(schedulerConfig(cfg, c.onSchedulerSkip), store)
+	if err != nil {
+		store.Close()
+		return nil, fmt.Errorf("crawler: open scheduler: %w", err)
+	}
+	if c.logs, err = openLogs(cfg.Out); err != nil {
+		c.sched.Close()
+		return nil, err
+	}
+	if cfg.Archive.WARC {
+		if c.arch, err = openArchive(cfg); err != nil {
+			c.logs.close()
+			c.sched.Close()
+			return nil, err
+		}
+	}
+	c.tr = newPoliteTransport(c.sched, nil, cfg.UserAgentHeader(), cfg.Fetch.MaxBody, cfg.Fetch.Timeout)
+	c.robots = newRobotsLayer(c.tr, store, cfg.Robots, cfg.Agent.Token, c.hostBusy, c.onRobotsFetch)
+	c.tr.gate = c.robots
+	c.col = newCollector(c.tr, cfg)
+	return c, nil
+}
+
+func (c *crawl) hostBusy(authority string) bool {
+	h := c.sched.Host(authority)
+	return h.Queued > 0 || h.InFlight > 0
+}
+
+// loop runs the workers and the progress line until the frontier drains or
+// ctx ends, and joins every goroutine before returning.
+func (c *crawl) loop(ctx context.Context) error {
+	var wg sync.WaitGroup
+	errs := make(chan error, c.cfg.Fetch.Workers)
+	for range c.cfg.Fetch.Workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := c.worker(ctx); err != nil {
+				errs <- err
+			}
+		}()
+	}
+	stopProgress := c.startProgress(ctx)
+	wg.Wait()
+	stopProgress()
+	close(errs)
+	return <-errs
+}
+
+func (c *crawl) worker(ctx context.Context) error {
+	for {
+		lease, err := c.sched.Next(ctx)
+		if errors.Is(err, scheduler.ErrDrained) || ctx.Err() != nil {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("crawler: next URL: %w", err)
+		}
+		if err := c.handle(ctx, lease); err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			return err
+		}
+	}
+}
+
+// add offers a candidate to the scheduler and logs a skip if it is refused.
+func (c *crawl) add(cand scheduler.Candidate) {
+	skip, err := c.sched.Add(cand)
+	if err != nil {
+		c.log.Error("frontier add failed", "url", cand.URL, "err", err)
+		return
+	}
+	if skip == nil {
+		return
+	}
+	if skip.Reason == scheduler.ReasonDuplicate && !cand.Seed && cand.Kind != scheduler.KindSitemap {
+		// Links to pages already seen are counted, not logged: a site's
+		// navigation would otherwise fill the skip log.
+		c.tally.duplicate()
+		return
+	}
+	if skip.Reason == scheduler.ReasonDuplicate && cand.Seed {
+		return // a seed already in the frontier from an earlier run
+	}
+	c.recordSkip(*skip)
+}
+
+func (c *crawl) onSchedulerSkip(s scheduler.Skip) { c.recordSkip(s) }
+
+func (c *crawl) recordSkip(s scheduler.Skip) {
+	if s.Time.IsZero() {
+		s.Time = time.Now()
+	}
+	c.logs.skips.write(SkipEntry{Time: s.Time.UTC(), URL: s.URL, Host: s.Authority, Reason: string(s.Reason),
+		Detail: s.Detail, Rule: s.Rule, Line: s.Line, Parent: s.Parent})
+	c.tally.skip(s.Authority, string(s.Reason))
+	c.events.emit(Event{Time: s.Time, Kind: EventSkip, Host: s.Authority, URL: s.URL, Reason: string(s.Reason), Rule: s.Rule, Line: s.Line, Detail: s.Detail})
+}
+
+func (c *crawl) close() error {
+	var errs []error
+	if c.arch != nil {
+		errs = append(errs, c.arch.Close())
+	}
+	errs = append(errs, c.logs.close(), c.sched.Close())
+	return errors.Join(errs...)
+}
+
+func discardLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }
+
+func openArchive(cfg Config) (*archive.Writer, error) {
+	w, err := archive.Open(archiveOptions(cfg))
+	if err != nil {
+		return nil, fmt.Errorf("crawler: open archive: %w", err)
+	}
+	return w, nil
+}

@@ -1,0 +1,88 @@
+package crawler
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/crawlproject/crawl/scheduler"
+)
+
+// describeRobots says in plain words what a host's robots.txt asked of us.
+func describeRobots(st *robotsState, hs scheduler.HostStatus) string {
+	var b strings.Builder
+	switch st.rec.Outcome {
+	case outcomeParsed:
+		fmt.Fprintf(&b, "robots.txt of %s read (HTTP %d)", st.rec.Authority, st.rec.Status)
+	case outcomeUnavailable:
+		if st.rec.Policy == "disallow-all" {
+			fmt.Fprintf(&b, "robots.txt of %s answered %d: treated as disallow-all (robots.forbidden_disallows)", st.rec.Authority, st.rec.Status)
+		} else {
+			fmt.Fprintf(&b, "robots.txt of %s unavailable (HTTP %d): everything allowed (RFC 9309 2.3.1.3)", st.rec.Authority, st.rec.Status)
+		}
+	default:
+		fmt.Fprintf(&b, "robots.txt of %s unreachable, using the copy fetched %s", st.rec.Authority, st.rec.Fetched.UTC().Format(time.RFC3339))
+	}
+	if n := len(st.rec.Redirects); n > 0 {
+		fmt.Fprintf(&b, " after %d redirect(s) to %s", n, st.rec.Redirects[n-1])
+	}
+	if hs.PaceSource != "" {
+		fmt.Fprintf(&b, "; pace %s set by %s", roundDur(hs.Interval), hs.PaceSource)
+	}
+	if vt := st.group.VisitTimes(); len(vt) > 0 {
+		ws := make([]string, len(vt))
+		for i, w := range vt {
+			ws[i] = w.String()
+		}
+		fmt.Fprintf(&b, "; visits only %s UTC", strings.Join(ws, ", "))
+	}
+	if cs := st.group.Comments(); len(cs) > 0 {
+		fmt.Fprintf(&b, "; the site says: %q", strings.Join(cs, " "))
+	}
+	return b.String()
+}
+
+func describeFailure(rec robotsRecord) string {
+	if rec.Error != "" {
+		return rec.Error
+	}
+	return fmt.Sprintf("HTTP %d", rec.Status)
+}
+
+func describeFetch(e CrawlEntry) string {
+	if e.Error != "" {
+		return fmt.Sprintf("%s failed: %s", e.URL, e.Error)
+	}
+	s := fmt.Sprintf("fetched %s: %d, %d bytes in %s", e.URL, e.Status, e.Bytes, roundDur(time.Duration(e.DurationMS*float64(time.Millisecond))))
+	if e.PaceRule != "" {
+		s += fmt.Sprintf("; pace %s (%s)", roundDur(time.Duration(e.PaceSeconds*float64(time.Second))), e.PaceRule)
+	}
+	if e.Redirect != "" {
+		s += "; redirects to " + e.Redirect + " (queued as a new URL, checked against its own host's robots.txt)"
+	}
+	return s
+}
+
+func describeHost(hs scheduler.HostStatus) string {
+	switch hs.State {
+	case scheduler.StateParked:
+		return fmt.Sprintf("%s parked outside its Visit-time windows until %s UTC", hs.Authority, hs.NextAllowed.UTC().Format("15:04:05"))
+	case scheduler.StateBackingOff:
+		return fmt.Sprintf("%s backing off until %s UTC (%s)", hs.Authority, hs.NextAllowed.UTC().Format("15:04:05"), hs.PaceSource)
+	case scheduler.StateDeferred:
+		return fmt.Sprintf("%s deferred until %s UTC: %s; run the same command again then to continue", hs.Authority, hs.DeferredUntil.UTC().Format(time.RFC3339), hs.DeferReason)
+	case scheduler.StateDropped:
+		return fmt.Sprintf("%s dropped: %s", hs.Authority, hs.DropReason)
+	}
+	return fmt.Sprintf("%s is %s", hs.Authority, hs.State)
+}
+
+func roundDur(d time.Duration) time.Duration {
+	switch {
+	case d >= time.Second:
+		return d.Round(10 * time.Millisecond)
+	case d >= time.Millisecond:
+		return d.Round(100 * time.Microsecond)
+	}
+	return d
+}

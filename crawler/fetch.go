@@ -1,0 +1,272 @@
+package crawler
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/gocolly/colly/v2"
+
+	"github.com/crawlproject/crawl/archive"
+	"github.com/crawlproject/crawl/robots"
+	"github.com/crawlproject/crawl/scheduler"
+)
+
+// job is one lease being fetched: what colly's callbacks learn about it.
+type job struct {
+	lease      *scheduler.Lease
+	ex         *exchange
+	verdict    robots.Verdict
+	links      []string
+	requisites []string
+	nofollow   bool
+}
+
+func (c *crawl) handle(ctx context.Context, l *scheduler.Lease) error {
+	if l.Kind == scheduler.KindRobots {
+		return c.handleRobots(ctx, l)
+	}
+	return c.handleFetch(ctx, l)
+}
+
+// handleRobots fetches a host's robots.txt and hands its pace to the
+// scheduler, or reports the host unreachable for a later retry.
+func (c *crawl) handleRobots(ctx context.Context, l *scheduler.Lease) error {
+	st, err := c.robots.refresh(ctx, l.Authority)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		// Not sent (the host is parked or backing off): try again later.
+		return c.sched.Finish(l, scheduler.Result{Requeue: true})
+	}
+	if !st.good() {
+		c.sched.RulesFailed(l.Authority, st.rec.Expires)
+		c.events.emit(Event{Kind: EventRobots, Host: l.Authority, URL: st.rec.URL, Status: st.rec.Status, Reason: outcomeUnreachable,
+			Until: st.rec.Expires, Detail: fmt.Sprintf("robots.txt unreachable (%s): nothing is fetched from %s; retrying at %s",
+				describeFailure(st.rec), l.Authority, st.rec.Expires.UTC().Format("15:04:05"))})
+		return c.sched.Finish(l, scheduler.Result{})
+	}
+	c.sched.SetRules(l.Authority, rulesOf(st.group))
+	hs := c.sched.Host(l.Authority)
+	c.events.emit(Event{Kind: EventRobots, Host: l.Authority, URL: st.rec.URL, Status: st.rec.Status, Reason: st.rec.Outcome,
+		Pace: hs.Interval, PaceRule: hs.PaceSource, Comments: st.group.Comments(), Detail: describeRobots(st, hs)})
+	if c.cfg.Seeds.Sitemaps {
+		for _, sm := range st.robots.Sitemaps() {
+			c.add(scheduler.Candidate{URL: sm, Parent: st.rec.URL, Kind: scheduler.KindSitemap})
+		}
+	}
+	return c.sched.Finish(l, scheduler.Result{})
+}
+
+// handleFetch checks a URL against its host's robots.txt and fetches it with
+// colly through the polite transport.
+func (c *crawl) handleFetch(ctx context.Context, l *scheduler.Lease) error {
+	st, fresh := c.robots.cached(l.Authority, time.Now())
+	if st == nil || !fresh {
+		c.sched.ExpireRules(l.Authority)
+		return c.sched.Finish(l, scheduler.Result{Requeue: true})
+	}
+	if !st.good() {
+		return c.finishSkip(l, scheduler.ReasonRobotsUnreachable, "robots.txt unreachable: "+describeFailure(st.rec), "", 0)
+	}
+	v := st.group.Allowed(l.URL)
+	if !v.Allowed {
+		return c.finishSkip(l, scheduler.ReasonRobotsDisallowed,
+			fmt.Sprintf("robots.txt line %d %q disallows it for %s", v.Line, v.Rule, c.cfg.Agent.Token), v.Rule, v.Line)
+	}
+	j := &job{lease: l, verdict: v}
+	id, ex := c.tr.track()
+	defer c.tr.untrack(id)
+	j.ex = ex
+	cctx := colly.NewContext()
+	cctx.Put("job", j)
+	hdr := http.Header{}
+	hdr.Set(jobHeader, id)
+	err := c.col.Request(http.MethodGet, l.URL, nil, cctx, hdr)
+	if ex.Start.IsZero() {
+		return c.notSent(ctx, l, err)
+	}
+	c.record(j)
+	c.follow(j)
+	res := scheduler.Result{Status: ex.Status, Duration: ex.Duration, Err: ex.Err}
+	if ex.Header != nil {
+		res.RetryAfter = ex.Header.Get("Retry-After")
+	}
+	return c.sched.Finish(l, res)
+}
+
+// notSent handles a lease whose request never left: the host became parked
+// or backed off after the lease was issued, the context ended, or the URL
+// could not be requested at all.
+func (c *crawl) notSent(ctx context.Context, l *scheduler.Lease, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	var wait *scheduler.WaitError
+	if errors.As(err, &wait) {
+		return c.sched.Finish(l, scheduler.Result{Requeue: true})
+	}
+	if errors.Is(err, errNotPermitted) {
+		return c.finishSkip(l, scheduler.ReasonRobotsDisallowed, err.Error(), "", 0)
+	}
+	detail := "not requested"
+	if err != nil {
+		detail = err.Error()
+	}
+	return c.finishSkip(l, scheduler.ReasonInvalidURL, detail, "", 0)
+}
+
+func (c *crawl) finishSkip(l *scheduler.Lease, reason scheduler.Reason, detail, rule string, line int) error {
+	s := scheduler.Skip{URL: l.URL, Parent: l.Parent, Authority: l.Authority, Reason: reason, Detail: detail, Rule: rule, Line: line, Time: time.Now()}
+	c.recordSkip(s)
+	return c.sched.Finish(l, scheduler.Result{Skip: &s})
+}
+
+// record writes the crawl log line and the archive records of a fetch.
+func (c *crawl) record(j *job) {
+	l, ex := j.lease, j.ex
+	e := CrawlEntry{Time: ex.Start.UTC(), URL: l.URL, Host: l.Authority, Kind: l.Kind.String(), Status: ex.Status,
+		Bytes: int64(len(ex.Body)), DurationMS: float64(ex.Duration) / float64(time.Millisecond), Depth: l.Depth,
+		Parent: l.Parent, PaceSeconds: ex.PaceSeconds, PaceRule: ex.PaceRule, RobotsRule: j.verdict.Rule,
+		RobotsLine: j.verdict.Line, Truncated: ex.Truncated}
+	if ex.Header != nil {
+		e.ContentType = ex.Header.Get("Content-Type")
+		if ex.Status >= 300 && ex.Status < 400 {
+			e.Redirect = ex.Header.Get("Location")
+		}
+	}
+	failed := ex.Err != nil || ex.Status == 429 || ex.Status >= 500
+	if ex.Err != nil {
+		e.Error = ex.Err.Error()
+	}
+	c.logs.crawl.write(e)
+	c.tally.fetch(l.Authority, ex.Status, e.Bytes, failed)
+	c.events.emit(Event{Time: ex.Start, Kind: EventFetch, Host: l.Authority, URL: l.URL, Status: ex.Status,
+		Pace: time.Duration(ex.PaceSeconds * float64(time.Second)), PaceRule: ex.PaceRule, Rule: j.verdict.Rule, Line: j.verdict.Line,
+		Detail: describeFetch(e)})
+	if c.arch == nil || ex.Err != nil || ex.RawResponse == nil {
+		return
+	}
+	meta := []archive.Field{
+		{Name: "pace", Value: fmt.Sprintf("%gs", ex.PaceSeconds)},
+		{Name: "pace-source", Value: ex.PaceRule},
+		{Name: "depth", Value: fmt.Sprint(l.Depth)},
+	}
+	if j.verdict.Line > 0 {
+		meta = append(meta, archive.Field{Name: "robots-rule", Value: fmt.Sprintf("line %d: %s", j.verdict.Line, j.verdict.Rule)})
+	}
+	if l.Parent != "" {
+		meta = append(meta, archive.Field{Name: "via", Value: l.Parent})
+	}
+	if ex.Chunked {
+		meta = append(meta, archive.Field{Name: "transfer-encoding", Value: "chunked (decoded by the HTTP client before recording)"})
+	}
+	for _, link := range j.links {
+		meta = append(meta, archive.Field{Name: "outlink", Value: link})
+	}
+	c.archive(ex, meta, false)
+}
+
+// archive writes one exchange to the WARC files; a failure is logged and
+// the crawl goes on.
+func (c *crawl) archive(ex *exchange, meta []archive.Field, isRobots bool) {
+	if c.arch == nil || ex.RawResponse == nil {
+		return
+	}
+	tr := ""
+	if ex.Truncated {
+		tr = archive.TruncatedLength
+	}
+	err := c.arch.WriteExchange(archive.Exchange{TargetURI: ex.URL, Date: ex.Start, IP: ex.IP, Request: ex.RawRequest,
+		Response: ex.RawResponse, Truncated: tr, Metadata: meta, IsRobots: isRobots})
+	if err != nil {
+		c.log.Error("archive write failed", "url", ex.URL, "err", err)
+	}
+}
+
+// follow offers the URLs a fetch led to: a redirect target (checked and
+// paced as a new URL of its own host), links, requisites and sitemap entries.
+func (c *crawl) follow(j *job) {
+	l, ex := j.lease, j.ex
+	if ex.Status >= 300 && ex.Status < 400 && ex.Header != nil {
+		if loc := ex.Header.Get("Location"); loc != "" {
+			if target, err := resolve(l.URL, loc); err == nil {
+				c.add(scheduler.Candidate{URL: target, Parent: l.URL, Depth: l.Depth, Kind: l.Kind})
+			}
+		}
+		return
+	}
+	if ex.Status < 200 || ex.Status >= 300 {
+		return
+	}
+	switch l.Kind {
+	case scheduler.KindPage:
+		for _, link := range j.links {
+			c.add(scheduler.Candidate{URL: link, Parent: l.URL, Depth: l.Depth + 1, Kind: scheduler.KindPage})
+		}
+		for _, r := range j.requisites {
+			c.add(scheduler.Candidate{URL: r, Parent: l.URL, Depth: l.Depth + 1, Kind: scheduler.KindRequisite})
+		}
+	case scheduler.KindSitemap:
+		pages, maps, err := parseSitemap(ex.Body, l.URL)
+		if err != nil {
+			c.log.Warn("sitemap not parsed", "url", l.URL, "err", err)
+			return
+		}
+		for _, m := range maps {
+			c.add(scheduler.Candidate{URL: m, Parent: l.URL, Kind: scheduler.KindSitemap})
+		}
+		for _, p := range pages {
+			c.add(scheduler.Candidate{URL: p, Parent: l.URL, Kind: scheduler.KindPage})
+		}
+		c.events.emit(Event{Kind: EventSitemap, Host: l.Authority, URL: l.URL,
+			Detail: fmt.Sprintf("sitemap %s lists %d pages and %d sitemaps", l.URL, len(pages), len(maps))})
+	}
+}
+
+func resolve(base, ref string) (string, error) {
+	b, err := url.Parse(base)
+	if err != nil {
+		return "", err
+	}
+	r, err := url.Parse(strings.TrimSpace(ref))
+	if err != nil {
+		return "", err
+	}
+	return b.ResolveReference(r).String(), nil
+}
+
+// onRobotsFetch logs and archives each robots.txt request (and redirect hop).
+func (c *crawl) onRobotsFetch(e RobotsEntry, ex *exchange) {
+	c.logs.robots.write(e)
+	if ex.Start.IsZero() {
+		return
+	}
+	ce := CrawlEntry{Time: ex.Start.UTC(), URL: e.URL, Host: scheduler.Authority(mustURL(e.URL)), Kind: "robots", Status: ex.Status,
+		Bytes: int64(len(ex.Body)), DurationMS: e.DurationMS, PaceSeconds: ex.PaceSeconds, PaceRule: ex.PaceRule, Truncated: ex.Truncated}
+	if ex.Header != nil {
+		ce.ContentType = ex.Header.Get("Content-Type")
+		if ex.Status >= 300 && ex.Status < 400 {
+			ce.Redirect = ex.Header.Get("Location")
+		}
+	}
+	if ex.Err != nil {
+		ce.Error = ex.Err.Error()
+	}
+	c.logs.crawl.write(ce)
+	c.tally.fetch(ce.Host, ex.Status, ce.Bytes, ex.Err != nil || ex.Status >= 500 || ex.Status == 429)
+	c.archive(ex, []archive.Field{{Name: "robots-outcome", Value: e.Outcome}, {Name: "pace-source", Value: ex.PaceRule}}, true)
+}
+
+func mustURL(s string) *url.URL {
+	u, err := url.Parse(s)
+	if err != nil {
+		return &url.URL{}
+	}
+	return u
+}

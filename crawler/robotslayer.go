@@ -1,0 +1,360 @@
+package crawler
+
+import (
+	"container/list"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/crawlproject/crawl/robots"
+	"github.com/crawlproject/crawl/scheduler"
+)
+
+// maxRobotsRedirects is RFC 9309 2.3.1.2's "at least five consecutive redirects".
+const maxRobotsRedirects = 5
+
+// minRobotsTTL is the shortest time a fetched robots.txt is used, even when
+// Cache-Control asks for less: refetching it before every page would double
+// the load on the host.
+const minRobotsTTL = 5 * time.Minute
+
+// The outcomes of a robots.txt fetch, as logged.
+const (
+	outcomeParsed      = "parsed"
+	outcomeUnavailable = "unavailable"
+	outcomeUnreachable = "unreachable"
+)
+
+// robotsRecord is what is persisted per authority in the frontier store.
+type robotsRecord struct {
+	Authority string    `json:"authority"`
+	URL       string    `json:"url"`
+	Status    int       `json:"status"`
+	Outcome   string    `json:"outcome"`
+	Policy    string    `json:"policy"` // parse, allow-all or disallow-all
+	Body      []byte    `json:"body,omitempty"`
+	Truncated bool      `json:"truncated,omitempty"`
+	Redirects []string  `json:"redirects,omitempty"`
+	Fetched   time.Time `json:"fetched"`
+	Expires   time.Time `json:"expires"`
+	Failures  int       `json:"failures,omitempty"`
+	Error     string    `json:"error,omitempty"`
+	// Stale is set when a previous good copy is used because the host is
+	// unreachable now.
+	Stale bool `json:"stale,omitempty"`
+}
+
+// robotsState is a robots.txt in use for one authority.
+type robotsState struct {
+	rec    robotsRecord
+	robots *robots.Robots
+	group  *robots.Group
+	elem   *list.Element
+}
+
+// good reports whether the state can decide about URLs (it is not an
+// unreachable file with no previous copy).
+func (s *robotsState) good() bool { return s.rec.Outcome != outcomeUnreachable || s.rec.Stale }
+
+// robotsStore is the persistent part of the frontier the robots layer uses.
+type robotsStore interface {
+	PutRobots(authority string, data []byte) error
+	GetRobots(authority string) ([]byte, bool)
+}
+
+// robotsLayer fetches, caches and answers from each authority's robots.txt.
+// Fetches are single-flight per authority and go through the polite
+// transport, so they are paced like every other request. The in-memory cache
+// is bounded, but never forgets a host that still has queued URLs; every
+// entry is persisted with the crawl state. Safe for concurrent use.
+type robotsLayer struct {
+	client  *http.Client
+	tr      *politeTransport
+	store   robotsStore
+	cfg     RobotsConfig
+	agent   string
+	busy    func(authority string) bool
+	onFetch func(RobotsEntry, *exchange)
+
+	mu       sync.Mutex
+	states   map[string]*robotsState
+	lru      *list.List // of authority strings, most recent at front
+	inflight map[string]*robotsCall
+}
+
+type robotsCall struct {
+	done  chan struct{}
+	state *robotsState
+	err   error
+}
+
+func newRobotsLayer(tr *politeTransport, store robotsStore, cfg RobotsConfig, agent string, busy func(string) bool, onFetch func(RobotsEntry, *exchange)) *robotsLayer {
+	return &robotsLayer{
+		client: &http.Client{
+			Transport:     tr,
+			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+		},
+		tr: tr, store: store, cfg: cfg, agent: agent, busy: busy, onFetch: onFetch,
+		states: map[string]*robotsState{}, lru: list.New(), inflight: map[string]*robotsCall{},
+	}
+}
+
+// cached returns the robots.txt state for authority from memory or the
+// store, without fetching. fresh reports whether it is within its TTL at now.
+func (l *robotsLayer) cached(authority string, now time.Time) (st *robotsState, fresh bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	st = l.states[authority]
+	if st == nil {
+		data, ok := l.store.GetRobots(authority)
+		if !ok {
+			return nil, false
+		}
+		var rec robotsRecord
+		if json.Unmarshal(data, &rec) != nil {
+			return nil, false
+		}
+		st = l.install(rec)
+	}
+	l.lru.MoveToFront(st.elem)
+	return st, now.Before(st.rec.Expires)
+}
+
+// install builds the state for rec and puts it in the cache. l.mu is held.
+func (l *robotsLayer) install(rec robotsRecord) *robotsState {
+	st := &robotsState{rec: rec}
+	switch rec.Policy {
+	case "parse":
+		st.robots = robots.Parse(rec.Body)
+	case "disallow-all":
+		st.robots = robots.DisallowAll()
+	default:
+		st.robots = robots.AllowAll()
+	}
+	st.group = st.robots.Group(l.agent)
+	if old := l.states[rec.Authority]; old != nil {
+		l.lru.Remove(old.elem)
+	}
+	st.elem = l.lru.PushFront(rec.Authority)
+	l.states[rec.Authority] = st
+	l.evict()
+	return st
+}
+
+// evict drops least recently used entries beyond the cache size, skipping
+// hosts that still have queued or in-flight URLs. l.mu is held.
+func (l *robotsLayer) evict() {
+	for e := l.lru.Back(); e != nil && len(l.states) > l.cfg.CacheSize; {
+		prev := e.Prev()
+		a := e.Value.(string)
+		if l.busy == nil || !l.busy(a) {
+			l.lru.Remove(e)
+			delete(l.states, a)
+		}
+		e = prev
+	}
+}
+
+// permit implements gate for the polite transport.
+func (l *robotsLayer) permit(authority, target string) error {
+	st, _ := l.cached(authority, time.Time{})
+	if st == nil {
+		return fmt.Errorf("crawler: robots.txt of %s not fetched yet", authority)
+	}
+	if !st.good() {
+		return fmt.Errorf("crawler: robots.txt of %s unreachable", authority)
+	}
+	if v := st.group.Allowed(target); !v.Allowed {
+		return fmt.Errorf("crawler: %s disallowed by robots.txt line %d %q", target, v.Line, v.Rule)
+	}
+	return nil
+}
+
+// refresh fetches authority's robots.txt now (single-flight) and returns the
+// state in force afterwards.
+func (l *robotsLayer) refresh(ctx context.Context, authority string) (*robotsState, error) {
+	l.mu.Lock()
+	if c, ok := l.inflight[authority]; ok {
+		l.mu.Unlock()
+		select {
+		case <-c.done:
+			return c.state, c.err
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	c := &robotsCall{done: make(chan struct{})}
+	l.inflight[authority] = c
+	prev := l.states[authority]
+	l.mu.Unlock()
+
+	if prev == nil {
+		prev, _ = l.cached(authority, time.Time{})
+	}
+	rec, err := l.fetch(ctx, authority, prev)
+	if err == nil {
+		l.mu.Lock()
+		c.state = l.install(rec)
+		l.mu.Unlock()
+		if data, merr := json.Marshal(rec); merr == nil {
+			if perr := l.store.PutRobots(authority, data); perr != nil {
+				err = fmt.Errorf("crawler: persist robots.txt of %s: %w", authority, perr)
+			}
+		}
+	}
+	c.err = err
+	l.mu.Lock()
+	delete(l.inflight, authority)
+	l.mu.Unlock()
+	close(c.done)
+	return c.state, c.err
+}
+
+// fetch performs the fetch with up to five redirects (across hosts, each hop
+// paced by its own host) and maps the outcome to a policy per RFC 9309 2.3.1.
+// It returns an error only when the fetch could not be attempted (the context
+// ended, or the host is parked); an unreachable host is an outcome.
+func (l *robotsLayer) fetch(ctx context.Context, authority string, prev *robotsState) (robotsRecord, error) {
+	target := authority + "/robots.txt"
+	rec := robotsRecord{Authority: authority, URL: target}
+	now := time.Now()
+	var status int
+	var body []byte
+	var fetchErr error
+	var hdr http.Header
+	var last *exchange
+	var lastEntry RobotsEntry
+	for hop := 0; ; hop++ {
+		ex, err := l.get(ctx, target)
+		if ex.Start.IsZero() && err != nil {
+			// Never sent: the pace refused (parked, deferred) or ctx ended.
+			return rec, err
+		}
+		last = ex
+		lastEntry = RobotsEntry{Time: ex.Start.UTC(), Host: authority, URL: target, Status: ex.Status, Bytes: int64(len(ex.Body)),
+			DurationMS: float64(ex.Duration) / float64(time.Millisecond), Redirects: append([]string{}, rec.Redirects...), Truncated: ex.Truncated}
+		if err != nil {
+			fetchErr = err
+			lastEntry.Error = err.Error()
+			break
+		}
+		status, body, hdr = ex.Status, ex.Body, ex.Header
+		loc := ex.Header.Get("Location")
+		if status < 300 || status >= 400 || loc == "" || hop == maxRobotsRedirects {
+			rec.Truncated = ex.Truncated
+			break
+		}
+		next, perr := url.Parse(loc)
+		base, _ := url.Parse(target)
+		if perr != nil || base == nil {
+			break
+		}
+		lastEntry.Outcome = "redirect"
+		l.onFetch(lastEntry, ex)
+		target = base.ResolveReference(next).String()
+		rec.Redirects = append(rec.Redirects, target)
+	}
+	defer func() {
+		lastEntry.Outcome, lastEntry.Expires = rec.Outcome, rec.Expires
+		if rec.Stale {
+			lastEntry.Outcome = outcomeUnreachable
+		}
+		l.onFetch(lastEntry, last)
+	}()
+	rec.Status, rec.Fetched = status, now
+	switch robots.Classify(status, fetchErr, robots.PolicyOptions{RestrictedDisallows: l.cfg.ForbiddenDisallows}) {
+	case robots.Available:
+		rec.Outcome, rec.Policy = outcomeParsed, "parse"
+		if int64(len(body)) > l.cfg.MaxBytes {
+			body, rec.Truncated = body[:l.cfg.MaxBytes], true
+		}
+		rec.Body = body
+	case robots.Unavailable:
+		rec.Outcome, rec.Policy = outcomeUnavailable, "allow-all"
+	case robots.Restricted:
+		rec.Outcome, rec.Policy = outcomeUnavailable, "disallow-all"
+	default:
+		rec.Outcome, rec.Policy = outcomeUnreachable, "disallow-all"
+	}
+	if fetchErr != nil {
+		rec.Error = fetchErr.Error()
+	}
+	if rec.Outcome == outcomeUnreachable {
+		failures := 1
+		if prev != nil {
+			failures = prev.rec.Failures + 1
+		}
+		wait := l.cfg.RetryBase << min(failures-1, 10)
+		if prev != nil && prev.rec.Outcome != outcomeUnreachable || prev != nil && prev.rec.Stale {
+			// RFC 9309 2.4: a previous good copy may be used while the
+			// host is unreachable.
+			stale := prev.rec
+			stale.Stale, stale.Failures, stale.Expires = true, failures, now.Add(wait)
+			stale.Error = rec.Error
+			rec.Expires, rec.Stale = stale.Expires, true
+			return stale, nil
+		}
+		rec.Failures, rec.Expires = failures, now.Add(wait)
+		return rec, nil
+	}
+	rec.Expires = now.Add(ttlFor(hdr, l.cfg.CacheTTL))
+	return rec, nil
+}
+
+// get sends one GET through the polite transport and returns what it saw.
+func (l *robotsLayer) get(ctx context.Context, target string) (*exchange, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, target, nil)
+	if err != nil {
+		return &exchange{URL: target}, err
+	}
+	id, ex := l.tr.track()
+	defer l.tr.untrack(id)
+	ex.robots = true
+	req.Header.Set(jobHeader, id)
+	resp, err := l.client.Do(req)
+	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return ex, err
+	}
+	resp.Body.Close()
+	return ex, nil
+}
+
+// ttlFor returns how long a robots.txt may be used: Cache-Control max-age
+// within [minRobotsTTL, ttl], else ttl.
+func ttlFor(h http.Header, ttl time.Duration) time.Duration {
+	for _, part := range strings.Split(h.Get("Cache-Control"), ",") {
+		k, v, ok := strings.Cut(strings.TrimSpace(part), "=")
+		if !ok || !strings.EqualFold(k, "max-age") {
+			continue
+		}
+		n, err := strconv.ParseInt(strings.Trim(v, `"`), 10, 64)
+		if err != nil || n < 0 {
+			continue
+		}
+		d := time.Duration(n) * time.Second
+		return max(min(d, ttl), min(minRobotsTTL, ttl))
+	}
+	return ttl
+}
+
+// rulesOf maps a robots.txt group to the scheduler's pacing rules.
+func rulesOf(g *robots.Group) scheduler.Rules {
+	var r scheduler.Rules
+	if d, ok := g.CrawlDelay(); ok {
+		r.CrawlDelay, r.HasCrawlDelay = d, true
+	}
+	r.RequestRates = g.RequestRates()
+	r.VisitTimes = g.VisitTimes()
+	return r
+}
