@@ -79,7 +79,7 @@ func (w *Writer) WriteExchange(e Exchange) error {
 
 	ids := [3]string{}
 	for i := range ids {
-		id, err := newRecordID()
+		id, err := w.opts.newID()
 		if err != nil {
 			return err
 		}

@@ -183,10 +183,16 @@ func readRecord(br *bufio.Reader) (*Record, error) {
 	if err != nil || n < 0 {
 		return nil, fmt.Errorf("%w: Content-Length %q", ErrFormat, rec.Get("Content-Length"))
 	}
-	rec.Block = make([]byte, n)
-	if _, err := io.ReadFull(br, rec.Block); err != nil {
-		return nil, fmt.Errorf("%w: block: %w", ErrFormat, unexpected(err))
+	// Grow with the data actually present: a corrupt Content-Length must
+	// not allocate what the stream does not hold.
+	block := bytes.NewBuffer(make([]byte, 0, min(n, 4<<20)))
+	if _, err := block.ReadFrom(io.LimitReader(br, n)); err != nil {
+		return nil, fmt.Errorf("%w: block: %w", ErrFormat, err)
 	}
+	if int64(block.Len()) != n {
+		return nil, fmt.Errorf("%w: block: %w", ErrFormat, io.ErrUnexpectedEOF)
+	}
+	rec.Block = block.Bytes()
 	var tail [4]byte
 	if _, err := io.ReadFull(br, tail[:]); err != nil {
 		return nil, fmt.Errorf("%w: record end: %w", ErrFormat, unexpected(err))

@@ -48,6 +48,9 @@ type Options struct {
 	// Now is the clock for warcinfo dates, file names and exchanges without
 	// a Date. Default time.Now.
 	Now func() time.Time
+
+	// newID makes WARC-Record-IDs; tests set it for reproducible bytes.
+	newID func() (string, error)
 }
 
 // revisitRef identifies the first response that stored a payload.
@@ -100,6 +103,9 @@ func Open(opts Options) (*Writer, error) {
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
+	}
+	if opts.newID == nil {
+		opts.newID = newRecordID
 	}
 	if err := os.MkdirAll(opts.Dir, 0o755); err != nil {
 		return nil, fmt.Errorf("archive: open: %w", err)
@@ -161,7 +167,7 @@ func (w *Writer) warcinfo(buf *bytes.Buffer) error {
 		{"conformsTo", "https://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/"},
 	}
 	block := fieldsBlock(append(fields, w.opts.Info...))
-	id, err := newRecordID()
+	id, err := w.opts.newID()
 	if err != nil {
 		return err
 	}
