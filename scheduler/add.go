@@ -50,9 +50,7 @@ func (s *Scheduler) Add(c Candidate) (*Skip, error) {
 		s.seedHosts[u.Hostname()] = true
 	}
 	if why := s.scope.check(u, c.Kind, c.Seed, s.seedHosts); why != "" {
-		// Remember it so each out-of-scope URL is reported once.
-		s.pendingSeen[key] = struct{}{}
-		s.push(Op{Code: OpSeen, URL: key})
+		// Not remembered: the same URL may come back as a seed.
 		return skip(ReasonOutOfScope, why)
 	}
 	if d := s.cfg.Scope.MaxDepth; d > 0 && c.Depth > d {

@@ -79,8 +79,10 @@
 //     skip policies; Request-rate is never clamped.
 //   - Canonicalize does not convert internationalised host names to
 //     punycode and drops user info.
-//   - Out-of-scope URLs enter the seen set so each is reported once; URLs
-//     skipped for depth or page limits do not (they may be reached again).
+//   - Only queued URLs enter the seen set: a URL skipped as out of scope,
+//     too deep or over a page limit is skipped (and reported) again each
+//     time it is offered, since it may later come as a seed or at a lower
+//     depth. The crawler may de-duplicate its skip log.
 //   - Seeds are exempt from Scope.Include (but not Exclude) and define the
 //     seed hosts; scope compares host names, so http and https of one host
 //     are both in scope.

@@ -216,7 +216,7 @@ func (s *Scheduler) flushLoop() {
 	defer close(s.flushDone)
 	s.mu.Lock()
 	for {
-		for len(s.pending) == 0 && len(s.dirty) == 0 && len(s.refills) == 0 && len(s.drops) == 0 && !s.closed {
+		for s.flushed >= s.gen && len(s.refills) == 0 && len(s.drops) == 0 && !s.closed {
 			s.cond.Wait()
 		}
 		if s.closed && len(s.pending) == 0 && len(s.dirty) == 0 {

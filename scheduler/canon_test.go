@@ -1,0 +1,199 @@
+package scheduler
+
+import (
+	"net/url"
+	"testing"
+)
+
+func TestCanonicalize(t *testing.T) {
+	base, _ := url.Parse("http://Example.com/a/b/c.html?x=1#frag")
+	for _, tc := range []struct {
+		name, raw, want string
+	}{
+		{"RFC3986 6.2.2.1 scheme and host case", "HTTP://EXAMPLE.COM/Path", "http://example.com/Path"},
+		{"RFC3986 6.2.3 default http port removed", "http://example.com:80/", "http://example.com/"},
+		{"RFC3986 6.2.3 default https port removed", "https://example.com:443/x", "https://example.com/x"},
+		{"non-default port kept", "http://example.com:8080/x", "http://example.com:8080/x"},
+		{"RFC3986 6.2.3 empty path is /", "http://example.com", "http://example.com/"},
+		{"fragment removed", "http://example.com/x#top", "http://example.com/x"},
+		{"query kept in order", "http://example.com/x?b=2&a=1&b=1", "http://example.com/x?b=2&a=1&b=1"},
+		{"empty query dropped", "http://example.com/x?", "http://example.com/x"},
+		{"RFC3986 5.2.4 dot segments", "http://example.com/a/./b/../c/", "http://example.com/a/c/"},
+		{"RFC3986 5.2.4 dot segments above root", "http://example.com/../../x", "http://example.com/x"},
+		{"RFC3986 5.2.4 trailing dot-dot", "http://example.com/a/b/..", "http://example.com/a/"},
+		{"RFC3986 6.2.2.1 percent hex upper-cased", "http://example.com/a%2fb?q=%c3%a9", "http://example.com/a%2Fb?q=%C3%A9"},
+		{"RFC3986 6.2.2.2 unreserved decoded", "http://example.com/%7Euser/%41", "http://example.com/~user/A"},
+		{"RFC3986 5.2 relative reference", "../d?y=2", "http://example.com/a/d?y=2"},
+		{"RFC3986 5.2 absolute path reference", "/root", "http://example.com/root"},
+		{"RFC3986 5.2 network-path reference", "//other.org/p", "http://other.org/p"},
+		{"RFC3986 5.2 fragment-only reference", "#x", "http://example.com/a/b/c.html?x=1"},
+		{"user info dropped", "http://user:pw@example.com/", "http://example.com/"},
+		{"spaces trimmed", "  http://example.com/x  ", "http://example.com/x"},
+		{"IPv6 host", "http://[::1]:80/x", "http://[::1]/x"},
+		{"IPv6 host with port", "http://[::1]:8080/x", "http://[::1]:8080/x"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			u, err := Canonicalize(tc.raw, base)
+			if err != nil {
+				t.Fatalf("Canonicalize(%q): %v", tc.raw, err)
+			}
+			if got := u.String(); got != tc.want {
+				t.Errorf("Canonicalize(%q) = %q, want %q", tc.raw, got, tc.want)
+			}
+			again, err := Canonicalize(u.String(), nil)
+			if err != nil || again.String() != u.String() {
+				t.Errorf("not idempotent: %q -> %v %v", u, again, err)
+			}
+		})
+	}
+	for _, raw := range []string{"mailto:a@b.c", "ftp://example.com/", "javascript:void(0)", "http://", "http://exa mple.com/", "/relative-without-base", "http://%zz/"} {
+		if u, err := Canonicalize(raw, nil); err == nil {
+			t.Errorf("Canonicalize(%q) = %v, want an error", raw, u)
+		}
+	}
+}
+
+func TestAuthority(t *testing.T) {
+	for raw, want := range map[string]string{
+		"http://127.0.0.1:8080/x":  "http://127.0.0.1:8080",
+		"https://example.com/":     "https://example.com:443",
+		"http://example.com/":      "http://example.com:80",
+		"HTTP://Example.COM:80/a":  "http://example.com:80",
+		"http://[::1]:9000/":       "http://[::1]:9000",
+		"https://example.com:8443": "https://example.com:8443",
+	} {
+		u, err := Canonicalize(raw, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := Authority(u); got != want {
+			t.Errorf("Authority(%q) = %q, want %q", raw, got, want)
+		}
+	}
+}
+
+func TestAddDedupeScopeDepthLimits(t *testing.T) {
+	type step struct {
+		c    Candidate
+		want Reason // "" = queued
+	}
+	for _, tc := range []struct {
+		name  string
+		cfg   func(*Config)
+		steps []step
+	}{
+		{"dedupe after canonicalisation", nil, []step{
+			{Candidate{URL: "http://a.test/x", Seed: true}, ""},
+			{Candidate{URL: "HTTP://A.TEST:80/./x#f", Parent: "http://a.test/"}, ReasonDuplicate},
+			{Candidate{URL: "x", Parent: "http://a.test/y"}, ReasonDuplicate},
+			{Candidate{URL: "http://a.test/x?"}, ReasonDuplicate},
+			{Candidate{URL: "http://a.test/x?q"}, ""},
+		}},
+		{"invalid", nil, []step{
+			{Candidate{URL: "mailto:x@y"}, ReasonInvalidURL},
+			{Candidate{URL: "ftp://a.test/"}, ReasonInvalidURL},
+		}},
+		{"seed hosts scope", nil, []step{
+			{Candidate{URL: "http://a.test/", Seed: true}, ""},
+			{Candidate{URL: "http://b.test/", Parent: "http://a.test/", Depth: 1}, ReasonOutOfScope},
+			{Candidate{URL: "https://a.test/secure", Parent: "http://a.test/", Depth: 1}, ""},
+			{Candidate{URL: "http://b.test/", Parent: "http://a.test/", Depth: 1}, ReasonOutOfScope},
+			{Candidate{URL: "http://b.test/", Seed: true}, ""},
+			{Candidate{URL: "http://b.test/other", Depth: 1}, ""},
+		}},
+		{"any host", func(c *Config) { c.Scope.Mode = ScopeAny }, []step{
+			{Candidate{URL: "http://b.test/", Depth: 1}, ""},
+		}},
+		{"host list", func(c *Config) { c.Scope.Mode = ScopeHosts; c.Scope.Hosts = []string{"A.test"} }, []step{
+			{Candidate{URL: "http://a.test:8080/"}, ""},
+			{Candidate{URL: "http://b.test/"}, ReasonOutOfScope},
+		}},
+		{"requisites any host", func(c *Config) { c.Scope.RequisitesAnyHost = true }, []step{
+			{Candidate{URL: "http://a.test/", Seed: true}, ""},
+			{Candidate{URL: "http://cdn.test/x.css", Kind: KindRequisite, Depth: 1}, ""},
+			{Candidate{URL: "http://cdn.test/page", Kind: KindPage, Depth: 1}, ReasonOutOfScope},
+		}},
+		{"include and exclude", func(c *Config) {
+			c.Scope.Include = []string{`^http://a\.test/blog/`}
+			c.Scope.Exclude = []string{`\?print=`, `/private/`}
+		}, []step{
+			{Candidate{URL: "http://a.test/", Seed: true}, ""},
+			{Candidate{URL: "http://a.test/about", Depth: 1}, ReasonOutOfScope},
+			{Candidate{URL: "http://a.test/blog/1", Depth: 1}, ""},
+			{Candidate{URL: "http://a.test/blog/1?print=1", Depth: 1}, ReasonOutOfScope},
+			{Candidate{URL: "http://a.test/private/x", Seed: true}, ReasonOutOfScope},
+		}},
+		{"max depth", func(c *Config) { c.Scope.MaxDepth = 2 }, []step{
+			{Candidate{URL: "http://a.test/", Seed: true}, ""},
+			{Candidate{URL: "http://a.test/2", Depth: 2}, ""},
+			{Candidate{URL: "http://a.test/3", Depth: 3}, ReasonMaxDepth},
+			{Candidate{URL: "http://a.test/3", Depth: 1}, ""},
+		}},
+		{"max pages per host and total", func(c *Config) { c.Scope.Mode = ScopeAny; c.Scope.MaxPagesPerHost = 2; c.Scope.MaxPages = 3 }, []step{
+			{Candidate{URL: "http://a.test/1"}, ""},
+			{Candidate{URL: "http://a.test/2"}, ""},
+			{Candidate{URL: "http://a.test/3"}, ReasonMaxPages},
+			{Candidate{URL: "http://b.test/1"}, ""},
+			{Candidate{URL: "http://b.test/2"}, ReasonMaxPages},
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := DefaultConfig()
+			if tc.cfg != nil {
+				tc.cfg(&cfg)
+			}
+			s, err := Open(cfg, NewMemStore())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			queued := 0
+			for i, st := range tc.steps {
+				sk, err := s.Add(st.c)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var got Reason
+				if sk != nil {
+					got = sk.Reason
+				} else {
+					queued++
+				}
+				if got != st.want {
+					t.Errorf("step %d Add(%+v) = %v, want %q", i, st.c, sk, st.want)
+				}
+			}
+			if q := s.Stats().Queued; q != queued {
+				t.Errorf("queued %d, want %d", q, queued)
+			}
+		})
+	}
+}
+
+func TestConfigValidate(t *testing.T) {
+	if err := DefaultConfig().Validate(); err != nil {
+		t.Fatalf("default config: %v", err)
+	}
+	for name, mut := range map[string]func(*Config){
+		"per_host":           func(c *Config) { c.PerHost = 0 },
+		"crawl_delay_policy": func(c *Config) { c.CrawlDelayPolicy = "ignore" },
+		"scope.mode":         func(c *Config) { c.Scope.Mode = "world" },
+		"scope.hosts":        func(c *Config) { c.Scope.Mode = ScopeHosts },
+		"scope pattern":      func(c *Config) { c.Scope.Exclude = []string{"(("} },
+		"max_wait":           func(c *Config) { c.MaxWait = 0 },
+		"min_delay":          func(c *Config) { c.MinDelay = -1 },
+		"max_failures":       func(c *Config) { c.MaxFailures = 0 },
+		"backoff_max":        func(c *Config) { c.BackoffMax = 1 },
+	} {
+		c := DefaultConfig()
+		mut(&c)
+		err := c.Validate()
+		if err == nil {
+			t.Errorf("%s: no error", name)
+			continue
+		}
+		if _, err2 := Open(c, NewMemStore()); err2 == nil {
+			t.Errorf("%s: Open accepted an invalid config", name)
+		}
+	}
+}

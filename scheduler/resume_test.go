@@ -1,0 +1,154 @@
+package scheduler
+
+import (
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+	"testing/synctest"
+	"time"
+)
+
+func copyFile(t *testing.T, from, to string) {
+	t.Helper()
+	src, err := os.Open(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	dst, err := os.Create(to)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.Copy(dst, src); err != nil {
+		t.Fatal(err)
+	}
+	if err := dst.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestResumeAfterCrash: add, lease, crash without finishing, reopen: nothing
+// queued is lost, the in-flight lease is queued again (fetched once more),
+// and the host's pace holds across the restart.
+func TestResumeAfterCrash(t *testing.T) {
+	for _, kind := range []string{"mem", "bolt"} {
+		t.Run(kind, func(t *testing.T) {
+			dir := t.TempDir()
+			synctest.Test(t, func(t *testing.T) { resumeScenario(t, kind, dir) })
+		})
+	}
+}
+
+func resumeScenario(t *testing.T, kind, dir string) {
+	ctx := context.Background()
+	var store Store
+	mem := NewMemStore()
+	path := filepath.Join(dir, "frontier.db")
+	if kind == "mem" {
+		store = mem
+	} else {
+		var err error
+		if store, err = OpenBolt(path); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg := testConfig()
+	s, err := Open(cfg, store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rules := map[string]Rules{
+		"http://a.test:80": {CrawlDelay: 100 * time.Second, HasCrawlDelay: true},
+	}
+	for _, u := range append(urls("http://a.test", 4), urls("http://b.test", 3)...) {
+		if sk, err := s.Add(Candidate{URL: u, Seed: true}); sk != nil || err != nil {
+			t.Fatal(sk, err)
+		}
+	}
+	// Fetch robots of both hosts and a/p0; lease a/p1 and b/p0, start them
+	// and crash before they finish.
+	fetched := map[string]int{}
+	var lastA time.Time
+	leased := 0
+	for leased < 2 {
+		l, err := s.Next(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Wait(ctx, l.Authority); err != nil {
+			t.Fatal(err)
+		}
+		fetched[l.URL]++
+		if l.Authority == "http://a.test:80" {
+			lastA = time.Now()
+		}
+		switch {
+		case l.Kind == KindRobots:
+			s.SetRules(l.Authority, rules[l.Authority])
+			s.Finish(l, Result{Status: 200})
+		case l.URL == "http://a.test/p0":
+			s.Finish(l, Result{Status: 200})
+		default:
+			leased++ // left in flight
+		}
+	}
+	if fetched["http://a.test/p1"] != 1 || fetched["http://b.test/p0"] != 1 {
+		t.Fatalf("before crash fetched %v", fetched)
+	}
+	if !lastA.Equal(epoch.Add(200 * time.Second)) {
+		t.Fatalf("a/p1 started at %s, want 200 s", lastA.Sub(epoch))
+	}
+	if err := s.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	crashAt := time.Now()
+
+	// Crash: for bolt, the file as it is now (kill -9 keeps committed pages).
+	if kind == "bolt" {
+		copyFile(t, path, path+".crash")
+	}
+	s.Close()
+	if kind == "bolt" {
+		store.Close()
+		if store, err = OpenBolt(path + ".crash"); err != nil {
+			t.Fatal(err)
+		}
+		defer store.Close()
+	}
+
+	f := newFake(t, cfg, store)
+	defer f.s.Close()
+	f.rules = rules
+	st := f.s.Stats()
+	if st.Queued != 6 || st.Fetched != 1 {
+		t.Fatalf("after restart %+v, want 6 queued (5 + 1 requeued lease), 1 fetched", st)
+	}
+	if h := f.s.Host("http://a.test:80"); !h.NextAllowed.Equal(lastA.Add(100 * time.Second)) {
+		t.Errorf("a next allowed %s after restart, want %s", h.NextAllowed.Sub(epoch), lastA.Add(100*time.Second).Sub(epoch))
+	}
+	f.run(2)
+	for _, x := range f.fetches {
+		fetched[x.URL]++
+	}
+	for _, u := range append(urls("http://a.test", 4), urls("http://b.test", 3)...) {
+		want := 1
+		if u == "http://a.test/p1" || u == "http://b.test/p0" {
+			want = 2 // in flight at the crash: at most once more
+		}
+		if fetched[u] != want {
+			t.Errorf("%s fetched %d times, want %d", u, fetched[u], want)
+		}
+	}
+	// The first request to a after the restart (its robots.txt) keeps the
+	// 100 s pace from a/p1's start.
+	for _, x := range f.fetches {
+		if x.URL == "http://a.test:80/robots.txt" {
+			if !x.T.Equal(lastA.Add(100 * time.Second)) {
+				t.Errorf("a robots.txt after restart at %s, want %s (crash at %s)", x.T.Sub(epoch), lastA.Add(100*time.Second).Sub(epoch), crashAt.Sub(epoch))
+			}
+			break
+		}
+	}
+}
