@@ -1,0 +1,40 @@
+// Package report turns the files a crawl writes (summary.json, crawl.jsonl,
+// skips.jsonl, robots.jsonl; see /work/notes/outputs.md) into one
+// self-contained HTML page, report.html, that shows how polite the crawl
+// was: per host, a timeline of every request against the interval the host
+// asked for and its Visit-time windows, the status mix, the pace and the
+// rule that set it, events, deferred URLs, the site's Comment: lines, and
+// its robots.txt with each deciding line linked to the URLs it allowed or
+// blocked; plus why URLs were skipped, grouped by reason.
+//
+// The page is rendered entirely on the server side with html/template, so
+// every robots.txt body, URL and message from the crawl (all hostile input)
+// is escaped, and the page is complete without any script: inline CSS,
+// inline SVG scaled by viewBox, no external fonts, images or fetches. A
+// viewport meta and media queries make it readable on a phone.
+//
+// Specs followed:
+//   - The output-file contract between crawler and report (/work/notes/outputs.md).
+//   - The 1996 extended standard (/work/shared/spec/robots-extended-standard-1996.txt):
+//     Comment: lines are passed on to the operator; Visit-time windows are
+//     UTC and shown as such.
+//   - RFC 9309 (/work/shared/spec/robots-exclusion-protocol-draft.md) for the
+//     meaning of robots.txt outcomes named in the skip reasons.
+//
+// Deviations:
+//   - All host timelines share the crawl's time span (start to finish,
+//     widened to every logged request and event) so hosts can be compared;
+//     in a long crawl a host active for a few seconds becomes a narrow
+//     cluster. Each mark has a tooltip with its exact time.
+//   - A gap counts as shorter than the interval in force only when it falls
+//     short by more than max(5 ms, 1%), to allow for clock and log rounding.
+//     The interval compared is the pace_seconds of the later request.
+//   - Timelines draw at most 3000 requests per host and tables list the first
+//     60 requests; the rest are counted. robots.txt bodies show at most 1500
+//     lines, and each deciding line lists at most 8 URLs per outcome.
+//   - Hosts are taken from summary.json first, then from any log line that
+//     names another host (for example the target of a robots.txt redirect);
+//     such hosts are marked "no summary".
+//   - The template and CSS are embedded with go:embed, which requires two
+//     package-level variables; they are never written.
+package report

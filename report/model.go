@@ -1,0 +1,562 @@
+package report
+
+import (
+	"fmt"
+	"html/template"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/crawlproject/crawl/robots"
+)
+
+// maxRequestRows and maxDeferred bound the per-host tables; maxExamples the
+// examples per skip reason.
+const (
+	maxRequestRows = 60
+	maxDeferred    = 20
+	maxExamples    = 6
+)
+
+// view is everything the template shows, computed before rendering so the
+// page needs no script to be complete.
+type view struct {
+	Title      string
+	CSS        template.CSS
+	Overview   overview
+	SkipGroups []skipGroup
+	Hosts      []*hostView
+}
+
+type overview struct {
+	Started, Finished, Duration string
+	Agent, UserAgent, Out       string
+	Interrupted                 bool
+	ExitCode                    int
+	Totals                      totals
+	Requests, RobotsFetches     int
+	ShortGaps                   int
+	Politeness                  []keyValue
+	Deferred                    []*hostView
+	Rerun                       string
+	Notes                       []string
+}
+
+type keyValue struct{ Key, Value string }
+
+type skipGroup struct {
+	Reason, Meaning, ID string
+	Count               int
+	Examples            []skipExample
+	More                int
+}
+
+type skipExample struct {
+	URL, Detail, Rule  string
+	Host, HostID, Line string // Line is an anchor, "" if no robots line decided
+	LineN              int
+}
+
+type hostView struct {
+	ID, Host, State            string
+	Pace, PaceRule             string
+	Fetched, Errors, Skipped   int
+	Queued                     int
+	DeferredUntil, DeferReason string
+	DropReason                 string
+	Status                     []statusPart
+	Timeline                   timeline
+	Visits                     []string
+	WindowNote                 string
+	Paces                      []paceUse
+	Events                     []eventRow
+	DeferredURLs               []string
+	DeferredMore               int
+	Comments                   []string
+	SkipReasons                []reasonCount
+	Requests                   []requestRow
+	RequestsMore               int
+	Robots                     robotsView
+	deferredAt                 *time.Time // for sorting out when to resume
+}
+
+type statusPart struct {
+	Code, Class string
+	Count       int
+	X, W        float64 // position in a 0..100 bar
+}
+
+type paceUse struct {
+	Pace, Rule string
+	Count      int
+}
+
+type eventRow struct{ Time, Kind, Until, Detail string }
+
+type reasonCount struct {
+	Reason, ID string
+	Count      int
+}
+
+type requestRow struct {
+	Offset, Clock, Kind, URL string
+	Status, StatusClass      string
+	Pace, Rule, Line         string
+	LineN                    int
+	Short                    bool
+}
+
+type robotsView struct {
+	Known      bool
+	URL        string
+	Status     int
+	Outcome    string
+	Group      string
+	CrawlDelay string
+	Rates      []string
+	Sitemaps   []string
+	Warnings   []string
+	Lines      []robotsLine
+	Omitted    int
+	Dangling   []int
+	Fetches    []fetchRow
+}
+
+type fetchRow struct {
+	Time, URL, Outcome, Bytes, Duration, Expires, Error string
+	Status                                              int
+	Redirects                                           []string
+	Truncated                                           bool
+}
+
+// hostOf returns a record's host, falling back to its URL's authority.
+func hostOf(host, u string) string {
+	if host != "" {
+		return host
+	}
+	return authorityOf(u)
+}
+
+// buildView turns the crawl's files into the page's view.
+func buildView(in *input, css template.CSS) *view {
+	s := in.summary
+	span := crawlSpan(in)
+	v := &view{Title: "Crawl report", CSS: css}
+
+	byHost := make(map[string]*hostView)
+	var order []string
+	host := func(h string) *hostView {
+		hv, ok := byHost[h]
+		if !ok {
+			hv = &hostView{ID: "host-" + strconv.Itoa(len(order)+1), Host: h, State: "no summary"}
+			byHost[h] = hv
+			order = append(order, h)
+		}
+		return hv
+	}
+	summaries := make(map[string]hostSummary)
+	for _, hs := range s.Hosts {
+		if hs.Host == "" {
+			continue
+		}
+		summaries[hs.Host] = hs
+		host(hs.Host)
+	}
+	reqsBy := make(map[string][]request)
+	for _, r := range in.requests {
+		h := hostOf(r.Host, r.URL)
+		if h == "" {
+			continue
+		}
+		host(h)
+		reqsBy[h] = append(reqsBy[h], r)
+	}
+	skipsBy := make(map[string][]skip)
+	for _, k := range in.skips {
+		h := hostOf(k.Host, k.URL)
+		if h == "" {
+			continue
+		}
+		host(h)
+		skipsBy[h] = append(skipsBy[h], k)
+	}
+	fetchesBy := make(map[string][]robotsFetch)
+	for _, f := range in.robots {
+		h := hostOf(f.Host, f.URL)
+		if h == "" {
+			continue
+		}
+		host(h)
+		fetchesBy[h] = append(fetchesBy[h], f)
+	}
+
+	for _, h := range order {
+		hv := byHost[h]
+		fillHost(hv, summaries[h], reqsBy[h], skipsBy[h], fetchesBy[h], span, s.Started)
+		v.Hosts = append(v.Hosts, hv)
+	}
+	v.SkipGroups = skipGroups(in.skips, byHost)
+	v.Overview = buildOverview(in, span, v.Hosts)
+	return v
+}
+
+// crawlSpan is the time the timelines show: the crawl from start to finish,
+// widened to every request and event recorded.
+func crawlSpan(in *input) timeSpan {
+	first, last := in.summary.Started, in.summary.Finished
+	widen := func(t time.Time) {
+		if t.IsZero() {
+			return
+		}
+		if first.IsZero() || t.Before(first) {
+			first = t
+		}
+		if last.IsZero() || t.After(last) {
+			last = t
+		}
+	}
+	for _, r := range in.requests {
+		widen(r.Time)
+	}
+	for _, h := range in.summary.Hosts {
+		for _, e := range h.Events {
+			widen(e.Time)
+		}
+	}
+	if last.IsZero() || last.Before(first) {
+		last = first
+	}
+	return newSpan(first, last)
+}
+
+// parseClock reads "HH:MM" as minutes after midnight.
+func parseClock(s string) (int, bool) {
+	h, m, ok := strings.Cut(strings.TrimSpace(s), ":")
+	if !ok {
+		return 0, false
+	}
+	hh, err1 := strconv.Atoi(h)
+	mm, err2 := strconv.Atoi(m)
+	if err1 != nil || err2 != nil || hh < 0 || hh > 23 || mm < 0 || mm > 59 {
+		return 0, false
+	}
+	return hh*60 + mm, true
+}
+
+func fillHost(hv *hostView, hs hostSummary, reqs []request, skips []skip, fetches []robotsFetch, span timeSpan, started time.Time) {
+	if hs.State != "" {
+		hv.State = hs.State
+	}
+	hv.Fetched, hv.Errors, hv.Skipped, hv.Queued = hs.Fetched, hs.Errors, hs.Skipped, hs.Queued
+	if hs.PaceRule != "" || hs.PaceSeconds > 0 {
+		hv.Pace, hv.PaceRule = fmtSeconds(hs.PaceSeconds), hs.PaceRule
+	}
+	if hs.DeferredUntil != nil {
+		hv.DeferredUntil = fmtTime(*hs.DeferredUntil)
+		hv.deferredAt = hs.DeferredUntil
+	}
+	hv.DeferReason, hv.DropReason = hs.DeferReason, hs.DropReason
+
+	// Status mix: pages by status from the summary, else counted from the log.
+	byStatus := hs.PagesByStatus
+	if len(byStatus) == 0 {
+		byStatus = make(map[string]int)
+		for _, r := range reqs {
+			if r.Kind == "page" {
+				byStatus[statusKey(r.Status)]++
+			}
+		}
+	}
+	hv.Status = statusParts(byStatus)
+
+	var windows []robots.Window
+	var paceRules []string
+	if hs.PaceRule != "" {
+		paceRules = append(paceRules, hs.PaceRule)
+	}
+	if rb := hs.Robots; rb != nil {
+		for _, vt := range rb.VisitTimes {
+			from, ok1 := parseClock(vt.From)
+			to, ok2 := parseClock(vt.To)
+			if !ok1 || !ok2 {
+				hv.Visits = append(hv.Visits, vt.From+"-"+vt.To+" (unreadable)")
+				continue
+			}
+			w := robots.Window{From: from, To: to}
+			windows = append(windows, w)
+			hv.Visits = append(hv.Visits, w.String())
+		}
+		hv.Comments = rb.Comments
+	}
+
+	// Pace used, by (pace, rule), in first-use order.
+	idx := make(map[string]int)
+	for _, r := range reqs {
+		key := fmtSeconds(r.PaceSeconds) + "\x00" + r.PaceRule
+		i, ok := idx[key]
+		if !ok {
+			i = len(hv.Paces)
+			idx[key] = i
+			hv.Paces = append(hv.Paces, paceUse{Pace: fmtSeconds(r.PaceSeconds), Rule: r.PaceRule})
+			if r.PaceRule != "" {
+				paceRules = append(paceRules, r.PaceRule)
+			}
+		}
+		hv.Paces[i].Count++
+	}
+
+	hv.Timeline = buildTimeline(span, reqs, windows, hs.Events)
+	if len(windows) > 0 && len(hv.Timeline.Windows) == 0 {
+		next := windows[0].NextOpen(span.end)
+		for _, w := range windows[1:] {
+			if n := w.NextOpen(span.end); n.Before(next) {
+				next = n
+			}
+		}
+		hv.WindowNote = "No Visit-time window was open during the crawl; the next opens at " + fmtTime(next) + "."
+	}
+	for _, e := range hs.Events {
+		row := eventRow{Time: fmtTime(e.Time), Kind: e.Kind, Detail: e.Detail}
+		if e.Until != nil {
+			row.Until = fmtTime(*e.Until)
+		}
+		hv.Events = append(hv.Events, row)
+	}
+	counts := make(map[string]int)
+	for _, k := range skips {
+		counts[k.Reason]++
+		if k.Reason == "visit-time-deferred" {
+			if len(hv.DeferredURLs) < maxDeferred {
+				hv.DeferredURLs = append(hv.DeferredURLs, k.URL)
+			} else {
+				hv.DeferredMore++
+			}
+		}
+	}
+	for reason, n := range counts {
+		hv.SkipReasons = append(hv.SkipReasons, reasonCount{Reason: reason, ID: reasonID(reason), Count: n})
+	}
+	sort.Slice(hv.SkipReasons, func(i, j int) bool {
+		a, b := hv.SkipReasons[i], hv.SkipReasons[j]
+		return a.Count > b.Count || a.Count == b.Count && a.Reason < b.Reason
+	})
+	if hv.Skipped == 0 {
+		hv.Skipped = len(skips)
+	}
+	hv.requestRows(reqs, started)
+	hv.Robots = robotsViewFor(hv.ID, hv.Host, hs.Robots, reqs, skips, fetches, paceRules)
+}
+
+// statusKey writes a status for the status mix ("0" means no response).
+func statusKey(code int) string { return strconv.Itoa(code) }
+
+// statusParts lays the status counts out as a 0..100 bar, lowest code first.
+func statusParts(byStatus map[string]int) []statusPart {
+	total := 0
+	parts := make([]statusPart, 0, len(byStatus))
+	for code, n := range byStatus {
+		if n <= 0 {
+			continue
+		}
+		c, _ := strconv.Atoi(code)
+		parts = append(parts, statusPart{Code: code, Class: statusClass(c), Count: n})
+		total += n
+	}
+	sort.Slice(parts, func(i, j int) bool { return parts[i].Code < parts[j].Code })
+	x := 0.0
+	for i := range parts {
+		parts[i].X = round2(x)
+		parts[i].W = round2(100 * float64(parts[i].Count) / float64(total))
+		x += 100 * float64(parts[i].Count) / float64(total)
+	}
+	return parts
+}
+
+// requestRows fills the host's request table, oldest first, capped.
+func (hv *hostView) requestRows(reqs []request, started time.Time) {
+	sorted := append([]request(nil), reqs...)
+	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Time.Before(sorted[j].Time) })
+	for i, r := range sorted {
+		if i >= maxRequestRows {
+			hv.RequestsMore = len(sorted) - maxRequestRows
+			break
+		}
+		row := requestRow{
+			Offset: "+" + fmtDuration(r.Time.Sub(started)), Clock: fmtClock(r.Time, true), Kind: r.Kind,
+			URL: r.URL, Status: statusText(r), StatusClass: statusClass(r.Status),
+			Pace: fmtSeconds(r.PaceSeconds), Rule: r.PaceRule,
+		}
+		if started.IsZero() {
+			row.Offset = ""
+		}
+		if r.RobotsLine > 0 {
+			row.LineN = r.RobotsLine
+			row.Line = lineAnchor(hv.ID, r.RobotsLine)
+		}
+		if i > 0 {
+			g := r.Time.Sub(sorted[i-1].Time).Seconds()
+			row.Short = g < r.PaceSeconds-gapTolerance(r.PaceSeconds)
+		}
+		hv.Requests = append(hv.Requests, row)
+	}
+}
+
+func robotsViewFor(hostID, authority string, rb *robotsSummary, reqs []request, skips []skip, fetches []robotsFetch, paceRules []string) robotsView {
+	var rv robotsView
+	for _, f := range fetches {
+		row := fetchRow{Time: fmtTime(f.Time), URL: f.URL, Status: f.Status, Outcome: f.Outcome,
+			Bytes: strconv.FormatInt(f.Bytes, 10), Duration: fmtSeconds(f.DurationMS / 1000),
+			Redirects: f.Redirects, Truncated: f.Truncated, Error: f.Error}
+		if f.Expires != nil {
+			row.Expires = fmtTime(*f.Expires)
+		}
+		rv.Fetches = append(rv.Fetches, row)
+	}
+	if rb == nil {
+		return rv
+	}
+	rv.Known = true
+	rv.URL, rv.Status, rv.Outcome, rv.Group = rb.URL, rb.Status, rb.Outcome, rb.Group
+	if rb.CrawlDelaySeconds != nil {
+		rv.CrawlDelay = fmtSeconds(*rb.CrawlDelaySeconds)
+	}
+	for _, r := range rb.RequestRates {
+		s := fmt.Sprintf("%d per %s", r.Requests, fmtSeconds(r.Seconds))
+		if r.From != nil && r.To != nil {
+			s += fmt.Sprintf(" from %s to %s UTC", *r.From, *r.To)
+		}
+		rv.Rates = append(rv.Rates, s)
+	}
+	rv.Sitemaps, rv.Warnings = rb.Sitemaps, rb.Warnings
+	visitKeys := make(map[string]bool)
+	for _, vt := range rb.VisitTimes {
+		visitKeys[digits(vt.From+vt.To)] = true
+	}
+	rv.Lines, rv.Omitted, rv.Dangling = buildRobotsLines(hostID, authority, rb.Body, reqs, skips, paceRules, visitKeys)
+	return rv
+}
+
+// reasonID is the anchor of a skip reason's group.
+func reasonID(reason string) string {
+	var b strings.Builder
+	b.WriteString("skip-")
+	for _, r := range reason {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('_')
+		}
+	}
+	return b.String()
+}
+
+// reasonMeaning explains a skip reason in plain words.
+func reasonMeaning(reason string) string {
+	switch reason {
+	case "robots-disallowed":
+		return "The host's robots.txt disallows these URLs for our agent."
+	case "robots-unreachable":
+		return "The host's robots.txt could not be fetched (5xx or network error), so the whole host counts as disallowed (RFC 9309 2.3.1.4)."
+	case "visit-time-deferred":
+		return "The host asks for visits only inside its Visit-time windows, and the next window opens later than the crawl may wait."
+	case "crawl-delay-too-long":
+		return "The host's Crawl-delay or Request-rate asks for more time between requests than the crawl allows."
+	case "out-of-scope":
+		return "The URL lies outside the crawl's scope."
+	case "max-depth":
+		return "The URL is deeper than the configured maximum link depth."
+	case "duplicate":
+		return "The URL was already seen."
+	case "host-failing":
+		return "The host kept failing, so the crawl stopped asking it."
+	case "max-pages":
+		return "The crawl reached its page limit."
+	case "invalid-url":
+		return "The link is not a URL the crawler can fetch."
+	case "fetch-failed":
+		return "Fetching failed after the allowed retries."
+	default:
+		return "Reason recorded by the crawler."
+	}
+}
+
+// skipGroups groups all skips by reason, most frequent first.
+func skipGroups(skips []skip, byHost map[string]*hostView) []skipGroup {
+	groups := make(map[string]*skipGroup)
+	for _, k := range skips {
+		g := groups[k.Reason]
+		if g == nil {
+			g = &skipGroup{Reason: k.Reason, Meaning: reasonMeaning(k.Reason), ID: reasonID(k.Reason)}
+			groups[k.Reason] = g
+		}
+		g.Count++
+		if len(g.Examples) >= maxExamples {
+			g.More++
+			continue
+		}
+		h := hostOf(k.Host, k.URL)
+		ex := skipExample{URL: k.URL, Detail: k.Detail, Rule: k.Rule, Host: h}
+		if hv := byHost[h]; hv != nil {
+			ex.HostID = hv.ID
+			if k.Line > 0 && hv.Robots.Known && k.Line <= len(hv.Robots.Lines) {
+				ex.Line, ex.LineN = lineAnchor(hv.ID, k.Line), k.Line
+			}
+		}
+		g.Examples = append(g.Examples, ex)
+	}
+	out := make([]skipGroup, 0, len(groups))
+	for _, g := range groups {
+		out = append(out, *g)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		return out[i].Count > out[j].Count || out[i].Count == out[j].Count && out[i].Reason < out[j].Reason
+	})
+	return out
+}
+
+func buildOverview(in *input, span timeSpan, hosts []*hostView) overview {
+	s := in.summary
+	o := overview{
+		Started: fmtTime(s.Started), Finished: fmtTime(s.Finished),
+		Agent: s.Agent, UserAgent: s.UserAgent, Out: s.Out,
+		Interrupted: s.Interrupted, ExitCode: s.ExitCode, Totals: s.Totals,
+		Requests: len(in.requests), RobotsFetches: len(in.robots), Notes: in.notes,
+	}
+	if !s.Started.IsZero() && !s.Finished.IsZero() {
+		o.Duration = fmtDuration(s.Finished.Sub(s.Started))
+	}
+	keys := make([]string, 0, len(s.Politeness))
+	for k := range s.Politeness {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		o.Politeness = append(o.Politeness, keyValue{Key: labelFor(k), Value: fmtValue(k, s.Politeness[k])})
+	}
+	var earliest *time.Time
+	queued := 0
+	for _, hv := range hosts {
+		o.ShortGaps += hv.Timeline.Short
+		if hv.State != "deferred" && hv.deferredAt == nil {
+			continue
+		}
+		o.Deferred = append(o.Deferred, hv)
+		queued += hv.Queued
+		if hv.deferredAt != nil && (earliest == nil || hv.deferredAt.Before(*earliest)) {
+			earliest = hv.deferredAt
+		}
+	}
+	if earliest != nil {
+		o.Rerun = fmt.Sprintf("Resume after %s", fmtTime(*earliest))
+		if !s.Finished.IsZero() && earliest.After(s.Finished) {
+			o.Rerun += fmt.Sprintf(" (%s after this crawl finished)", fmtDuration(earliest.Sub(s.Finished)))
+		}
+		o.Rerun += fmt.Sprintf(": %d URL(s) wait on %d deferred host(s). Run the same crawl again with the same output directory", queued, len(o.Deferred))
+		if s.Out != "" {
+			o.Rerun += " (" + s.Out + ")"
+		}
+		o.Rerun += "; it resumes from the saved frontier."
+	}
+	return o
+}

@@ -1,0 +1,235 @@
+package report
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// maxRobotsLines bounds how many lines of a robots.txt body are shown.
+const maxRobotsLines = 1500
+
+// maxListed bounds the example URLs listed under a robots.txt line.
+const maxListed = 8
+
+// robotsLine is one line of a host's robots.txt as shown in the report.
+type robotsLine struct {
+	N       int
+	ID      string // anchor, unique in the page
+	Text    string
+	Kind    string // CSS class: comment, note, agent, allow, disallow, pace, sitemap, other, blank
+	Decided bool   // some URL or the host's pace was decided by this line
+	Pace    []string
+	Lists   []urlList
+}
+
+// urlList is a capped list of URLs that one line decided the same way.
+type urlList struct {
+	Label string // "allowed", "blocked", ...
+	Class string
+	Count int
+	URLs  []string
+	More  int
+}
+
+// lineAnchor returns the anchor of line n of the robots.txt of the host
+// whose section anchor is hostID.
+func lineAnchor(hostID string, n int) string { return hostID + "-L" + strconv.Itoa(n) }
+
+// lineKind classifies a robots.txt line for highlighting.
+func lineKind(text string) string {
+	t := strings.TrimSpace(text)
+	if t == "" {
+		return "blank"
+	}
+	if strings.HasPrefix(t, "#") {
+		return "comment"
+	}
+	key, _, ok := strings.Cut(t, ":")
+	if !ok {
+		return "other"
+	}
+	switch strings.ToLower(strings.TrimSpace(key)) {
+	case "comment":
+		return "note"
+	case "user-agent", "robot-version":
+		return "agent"
+	case "allow":
+		return "allow"
+	case "disallow":
+		return "disallow"
+	case "crawl-delay", "request-rate", "visit-time":
+		return "pace"
+	case "sitemap":
+		return "sitemap"
+	default:
+		return "other"
+	}
+}
+
+// lineRefs returns the numbers N written as "line N" in rule, such as
+// "crawl-delay 2s (line 3)".
+func lineRefs(rule string) []int {
+	var out []int
+	for rest := rule; ; {
+		i := strings.Index(rest, "line ")
+		if i < 0 {
+			return out
+		}
+		if i > 0 && isWordByte(rest[i-1]) {
+			rest = rest[i+5:]
+			continue
+		}
+		rest = rest[i+5:]
+		j := 0
+		for j < len(rest) && rest[j] >= '0' && rest[j] <= '9' {
+			j++
+		}
+		if j > 0 && (j == len(rest) || !isWordByte(rest[j])) {
+			if n, err := strconv.Atoi(rest[:j]); err == nil && n > 0 {
+				out = append(out, n)
+			}
+		}
+		rest = rest[j:]
+	}
+}
+
+func isWordByte(b byte) bool {
+	return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
+}
+
+// paceLines maps line numbers cited by pace rules to the rules citing them.
+func paceLines(rules []string) map[int][]string {
+	out := make(map[int][]string)
+	for _, r := range rules {
+		for _, n := range lineRefs(r) {
+			if !contains(out[n], r) {
+				out[n] = append(out[n], r)
+			}
+		}
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// skipLabel names the list a skip reason puts URLs into under a line.
+func skipLabel(reason string) (label, class string) {
+	switch reason {
+	case "robots-disallowed":
+		return "blocked", "blocked"
+	case "visit-time-deferred":
+		return "deferred to a Visit-time window", "deferred"
+	default:
+		return reason, "other"
+	}
+}
+
+// buildRobotsLines splits body into lines and attaches to each the URLs it
+// allowed (fetched pages citing it), the URLs it blocked or held back
+// (skips citing it) and the pace rules citing it.
+// visitKeys holds the digits (see visitKey) of the applying group's
+// Visit-time windows, whose lines are marked as deciding when to visit.
+func buildRobotsLines(hostID, authority, body string, reqs []request, skips []skip, paceRules []string, visitKeys map[string]bool) (lines []robotsLine, omitted int, dangling []int) {
+	raw := strings.Split(strings.ReplaceAll(body, "\r\n", "\n"), "\n")
+	if len(raw) > 0 && raw[len(raw)-1] == "" {
+		raw = raw[:len(raw)-1]
+	}
+	if len(raw) > maxRobotsLines {
+		omitted = len(raw) - maxRobotsLines
+		raw = raw[:maxRobotsLines]
+	}
+	lines = make([]robotsLine, len(raw))
+	for i, t := range raw {
+		lines[i] = robotsLine{N: i + 1, ID: lineAnchor(hostID, i+1), Text: strings.TrimRight(t, "\r"), Kind: lineKind(t)}
+	}
+	lists := make(map[int]map[string]*urlList)
+	danglingSet := make(map[int]bool)
+	add := func(n int, label, class, u string) {
+		if n < 1 || n > len(lines) {
+			danglingSet[n] = true
+			return
+		}
+		if lists[n] == nil {
+			lists[n] = make(map[string]*urlList)
+		}
+		l := lists[n][label]
+		if l == nil {
+			l = &urlList{Label: label, Class: class}
+			lists[n][label] = l
+		}
+		l.Count++
+		if len(l.URLs) < maxListed {
+			l.URLs = append(l.URLs, pathOf(u, authority))
+		} else {
+			l.More++
+		}
+	}
+	for _, r := range reqs {
+		if r.RobotsLine > 0 && r.Kind != "robots" {
+			add(r.RobotsLine, "allowed", "allowed", r.URL)
+		}
+	}
+	for _, s := range skips {
+		if s.Line > 0 {
+			label, class := skipLabel(s.Reason)
+			add(s.Line, label, class, s.URL)
+		}
+	}
+	for n, rules := range paceLines(paceRules) {
+		if n < 1 || n > len(lines) {
+			danglingSet[n] = true
+			continue
+		}
+		lines[n-1].Pace = rules
+		lines[n-1].Decided = true
+	}
+	for i := range lines {
+		if l := &lines[i]; l.Kind == "pace" && visitKeys[visitKey(l.Text)] {
+			l.Decided = true
+			l.Pace = append(l.Pace, "Visit-time: requests only while this UTC window is open")
+		}
+	}
+	for n, byLabel := range lists {
+		l := &lines[n-1]
+		l.Decided = true
+		for _, v := range byLabel {
+			l.Lists = append(l.Lists, *v)
+		}
+		sort.Slice(l.Lists, func(i, j int) bool { return l.Lists[i].Label < l.Lists[j].Label })
+	}
+	for n := range danglingSet {
+		dangling = append(dangling, n)
+	}
+	sort.Ints(dangling)
+	return lines, omitted, dangling
+}
+
+// visitKey returns the digits of a Visit-time line's value ("0600-0845"
+// and "0600 0845" both give "06000845"), or "" for any other line.
+func visitKey(text string) string {
+	key, value, ok := strings.Cut(strings.TrimSpace(text), ":")
+	if !ok || !strings.EqualFold(strings.TrimSpace(key), "visit-time") {
+		return ""
+	}
+	value, _, _ = strings.Cut(value, "#")
+	return digits(value)
+}
+
+// digits keeps only the ASCII digits of s.
+func digits(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] >= '0' && s[i] <= '9' {
+			b.WriteByte(s[i])
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,269 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"time"
+
+	"github.com/crawlproject/crawl/robots"
+)
+
+// Geometry of a timeline in viewBox units. The SVG scales to its container
+// width; the CSS keeps a minimum width so labels stay legible on phones.
+const (
+	tlWidth   = 1000.0
+	tlPadL    = 12.0
+	tlPadR    = 12.0
+	tlHeight  = 118.0
+	tlMaxMark = 3000 // marks drawn per host; the rest are counted
+
+	rowEventTop = 2.0
+	rowEventH   = 12.0
+	rowShadeTop = 16.0
+	rowShadeH   = 72.0
+	rowMarkTop  = 22.0
+	rowMarkBot  = 56.0
+	rowBandTop  = 61.0
+	rowBandH    = 8.0
+	rowGapY     = 78.0
+	rowAxisY    = 90.0
+	rowLabelY   = 110.0
+)
+
+// timeSpan is the stretch of time a timeline shows. end is after start.
+type timeSpan struct{ start, end time.Time }
+
+// x maps t onto the drawing, clamped to the plot area.
+func (s timeSpan) x(t time.Time) float64 {
+	total := s.end.Sub(s.start).Seconds()
+	f := t.Sub(s.start).Seconds() / total
+	f = math.Max(0, math.Min(1, f))
+	return round2(tlPadL + f*(tlWidth-tlPadL-tlPadR))
+}
+
+func round2(v float64) float64 { return math.Round(v*100) / 100 }
+
+// newSpan returns the span from first to last, widened by 2% on each side
+// and to at least one second.
+func newSpan(first, last time.Time) timeSpan {
+	if !last.After(first) {
+		last = first.Add(time.Second)
+	}
+	pad := last.Sub(first) / 50
+	return timeSpan{start: first.Add(-pad), end: last.Add(pad)}
+}
+
+// timeline is the SVG drawing of one host's requests.
+type timeline struct {
+	ViewBox  string
+	Windows  []box       // Visit-time windows, shaded
+	Bands    []box       // after each request, the interval in force before the next may start
+	Gaps     []gap       // the actual gaps between request starts
+	Marks    []mark      // one per request
+	Events   []eventMark // parked, back-off, retry-after, deferred...
+	Ticks    []tick
+	Omitted  int // requests beyond tlMaxMark, not drawn
+	Short    int // gaps shorter than the interval in force
+	Requests int
+	Label    string // accessible summary
+}
+
+type box struct {
+	X, Y, W, H float64
+	Class      string
+	Title      string
+}
+
+type gap struct {
+	X1, X2, Y float64
+	Short     bool
+	Title     string
+}
+
+type mark struct {
+	X      float64
+	Y1, Y2 float64
+	Robots bool
+	Points string // diamond outline for robots.txt requests
+	Class  string // status class
+	Title  string
+}
+
+type eventMark struct {
+	Points string
+	Span   *box // from the event to its "until", when both are in view
+	Kind   string
+	Title  string
+}
+
+type tick struct {
+	X     float64
+	Label string
+}
+
+// gapTolerance is how much shorter than the interval in force a gap may be
+// before it is drawn as too short: clocks and logs are not perfectly exact.
+func gapTolerance(pace float64) float64 { return math.Max(0.005, pace*0.01) }
+
+// buildTimeline draws reqs (one host's requests, any order) against span,
+// with the host's Visit-time windows and events.
+func buildTimeline(span timeSpan, reqs []request, windows []robots.Window, events []event) timeline {
+	tl := timeline{ViewBox: fmt.Sprintf("0 0 %g %g", tlWidth, tlHeight), Requests: len(reqs)}
+	sorted := append([]request(nil), reqs...)
+	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Time.Before(sorted[j].Time) })
+
+	for _, w := range windows {
+		for _, iv := range occurrences(w, span) {
+			x1, x2 := span.x(iv[0]), span.x(iv[1])
+			tl.Windows = append(tl.Windows, box{X: x1, Y: rowShadeTop, W: round2(x2 - x1), H: rowShadeH, Class: "window",
+				Title: fmt.Sprintf("Visit-time window %s UTC open", w)})
+		}
+	}
+
+	for i, r := range sorted {
+		if i > 0 {
+			prev := sorted[i-1]
+			g := r.Time.Sub(prev.Time).Seconds()
+			short := g < r.PaceSeconds-gapTolerance(r.PaceSeconds)
+			if short {
+				tl.Short++
+			}
+			if i < tlMaxMark {
+				verdict := "at least"
+				if short {
+					verdict = "SHORTER than"
+				}
+				tl.Gaps = append(tl.Gaps, gap{X1: span.x(prev.Time), X2: span.x(r.Time), Y: rowGapY, Short: short,
+					Title: fmt.Sprintf("gap %s, %s the %s in force (%s)", fmtSeconds(g), verdict, fmtSeconds(r.PaceSeconds), r.PaceRule)})
+			}
+		}
+		if i >= tlMaxMark {
+			tl.Omitted++
+			continue
+		}
+		x := span.x(r.Time)
+		title := fmt.Sprintf("%s %s %s → %s", fmtClock(r.Time, true), r.Kind, r.URL, statusText(r))
+		m := mark{X: x, Y1: rowMarkTop, Y2: rowMarkBot, Class: statusClass(r.Status), Title: title}
+		if r.Kind == "robots" {
+			m.Robots = true
+			cy := (rowMarkTop + rowMarkBot) / 2
+			m.Points = fmt.Sprintf("%g,%g %g,%g %g,%g %g,%g", x, cy-9, round2(x+6), cy, x, cy+9, round2(x-6), cy)
+		}
+		tl.Marks = append(tl.Marks, m)
+		if r.PaceSeconds > 0 {
+			next := r.Time.Add(time.Duration(r.PaceSeconds * float64(time.Second)))
+			x2 := span.x(next)
+			tl.Bands = append(tl.Bands, box{X: x, Y: rowBandTop, W: round2(math.Max(x2-x, 0.5)), H: rowBandH, Class: "band",
+				Title: fmt.Sprintf("next request not before %s (%s: %s)", fmtClock(next, true), fmtSeconds(r.PaceSeconds), r.PaceRule)})
+		}
+	}
+
+	for _, e := range events {
+		x := span.x(e.Time)
+		em := eventMark{
+			Points: fmt.Sprintf("%g,%g %g,%g %g,%g", round2(x-6), rowEventTop, round2(x+6), rowEventTop, x, rowEventTop+rowEventH),
+			Kind:   e.Kind,
+			Title:  eventText(e),
+		}
+		if e.Until != nil && e.Until.After(e.Time) {
+			x2 := span.x(*e.Until)
+			em.Span = &box{X: x, Y: rowEventTop + 3, W: round2(math.Max(x2-x, 0.5)), H: rowEventH - 6, Class: "evspan", Title: em.Title}
+		}
+		tl.Events = append(tl.Events, em)
+	}
+	tl.Ticks = ticks(span)
+	tl.Label = fmt.Sprintf("%d request(s) over %s", len(reqs), fmtDuration(span.end.Sub(span.start)))
+	if tl.Short > 0 {
+		tl.Label += fmt.Sprintf(", %d gap(s) shorter than the interval in force", tl.Short)
+	}
+	return tl
+}
+
+// statusText describes a request's outcome in a few words.
+func statusText(r request) string {
+	switch {
+	case r.Error != "":
+		return "error: " + r.Error
+	case r.Status == 0:
+		return "no response"
+	case r.Redirect != "":
+		return strconv.Itoa(r.Status) + " to " + r.Redirect
+	default:
+		return strconv.Itoa(r.Status)
+	}
+}
+
+// eventText describes an event in one line.
+func eventText(e event) string {
+	s := fmtClock(e.Time, false) + " " + e.Kind
+	if e.Detail != "" {
+		s += ": " + e.Detail
+	}
+	if e.Until != nil {
+		s += " (until " + fmtTime(*e.Until) + ")"
+	}
+	return s
+}
+
+// occurrences returns the [open, close) intervals of w that overlap span,
+// clipped to it.
+func occurrences(w robots.Window, span timeSpan) [][2]time.Time {
+	var out [][2]time.Time
+	t := span.start
+	for range 400 { // a year of daily windows is far beyond any timeline
+		open := w.NextOpen(t)
+		if !open.Before(span.end) {
+			break
+		}
+		closeAt := w.Close(open)
+		out = append(out, [2]time.Time{open, minTime(closeAt, span.end)})
+		t = closeAt
+	}
+	return out
+}
+
+func minTime(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return a
+	}
+	return b
+}
+
+// tickSteps returns the spacings an axis may use, smallest first.
+func tickSteps() []time.Duration {
+	return []time.Duration{
+		time.Second, 2 * time.Second, 5 * time.Second, 10 * time.Second, 15 * time.Second, 30 * time.Second,
+		time.Minute, 2 * time.Minute, 5 * time.Minute, 10 * time.Minute, 15 * time.Minute, 30 * time.Minute,
+		time.Hour, 2 * time.Hour, 3 * time.Hour, 6 * time.Hour, 12 * time.Hour, 24 * time.Hour, 7 * 24 * time.Hour,
+	}
+}
+
+// ticks returns at most eight labelled axis ticks at round UTC times.
+func ticks(span timeSpan) []tick {
+	total := span.end.Sub(span.start)
+	steps := tickSteps()
+	step := steps[len(steps)-1]
+	for _, s := range steps {
+		if total/s <= 8 {
+			step = s
+			break
+		}
+	}
+	layout := "15:04:05"
+	switch {
+	case total > 48*time.Hour:
+		layout = "Jan 2 15:04"
+	case step >= time.Minute:
+		layout = "15:04"
+	}
+	var out []tick
+	for t := span.start.UTC().Truncate(step); !t.After(span.end); t = t.Add(step) {
+		if t.Before(span.start) {
+			continue
+		}
+		out = append(out, tick{X: span.x(t), Label: t.Format(layout)})
+	}
+	return out
+}
