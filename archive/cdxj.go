@@ -83,8 +83,12 @@ type cdxEntry struct {
 
 // line renders the entry as "key timestamp {json}" (pywb CDXJ).
 func (e *cdxEntry) line() string {
-	j, _ := json.Marshal(e) // only strings: cannot fail
-	return e.key + " " + e.timestamp + " " + string(j)
+	var b strings.Builder
+	b.WriteString(e.key + " " + e.timestamp + " ")
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // keep '&' in query strings readable
+	enc.Encode(e)            // only strings: cannot fail
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // cdxFor builds the index entry of a response or revisit record stored at
