@@ -1,0 +1,298 @@
+package archive
+
+import (
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// hostileURLs differ from each other as URLs (also after per-segment
+// percent-decoding, RFC 3986 section 6.2.2.2) and try every way out of the
+// mirror directory.
+func hostileURLs() []string {
+	long := strings.Repeat("x", 8192)
+	deep := strings.Repeat("d/", 4096)
+	return []string{
+		"http://example.com/../../etc/passwd",
+		"http://example.com/%2e%2e/%2e%2e/etc/shadow",
+		"http://example.com/%2E%2E%2F%2E%2E%2Fetc%2Fpasswd",
+		"http://example.com/a%2f..%2f..%2fb",
+		"http://example.com/..",
+		"http://example.com/.",
+		"http://example.com/...",
+		"http://example.com//etc/passwd",
+		"http://example.com/%2Fetc%2Fpasswd",
+		"http://example.com/C:%5Cwindows%5Cwin.ini",
+		"http://example.com/" + long,
+		"http://example.com/" + long + "y",
+		"http://example.com/" + deep + "leaf",
+		"http://example.com/" + deep + "leaf2",
+		"http://example.com/page?q=" + long,
+		"http://example.com/Page",
+		"http://example.com/page",
+		"http://example.com/PAGE",
+		"http://example.com/page?x=1",
+		"http://example.com/page?x=2",
+		"http://example.com/page?X=1",
+		"http://example.com/nul%00byte",
+		"http://example.com/ctl%01%0a%0d%7f",
+		"http://example.com/sp%20ace",
+		"http://example.com/index@l.html",
+		"http://example.com/x%40c123",
+		"http://example.com/pct%25",
+		"http://example.com/dir/",
+		"http://example.com/dir/index.html",
+		"http://example.com/dir",
+		"http://example.com/a",
+		"http://example.com/a/b",
+		"http://example.com/c/d",
+		"http://example.com/c",
+		"http://example.com/",
+		"http://example.com:8080/page",
+		"http://example.com/CON",
+		"http://example.com/caf%C3%A9",
+		"http://example.com/%ff%fe",
+	}
+}
+
+func TestMirrorPathStaysInsideAndIsOneToOne(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "mirror")
+	seen := map[string]string{}
+	for _, raw := range hostileURLs() {
+		u, err := url.Parse(raw)
+		if err != nil {
+			t.Fatalf("%q: %v", raw, err)
+		}
+		p, err := MirrorPath(root, u)
+		if err != nil {
+			t.Errorf("MirrorPath(%.60q): %v", raw, err)
+			continue
+		}
+		if !strings.HasPrefix(p, root+string(filepath.Separator)) || filepath.Clean(p) != p {
+			t.Errorf("MirrorPath(%.60q) = %q escapes %q", raw, p, root)
+		}
+		rel := strings.TrimPrefix(p, root+string(filepath.Separator))
+		if len(rel) > 2100 {
+			t.Errorf("MirrorPath(%.60q) is %d bytes long", raw, len(rel))
+		}
+		for _, c := range strings.Split(rel, string(filepath.Separator)) {
+			if len(c) > 255 || c == ".." || c == "." || c == "" || strings.ContainsFunc(c, func(r rune) bool { return r < 32 || r == 127 || r == '\\' || r == ':' }) {
+				t.Errorf("MirrorPath(%.60q): bad component %.80q", raw, c)
+			}
+		}
+		key := strings.ToLower(p) // distinct even on case-insensitive file systems
+		if other, dup := seen[key]; dup {
+			t.Errorf("%.60q and %.60q share %q", raw, other, p)
+		}
+		seen[key] = raw
+	}
+}
+
+func TestMirrorPathNames(t *testing.T) {
+	root := "/out/mirror"
+	tests := []struct{ in, want string }{
+		{"http://example.com/", "/out/mirror/example.com/index.html"},
+		{"http://example.com", "/out/mirror/example.com/index.html"},
+		{"http://example.com/docs/guide.html", "/out/mirror/example.com/docs/guide.html"},
+		{"http://example.com:8080/a/", "/out/mirror/example.com_8080/a/index.html"},
+		{"http://example.com/%2e%2e/x", "/out/mirror/example.com/%2E%2E/x"},
+		{"http://example.com/a%2Fb", "/out/mirror/example.com/a%2Fb"},
+		{"http://[::1]:8080/x", "/out/mirror/%3A%3A1_8080/x"},
+	}
+	for _, tt := range tests {
+		u, _ := url.Parse(tt.in)
+		if got, err := MirrorPath(root, u); err != nil || got != tt.want {
+			t.Errorf("MirrorPath(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
+		}
+	}
+	tagged := regexp.MustCompile(`^/out/mirror/example\.com/page@q[0-9a-f]{12}\.php$`)
+	u, _ := url.Parse("http://example.com/page.php?id=7")
+	if got, _ := MirrorPath(root, u); !tagged.MatchString(got) {
+		t.Errorf("query name %q", got)
+	}
+	if _, err := MirrorPath(root, &url.URL{Path: "/x"}); err == nil {
+		t.Error("MirrorPath without host succeeded")
+	}
+}
+
+func TestMirrorWritesOneFilePerURLInsideDir(t *testing.T) {
+	dir := t.TempDir()
+	w, err := Open(Options{Dir: dir, Mirror: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	urls := hostileURLs()
+	bodies := map[string]string{}
+	for i, raw := range urls {
+		body := fmt.Sprintf("body #%d", i)
+		bodies[body] = raw
+		if err := w.WriteExchange(page(raw, "/", body)); err != nil {
+			t.Fatalf("%.60q: %v", raw, err)
+		}
+	}
+	robots := page("http://example.com/robots.txt", "/robots.txt", "User-agent: *")
+	robots.IsRobots = true
+	notFound := page("http://example.com/gone", "/gone", "gone")
+	notFound.Response = []byte("HTTP/1.1 404 Not Found\r\nContent-Length: 4\r\n\r\ngone")
+	for _, e := range []Exchange{robots, notFound} {
+		if err := w.WriteExchange(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	found := map[string]string{}
+	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			return nil
+		}
+		if filepath.Dir(p) == dir {
+			if !strings.HasSuffix(p, ".warc.gz") && filepath.Base(p) != IndexName {
+				t.Errorf("unexpected file %s", p)
+			}
+			return nil
+		}
+		if !strings.HasPrefix(p, filepath.Join(dir, "mirror")+"/") {
+			t.Errorf("file outside the mirror: %s", p)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if prev, dup := found[string(data)]; dup {
+			t.Errorf("%s and %s hold the same body", p, prev)
+		}
+		found[string(data)] = p
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for body, raw := range bodies {
+		if _, ok := found[body]; !ok {
+			t.Errorf("no mirror file for %.60q (overwritten?)", raw)
+		}
+	}
+	if len(found) != len(bodies) {
+		t.Errorf("%d mirror files for %d URLs (robots.txt and 404 must not be mirrored)", len(found), len(bodies))
+	}
+	if _, err := os.Stat(filepath.Join(dir, "..", "etc")); err == nil {
+		t.Error("something was written next to the output directory")
+	}
+}
+
+func TestMirrorDecodesAndRewritesLinks(t *testing.T) {
+	dir := t.TempDir()
+	w, err := Open(Options{Dir: dir, Mirror: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := `<html><body><a href="/a">a</a> <a href="b?x=1#top">b</a> <img src="http://example.com/img/logo.png">` +
+		`<a href="/not-fetched">n</a> <a href="https://other.example/">o</a><a href="/sub/">s</a></body></html>`
+	zhome := gzipBytes(home)
+	e := page("http://example.com/", "/", "")
+	e.Response = []byte(fmt.Sprintf("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: gzip\r\nTransfer-Encoding: chunked\r\n\r\n%x\r\n%s\r\n0\r\n\r\n", len(zhome), zhome))
+	must := func(e Exchange) {
+		if err := w.WriteExchange(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(e)
+	must(page("http://example.com/a", "/a", `<a href="/">home</a><a href="a/deeper">d</a>`))
+	must(page("http://example.com/a/deeper", "/a/deeper", `<a href="../b?x=1">b</a>`))
+	must(page("http://example.com/b?x=1", "/b", "bee"))
+	must(page("http://example.com/img/logo.png", "/img/logo.png", "PNG"))
+	must(page("http://example.com/sub/", "/sub/", `<a href="..">up</a>`))
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	root := filepath.Join(dir, "mirror", "example.com")
+	got, err := os.ReadFile(filepath.Join(root, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bq, _ := MirrorPath(filepath.Join(dir, "mirror"), &url.URL{Scheme: "http", Host: "example.com", Path: "/b", RawQuery: "x=1"})
+	bName := filepath.Base(bq)
+	for _, want := range []string{`href="a@f"`, `href="` + bName + `#top"`, `src="img/logo.png"`,
+		`href="/not-fetched"`, `href="https://other.example/"`, `href="sub/index.html"`} {
+		if !strings.Contains(string(got), want) {
+			t.Errorf("home page lacks %s:\n%s", want, got)
+		}
+	}
+	// /a became a directory prefix when /a/deeper arrived: the file moved to
+	// a@f and links to it follow.
+	deeper, _ := os.ReadFile(filepath.Join(root, "a", "deeper"))
+	if want := `href="../` + bName + `"`; !strings.Contains(string(deeper), want) {
+		t.Errorf("a/deeper = %s, want %s", deeper, want)
+	}
+	a, _ := os.ReadFile(filepath.Join(root, "a@f"))
+	if !strings.Contains(string(a), `href="index.html"`) || !strings.Contains(string(a), `href="a/deeper"`) {
+		t.Errorf("a@f = %s", a)
+	}
+	sub, _ := os.ReadFile(filepath.Join(root, "sub", "index.html"))
+	if !strings.Contains(string(sub), `href="../index.html"`) {
+		t.Errorf("sub/index.html = %s", sub)
+	}
+}
+
+func TestMirrorResumeKeepsEarlierFiles(t *testing.T) {
+	dir := t.TempDir()
+	w, _ := Open(Options{Dir: dir, Mirror: true})
+	w.WriteExchange(page("http://example.com/old", "/old", "old page"))
+	w.Close()
+	w, err := Open(Options{Dir: dir, Mirror: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.WriteExchange(page("http://example.com/new", "/new", `<a href="old">old</a>`))
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(filepath.Join(dir, "mirror", "example.com", "new"))
+	if string(got) != `<a href="old">old</a>` {
+		t.Errorf("new = %s", got)
+	}
+	// The link target was mirrored by the first run: rewriting keeps it
+	// relative rather than pointing at the web.
+	w, _ = Open(Options{Dir: dir, Mirror: true})
+	w.WriteExchange(page("http://example.com/x/y", "/x/y", `<a href="/old">old</a>`))
+	w.Close()
+	got, _ = os.ReadFile(filepath.Join(dir, "mirror", "example.com", "x", "y"))
+	if string(got) != `<a href="../old">old</a>` {
+		t.Errorf("x/y = %s", got)
+	}
+}
+
+func FuzzMirrorPath(f *testing.F) {
+	for _, u := range hostileURLs() {
+		f.Add(u)
+	}
+	root := "/srv/out/mirror"
+	f.Fuzz(func(t *testing.T, raw string) {
+		u, err := url.Parse(raw)
+		if err != nil {
+			return
+		}
+		p, err := MirrorPath(root, u)
+		if err != nil {
+			return
+		}
+		if !strings.HasPrefix(p, root+"/") || filepath.Clean(p) != p {
+			t.Fatalf("MirrorPath(%q) = %q", raw, p)
+		}
+		for _, c := range strings.Split(strings.TrimPrefix(p, root+"/"), "/") {
+			if len(c) > 255 || c == "." || c == ".." || strings.ContainsRune(c, 0) {
+				t.Fatalf("MirrorPath(%q) component %q", raw, c)
+			}
+		}
+	})
+}
