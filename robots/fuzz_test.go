@@ -1,0 +1,112 @@
+package robots
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// refMatch is a quadratic reference matcher for one normalised pattern.
+func refMatch(pattern string, anchored bool, u string) bool {
+	// ok[j]: pattern[:i] can match u[:j].
+	ok := make([]bool, len(u)+1)
+	ok[0] = true
+	for i := 0; i < len(pattern); i++ {
+		next := make([]bool, len(u)+1)
+		if pattern[i] == '*' {
+			seen := false
+			for j := range ok {
+				seen = seen || ok[j]
+				next[j] = seen
+			}
+		} else {
+			for j := 0; j < len(u); j++ {
+				next[j+1] = ok[j] && u[j] == pattern[i]
+			}
+		}
+		ok = next
+	}
+	if anchored {
+		return ok[len(u)]
+	}
+	return slices.Contains(ok, true)
+}
+
+// refDecide returns whether u is allowed and the priority of the deciding
+// rule (-1 if none), by trying every rule.
+func refDecide(g *Group, u string) (bool, int) {
+	bestPrio, bestAllow := -1, true
+	for i := range g.rules {
+		r := &g.rules[i]
+		if !refMatch(r.pattern, r.anchored, u) {
+			continue
+		}
+		if p := r.priority(); p > bestPrio || p == bestPrio && r.allow && !bestAllow {
+			bestPrio, bestAllow = p, r.allow
+		}
+	}
+	return bestAllow, bestPrio
+}
+
+func FuzzParse(f *testing.F) {
+	files, _ := filepath.Glob(filepath.Join("..", "testdata", "robots", "*.txt"))
+	for _, name := range files {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b, "FooBot", "/a/b.html?x=1")
+	}
+	f.Add([]byte("User-agent: *\nDisallow: /*a*a*a*b$\nAllow: /%7e*\n"), "x", "/aaaaaaaaaaaaaaaaaab")
+	f.Add([]byte("\xEF\xBBuser-agent foo\rdisallow /\r\nallow: /$"), "foo/1", "http://h/")
+	f.Fuzz(func(t *testing.T, body []byte, agent, target string) {
+		r1, r2 := Parse(body), Parse(body)
+		g1, g2 := r1.Group(agent), r2.Group(agent)
+		v1, v2 := g1.Allowed(target), g2.Allowed(target)
+		if v1 != v2 {
+			t.Fatalf("not deterministic: %v vs %v", v1, v2)
+		}
+		if !slices.Equal(r1.Warnings(), r2.Warnings()) || !slices.Equal(r1.Sitemaps(), r2.Sitemaps()) {
+			t.Fatal("warnings or sitemaps not deterministic")
+		}
+		path, slash := pathOf(target)
+		u := string(appendNormal(nil, path, false))
+		if slash {
+			u = "/" + u
+		}
+		steps := 0
+		v3 := g1.decideCounting(u, &steps)
+		if v3 != v1 {
+			t.Fatalf("Allowed(%q) = %v but normal form %q gives %v", target, v1, u, v3)
+		}
+		wild, patBytes := 0, 0
+		for _, rl := range g1.rules {
+			patBytes += len(rl.pattern)
+			if rl.anchored || slices.Contains([]byte(rl.pattern), '*') {
+				wild++
+			}
+		}
+		if bound := 3*(len(u)+1)*(wild+1) + patBytes; steps > bound {
+			t.Fatalf("%d steps for a %d-octet path and %d wild rules (bound %d)", steps, len(u), wild, bound)
+		}
+		if len(u)*patBytes > 1<<22 {
+			return // too big for the quadratic reference
+		}
+		if v1.Reason == ReasonRule {
+			wantAllowed, wantPrio := refDecide(g1, u)
+			if v1.Allowed != wantAllowed || len(v1.Pattern) != wantPrio {
+				t.Fatalf("%q: got %v (prio %d), reference allowed=%v prio %d", u, v1, len(v1.Pattern), wantAllowed, wantPrio)
+			}
+		} else if v1.Reason == ReasonNoRule {
+			if _, prio := refDecide(g1, u); prio >= 0 {
+				t.Fatalf("%q: no rule matched but the reference found one of priority %d", u, prio)
+			}
+		}
+		for _, w := range r1.Warnings() {
+			if w.Message == "" {
+				t.Fatalf("warning without message: %#v", w)
+			}
+		}
+	})
+}
