@@ -36,9 +36,21 @@ func (r RequestRate) ActiveAt(t time.Time) bool {
 
 // String formats the rate as "n/period" followed by its window, if any.
 func (r RequestRate) String() string {
-	s := fmt.Sprintf("%d/%s", r.Requests, r.Per)
+	s := fmt.Sprintf("%d/%s", r.Requests, period(r.Per))
 	if r.Windowed {
 		s += " " + r.Window.String()
 	}
 	return s
+}
+
+// period formats d in the largest whole unit of the Request-rate syntax:
+// "10m", "1h", "30s", or fractional seconds "0.5s".
+func period(d time.Duration) string {
+	switch {
+	case d > 0 && d%time.Hour == 0:
+		return fmt.Sprintf("%dh", d/time.Hour)
+	case d > 0 && d%time.Minute == 0:
+		return fmt.Sprintf("%dm", d/time.Minute)
+	}
+	return fmt.Sprintf("%gs", d.Seconds())
 }
