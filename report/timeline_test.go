@@ -1,0 +1,168 @@
+package report
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/crawlproject/crawl/robots"
+)
+
+var t0 = time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
+
+func at(sec float64) time.Time { return t0.Add(time.Duration(sec * float64(time.Second))) }
+
+func TestTimelineGapsAgainstInterval(t *testing.T) {
+	tests := []struct {
+		name      string
+		times     []float64
+		pace      float64
+		wantShort int
+	}{
+		{"gaps equal to the interval", []float64{0, 1, 2, 3}, 1, 0},
+		{"within 1% tolerance", []float64{0, 0.995, 1.99}, 1, 0},
+		{"one gap too short", []float64{0, 1, 1.5, 2.5}, 1, 1},
+		{"all too short", []float64{0, 0.1, 0.2}, 1, 2},
+		{"5ms tolerance for tiny intervals", []float64{0, 0.196}, 0.2, 0},
+		{"no interval recorded", []float64{0, 0.001}, 0, 0},
+		{"unsorted input is sorted first", []float64{2, 0, 1}, 1, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var reqs []request
+			for _, s := range tt.times {
+				reqs = append(reqs, request{Time: at(s), Kind: "page", Status: 200, PaceSeconds: tt.pace, PaceRule: "rule"})
+			}
+			tl := buildTimeline(newSpan(t0, at(5)), reqs, nil, nil)
+			if tl.Short != tt.wantShort {
+				t.Errorf("Short = %d, want %d", tl.Short, tt.wantShort)
+			}
+			short := 0
+			for _, g := range tl.Gaps {
+				if g.Short {
+					short++
+				}
+				if g.X2 < g.X1 {
+					t.Errorf("gap drawn backwards: %v", g)
+				}
+			}
+			if short != tt.wantShort || len(tl.Gaps) != len(tt.times)-1 || len(tl.Marks) != len(tt.times) {
+				t.Errorf("%d gaps (%d short), %d marks", len(tl.Gaps), short, len(tl.Marks))
+			}
+		})
+	}
+}
+
+func TestTimelineMarksBandsEvents(t *testing.T) {
+	span := newSpan(t0, at(10))
+	reqs := []request{
+		{Time: at(0), Kind: "robots", Status: 200, URL: "http://h/robots.txt"},
+		{Time: at(1), Kind: "page", Status: 429, URL: "http://h/busy", PaceSeconds: 1, PaceRule: "crawl-delay 1s (line 3)"},
+		{Time: at(4), Kind: "page", Status: 200, URL: "http://h/busy", PaceSeconds: 3, PaceRule: "retry-after 3s"},
+	}
+	until := at(4)
+	events := []event{{Time: at(1), Kind: "retry-after", Until: &until, Detail: "429"}}
+	tl := buildTimeline(span, reqs, nil, events)
+	if !tl.Marks[0].Robots || tl.Marks[0].Points == "" || tl.Marks[1].Robots {
+		t.Errorf("robots.txt mark not distinct: %+v", tl.Marks[:2])
+	}
+	if tl.Marks[1].Class != "s4" || tl.Marks[2].Class != "s2" {
+		t.Errorf("status classes %q %q", tl.Marks[1].Class, tl.Marks[2].Class)
+	}
+	if len(tl.Bands) != 2 { // the robots request had no interval recorded
+		t.Fatalf("%d bands, want 2", len(tl.Bands))
+	}
+	// The band after the request at 1s is the 1s interval long: from x(1) to x(2).
+	if b := tl.Bands[0]; b.X != span.x(at(1)) || b.W != round2(span.x(at(2))-span.x(at(1))) {
+		t.Errorf("band %+v, want from %v to %v", b, span.x(at(1)), span.x(at(2)))
+	}
+	if !strings.Contains(tl.Marks[1].Title, "429") || !strings.Contains(tl.Bands[0].Title, "crawl-delay 1s (line 3)") {
+		t.Errorf("titles do not explain: %q / %q", tl.Marks[1].Title, tl.Bands[0].Title)
+	}
+	if len(tl.Events) != 1 || tl.Events[0].Span == nil || tl.Events[0].Span.X != span.x(at(1)) {
+		t.Errorf("event not drawn from its time to its until: %+v", tl.Events)
+	}
+}
+
+func TestTimelineCapsMarks(t *testing.T) {
+	reqs := make([]request, tlMaxMark+5)
+	for i := range reqs {
+		reqs[i] = request{Time: at(float64(i)), Kind: "page", Status: 200}
+	}
+	tl := buildTimeline(newSpan(t0, at(float64(len(reqs)))), reqs, nil, nil)
+	if len(tl.Marks) != tlMaxMark || tl.Omitted != 5 || tl.Requests != len(reqs) {
+		t.Errorf("%d marks, %d omitted", len(tl.Marks), tl.Omitted)
+	}
+}
+
+// TestVisitTimeShading follows the 1996 extended standard: windows are UTC
+// and may wrap past midnight.
+func TestExtended1996VisitTimeShading(t *testing.T) {
+	span := timeSpan{start: time.Date(2026, 11, 21, 22, 30, 0, 0, time.UTC), end: time.Date(2026, 11, 22, 1, 30, 0, 0, time.UTC)}
+	tests := []struct {
+		name string
+		w    robots.Window
+		want [][2]string
+	}{
+		{"wrapping window inside the span", robots.Window{From: 23 * 60, To: 59}, [][2]string{{"23:00", "01:00"}}},
+		{"open at the start", robots.Window{From: 22 * 60, To: 22*60 + 59}, [][2]string{{"22:30", "23:00"}}},
+		{"open past the end", robots.Window{From: 60, To: 120}, [][2]string{{"01:00", "01:30"}}},
+		{"closed throughout", robots.Window{From: 3 * 60, To: 5 * 60}, nil},
+		{"always open", robots.Window{From: 0, To: 24*60 - 1}, [][2]string{{"22:30", "00:00"}, {"00:00", "01:30"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := occurrences(tt.w, span)
+			if len(got) != len(tt.want) {
+				t.Fatalf("occurrences = %v, want %v", got, tt.want)
+			}
+			for i, iv := range got {
+				if iv[0].Format("15:04") != tt.want[i][0] || iv[1].Format("15:04") != tt.want[i][1] {
+					t.Errorf("occurrence %d = %s-%s, want %s-%s", i, iv[0].Format("15:04"), iv[1].Format("15:04"), tt.want[i][0], tt.want[i][1])
+				}
+			}
+		})
+	}
+}
+
+func TestTicks(t *testing.T) {
+	tests := []struct {
+		name      string
+		span      time.Duration
+		wantFirst string
+		maxTicks  int
+	}{
+		{"seconds", 10 * time.Second, "10:00:02", 8},
+		{"minutes", 20 * time.Minute, "10:05", 8},
+		{"days", 72 * time.Hour, "Nov 21 12:00", 8},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ts := ticks(timeSpan{start: t0.Add(time.Millisecond), end: t0.Add(tt.span)})
+			if len(ts) == 0 || len(ts) > tt.maxTicks {
+				t.Fatalf("%d ticks", len(ts))
+			}
+			if ts[0].Label != tt.wantFirst {
+				t.Errorf("first tick %q, want %q", ts[0].Label, tt.wantFirst)
+			}
+			for i := 1; i < len(ts); i++ {
+				if ts[i].X <= ts[i-1].X {
+					t.Errorf("ticks not increasing: %v", ts)
+				}
+			}
+		})
+	}
+}
+
+func TestSpanClampsAndPads(t *testing.T) {
+	s := newSpan(t0, t0) // empty crawl: widened to a second
+	if !s.end.After(s.start) {
+		t.Fatal("empty span")
+	}
+	if x := s.x(t0.Add(-time.Hour)); x != tlPadL {
+		t.Errorf("before the span: x = %v, want %v", x, tlPadL)
+	}
+	if x := s.x(t0.Add(time.Hour)); x != tlWidth-tlPadR {
+		t.Errorf("after the span: x = %v, want %v", x, tlWidth-tlPadR)
+	}
+}
