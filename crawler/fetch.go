@@ -36,7 +36,13 @@ func (c *crawl) handle(ctx context.Context, l *scheduler.Lease) error {
 // handleRobots fetches a host's robots.txt and hands its pace to the
 // scheduler, or reports the host unreachable for a later retry.
 func (c *crawl) handleRobots(ctx context.Context, l *scheduler.Lease) error {
-	st, err := c.robots.refresh(ctx, l.Authority)
+	st, fresh := c.robots.cached(l.Authority, time.Now())
+	var err error
+	if st == nil || !fresh {
+		// Not known, or expired: fetch it now. A fresh copy (persisted by
+		// an earlier run) is applied without a request.
+		st, err = c.robots.refresh(ctx, l.Authority)
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()

@@ -1,7 +1,6 @@
 package crawler
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -66,11 +65,11 @@ type RobotsEntry struct {
 	Expires    time.Time `json:"expires"`
 }
 
-// jsonlFile appends JSON lines to one file. Safe for concurrent use.
+// jsonlFile appends JSON lines to one file, each line in one write so that
+// a kill -9 never loses or tears a line. Safe for concurrent use.
 type jsonlFile struct {
 	mu sync.Mutex
 	f  *os.File
-	w  *bufio.Writer
 }
 
 func openJSONL(dir, name string) (*jsonlFile, error) {
@@ -78,7 +77,7 @@ func openJSONL(dir, name string) (*jsonlFile, error) {
 	if err != nil {
 		return nil, fmt.Errorf("crawler: open %s: %w", name, err)
 	}
-	return &jsonlFile{f: f, w: bufio.NewWriterSize(f, 64<<10)}, nil
+	return &jsonlFile{f: f}, nil
 }
 
 func (j *jsonlFile) write(v any) error {
@@ -86,31 +85,16 @@ func (j *jsonlFile) write(v any) error {
 	if err != nil {
 		return fmt.Errorf("crawler: encode log line: %w", err)
 	}
+	b = append(b, '\n')
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	j.w.Write(b)
-	j.w.WriteByte('\n')
-	// Flush whole lines so a kill -9 leaves a readable log.
-	if j.w.Buffered() > 32<<10 {
-		return j.w.Flush()
+	if _, err := j.f.Write(b); err != nil {
+		return fmt.Errorf("crawler: write log: %w", err)
 	}
 	return nil
 }
 
-func (j *jsonlFile) flush() error {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	return j.w.Flush()
-}
-
-func (j *jsonlFile) close() error {
-	ferr := j.flush()
-	cerr := j.f.Close()
-	if ferr != nil {
-		return ferr
-	}
-	return cerr
-}
+func (j *jsonlFile) close() error { return j.f.Close() }
 
 // logs holds the crawl's three JSONL logs.
 type logs struct {
@@ -133,12 +117,6 @@ func openLogs(dir string) (*logs, error) {
 		return nil, err
 	}
 	return l, nil
-}
-
-func (l *logs) flush() {
-	l.crawl.flush()
-	l.skips.flush()
-	l.robots.flush()
 }
 
 func (l *logs) close() error {

@@ -35,7 +35,6 @@ func (c *crawl) startProgress(ctx context.Context) func() {
 			case <-t.C:
 			}
 			c.watchHosts(seen)
-			c.logs.flush()
 			if c.opts.Progress != nil {
 				fmt.Fprint(c.opts.Progress, "\r\033[K"+progressLine(c.sched.Stats(), c.sched.Hosts(), time.Since(start)))
 			}

@@ -1,0 +1,84 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+
+	"golang.org/x/term"
+
+	"github.com/crawlproject/crawl/crawler"
+)
+
+// runCrawl reads the seeds, runs the crawl and prints the summary.
+func runCrawl(ctx context.Context, cfg crawler.Config, stdout, stderr io.Writer) error {
+	f, err := openSeedFile(cfg.Seed)
+	if err != nil {
+		return err
+	}
+	seeds, bad, err := crawler.ReadSeeds(f)
+	f.Close()
+	if err != nil {
+		return usagef("seed file %s: %v", cfg.Seed, err)
+	}
+	for _, b := range bad {
+		fmt.Fprintf(stderr, "crawl: %s: %v (skipped)\n", cfg.Seed, b)
+	}
+	if len(seeds) == 0 {
+		return usagef("seed file %s has no usable URL", cfg.Seed)
+	}
+	if cfg.DryRun {
+		return runDryRun(ctx, cfg, seeds, stdout, stderr)
+	}
+	opts := crawler.Options{Seeds: seeds, Logger: newLogger(cfg, stderr), Progress: progressWriter(cfg, stderr)}
+	sum, err := crawler.Run(ctx, cfg, opts)
+	return reportRun(ctx, cfg, sum, err, stdout)
+}
+
+// reportRun prints the summary and maps the crawl's outcome to an error.
+func reportRun(ctx context.Context, cfg crawler.Config, sum *crawler.Summary, err error, stdout io.Writer) error {
+	var od *crawler.ErrOutDir
+	if errors.As(err, &od) {
+		return &usageError{err}
+	}
+	if sum != nil {
+		sum.Print(stdout)
+		if werr := writeReport(cfg.Out); werr != nil {
+			fmt.Fprintf(stdout, "\nreport not written: %v\n", werr)
+		} else {
+			fmt.Fprintf(stdout, "\nReport: %s/report.html\n", cfg.Out)
+		}
+	}
+	if ctx.Err() != nil {
+		return &interruptedError{msg: fmt.Sprintf("crawl: interrupted; the frontier is saved in %s. Run the same command again to continue.", cfg.Out)}
+	}
+	return err
+}
+
+func newLogger(cfg crawler.Config, w io.Writer) *slog.Logger {
+	var level slog.Level
+	_ = level.UnmarshalText([]byte(cfg.Log.Level))
+	opts := &slog.HandlerOptions{Level: level}
+	if cfg.Log.Format == "json" {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
+}
+
+// progressWriter returns where the live progress line goes: stderr when it
+// is a terminal (or log.progress is always), nowhere otherwise.
+func progressWriter(cfg crawler.Config, stderr io.Writer) io.Writer {
+	switch cfg.Log.Progress {
+	case "never":
+		return nil
+	case "always":
+		return stderr
+	}
+	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		return stderr
+	}
+	return nil
+}

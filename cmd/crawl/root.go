@@ -1,0 +1,98 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+	"go.yaml.in/yaml/v3"
+
+	"github.com/crawlproject/crawl/crawler"
+)
+
+// rootFlagKeys binds the root command's flags to config keys.
+var rootFlagKeys = map[string]string{
+	"seed":       "seed",
+	"out":        "out",
+	"agent":      "agent.token",
+	"dry-run":    "dry_run",
+	"workers":    "fetch.workers",
+	"log-format": "log.format",
+	"progress":   "log.progress",
+}
+
+func newRootCommand(stdout, stderr io.Writer) *cobra.Command {
+	var configFile string
+	var printConfig bool
+	cmd := &cobra.Command{
+		Use:   "crawl --seed urls.txt [--out DIR] [--config config.yaml] [--agent TOKEN] [flags]",
+		Short: "A polite web crawler that honours everything robots.txt asks",
+		Long: `crawl fetches the seed URLs and the links it finds, archives them as WARC 1.1
+with a CDXJ index, and logs why each URL was or was not fetched. It honours
+robots.txt (RFC 9309) and the 1996 extensions Crawl-delay, Request-rate and
+Visit-time, paces every host, and resumes where it stopped when run again
+with the same --out.
+
+` + exitCodesHelp,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Args:          cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg, err := crawler.Loader{File: configFile, Flags: cmd.Flags(), FlagKeys: rootFlagKeys}.Load()
+			if err != nil {
+				return &usageError{err}
+			}
+			if printConfig {
+				return printEffectiveConfig(stdout, cfg)
+			}
+			if cfg.Seed == "" {
+				return usagef("no seeds: give --seed FILE (one URL per line), or try 'crawl demo'")
+			}
+			return runCrawl(cmd.Context(), cfg, stdout, stderr)
+		},
+	}
+	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err} })
+	f := cmd.Flags()
+	f.String("seed", "", "file of seed URLs, one per line ('#' comments allowed)")
+	f.String("out", "crawl-out", "output directory (archive, logs, report, resumable state)")
+	f.StringVar(&configFile, "config", "", "config file (YAML); see config.yaml for every key")
+	f.String("agent", "crawl", "product token matched against robots.txt User-agent lines")
+	f.Bool("dry-run", false, "fetch only the seed hosts' robots.txt and report what they allow")
+	f.Int("workers", 16, "concurrent fetches across all hosts")
+	f.String("log-format", "text", "diagnostic log format: text or json")
+	f.String("progress", "auto", "live progress line: auto, always or never")
+	f.BoolVar(&printConfig, "print-config", false, "print the effective configuration and exit")
+	for _, sub := range subcommands(stdout, stderr) {
+		cmd.AddCommand(sub)
+	}
+	return cmd
+}
+
+func printEffectiveConfig(w io.Writer, cfg crawler.Config) error {
+	m, err := crawler.ConfigMap(cfg)
+	if err != nil {
+		return err
+	}
+	enc := yaml.NewEncoder(w)
+	enc.SetIndent(2)
+	if err := enc.Encode(m); err != nil {
+		return fmt.Errorf("print config: %w", err)
+	}
+	return enc.Close()
+}
+
+func isFlagError(err error) bool {
+	var ue *usageError
+	return errors.As(err, &ue)
+}
+
+// openSeedFile opens the seed file, mapping failure to a usage error.
+func openSeedFile(path string) (*os.File, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, usagef("seed file: %v", err)
+	}
+	return f, nil
+}
