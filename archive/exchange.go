@@ -1,7 +1,6 @@
 package archive
 
 import (
-	"bytes"
 	"fmt"
 	"strconv"
 	"strings"
@@ -95,12 +94,12 @@ func (w *Writer) WriteExchange(e Exchange) error {
 		return f
 	}
 
-	var buf bytes.Buffer
-	buf.Grow(len(e.Request) + len(e.Response)/2 + 2048)
+	buf := w.pool.buffer()
+	defer w.pool.release(buf)
 	var members []member
 	add := func(fields []Field, block ...[]byte) error {
 		start := buf.Len()
-		if err := w.pool.compress(&buf, fields, block...); err != nil {
+		if err := w.pool.compress(buf, fields, block...); err != nil {
 			return err
 		}
 		members = append(members, member{off: start, length: buf.Len() - start})

@@ -12,6 +12,24 @@ import (
 type memberPool struct {
 	gz  sync.Pool // *gzip.Writer
 	hdr sync.Pool // *[]byte
+	out sync.Pool // *bytes.Buffer holding an exchange's members
+}
+
+// buffer returns an empty output buffer; give it back with release.
+func (p *memberPool) buffer() *bytes.Buffer {
+	if b, _ := p.out.Get().(*bytes.Buffer); b != nil {
+		return b
+	}
+	return new(bytes.Buffer)
+}
+
+// release recycles an output buffer unless it grew unusually large.
+func (p *memberPool) release(b *bytes.Buffer) {
+	if b.Cap() > 4<<20 {
+		return
+	}
+	b.Reset()
+	p.out.Put(b)
 }
 
 // compress returns one complete gzip member holding one WARC record: the
