@@ -158,7 +158,9 @@ func writeIndex(dir string, lines []string) error {
 // RebuildIndex scans every *.warc.gz file in dir (gzip per record, as this
 // package writes them) and rewrites dir/index.cdxj from their response and
 // revisit records. A torn record at the end of a file ends that file's scan;
-// RebuildIndex changes no WARC file (Open is what truncates torn tails).
+// RebuildIndex changes no WARC file (Open is what truncates torn tails). It
+// removes the resume journal, so the next Open rescans the files in full.
+// Do not call it on a directory a Writer has open.
 func RebuildIndex(dir string) error {
 	files, err := filepath.Glob(filepath.Join(dir, "*.warc.gz"))
 	if err != nil {
@@ -172,6 +174,9 @@ func RebuildIndex(dir string) error {
 			return err
 		}
 	}
+	if err := os.Remove(filepath.Join(dir, JournalName)); err != nil && !os.IsNotExist(err) {
+		return fmt.Errorf("archive: rebuild index: %w", err)
+	}
 	return writeIndex(dir, lines)
 }
 
@@ -183,7 +188,7 @@ func indexFile(name string, add func(cdxEntry)) error {
 	}
 	defer f.Close()
 	base := filepath.Base(name)
-	_, _, fnErr := scanMembers(f, func(off, length int64, rec *Record) error {
+	_, _, fnErr := scanMembers(f, 0, func(off, length int64, rec *Record) error {
 		if e, ok := cdxFor(rec, base, off, length); ok {
 			add(e)
 		}

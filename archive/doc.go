@@ -18,7 +18,8 @@
 // Close writes index.cdxj. A Writer is safe for concurrent use. Each
 // exchange's records are compressed outside the lock and appended with one
 // write, so a crash can only tear the last record; Open on an existing
-// directory validates the newest file, truncates a torn tail and appends.
+// directory validates what the journal does not cover, truncates a torn
+// tail of the newest file and appends.
 //
 // Reading: NewReader/Next parse any WARC stream (gzip or not); Record has
 // VerifyBlockDigest and VerifyPayloadDigest. RebuildIndex regenerates
@@ -41,8 +42,11 @@
 //   - The CDXJ "digest" drops the "sha1:" label as pywb does; sha256 keeps
 //     its label. SURT keys skip session-id stripping of the python surt
 //     library; IP hosts are not reversed, as in python surt.
-//   - The index lives in memory until Close (about 200 bytes per response);
-//     after a crash, Open rebuilds it from the WARC files.
+//   - index.cdxj is written (sorted) at Close; until then the entries live
+//     in memory (a few hundred bytes per response) and in an append-only
+//     journal (index.journal), so Open after a crash only decompresses the
+//     records each file holds beyond its last journalled one. Records the
+//     journal covers are trusted, not re-validated.
 //   - The mirror stores decoded bodies (chunked, gzip, deflate); bodies in
 //     other codings (br, zstd) or larger than 256 MiB decoded stay in the
 //     WARC only. Link rewriting covers href/src of the usual tags, not

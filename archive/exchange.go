@@ -178,8 +178,11 @@ func (w *Writer) WriteExchange(e Exchange) error {
 		}
 	}
 
-	if err := w.commit(buf.Bytes(), members, canDedupe && !revisit, payloadDigest,
-		revisitRef{uri: e.TargetURI, date: wdate, id: respID}); err != nil {
+	ie := indexEntry{URL: e.TargetURI, Status: entry.Status, ContentType: head.get("Content-Type")}
+	if canDedupe && !revisit {
+		ie.Digest, ie.Date, ie.ID = payloadDigest, wdate, respID
+	}
+	if err := w.commit(buf.Bytes(), members, ie); err != nil {
 		return err
 	}
 	if w.mirror != nil && !e.IsRobots && e.Truncated == "" && head.complete && head.status >= 200 && head.status < 300 {
@@ -189,8 +192,10 @@ func (w *Writer) WriteExchange(e Exchange) error {
 }
 
 // commit appends an exchange's members to the current file under the lock,
-// rotating first if needed, and records their index entries.
-func (w *Writer) commit(data []byte, members []member, remember bool, digest string, ref revisitRef) error {
+// rotating first if needed, then records the index entry of the member that
+// has one (ie supplies the fields the CDXJ line does not hold) and appends
+// it to the journal.
+func (w *Writer) commit(data []byte, members []member, ie indexEntry) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.closed {
@@ -207,16 +212,20 @@ func (w *Writer) commit(data []byte, members []member, remember bool, digest str
 	}
 	w.records += len(members)
 	for _, m := range members {
-		if m.cdx != nil {
-			m.cdx.Offset = strconv.FormatInt(base+int64(m.off), 10)
-			m.cdx.Length = strconv.Itoa(m.length)
-			m.cdx.Filename = w.name
-			w.cdx = append(w.cdx, m.cdx.line())
+		if m.cdx == nil {
+			continue
 		}
-	}
-	if remember && len(w.dedupe) < maxDedupeEntries {
-		if _, seen := w.dedupe[digest]; !seen {
-			w.dedupe[digest] = ref
+		m.cdx.Offset = strconv.FormatInt(base+int64(m.off), 10)
+		m.cdx.Length = strconv.Itoa(m.length)
+		m.cdx.Filename = w.name
+		ie.CDXJ, ie.File, ie.End = m.cdx.line(), w.name, base+int64(m.off+m.length)
+		w.addEntry(ie, false)
+		var line strings.Builder
+		journalLines(&line, []indexEntry{ie})
+		if _, err := w.journal.WriteString(line.String()); err != nil {
+			// The WARC holds the record; the next Open rescans what the
+			// journal misses, so this is not fatal for the archive.
+			return fmt.Errorf("archive: journal: %w", err)
 		}
 	}
 	return nil

@@ -156,7 +156,7 @@ func TestMirrorWritesOneFilePerURLInsideDir(t *testing.T) {
 			return nil
 		}
 		if filepath.Dir(p) == dir {
-			if !strings.HasSuffix(p, ".warc.gz") && filepath.Base(p) != IndexName {
+			if !strings.HasSuffix(p, ".warc.gz") && filepath.Base(p) != IndexName && filepath.Base(p) != JournalName {
 				t.Errorf("unexpected file %s", p)
 			}
 			return nil

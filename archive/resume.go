@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"io"
 	"strconv"
 	"strings"
 )
@@ -53,18 +54,20 @@ func parseFileName(name, prefix string) (int, bool) {
 	return n, true
 }
 
-// resume scans the existing WARC files: every file must be valid except
-// that the last may end in a torn record, which is truncated away. It fills
-// the index entries and the revisit table and returns the last file's path
-// ("" when the directory has none).
+// resume reloads the existing WARC files: the journal supplies the index
+// entries of records it covers, and each file is scanned from the end of
+// its last journalled record. Every file must be valid except that the last
+// may end in a torn record, which is truncated away. It returns the last
+// file's path ("" when the directory has none).
 func (w *Writer) resume() (string, error) {
 	files, err := w.listFiles()
 	if err != nil || len(files) == 0 {
 		return "", err
 	}
+	journal := loadJournal(w.opts.Dir)
 	for i, wf := range files {
 		isLast := i == len(files)-1
-		if err := w.scanExisting(wf.path, isLast); err != nil {
+		if err := w.resumeFile(wf.path, journal[filepath.Base(wf.path)], isLast); err != nil {
 			return "", err
 		}
 		w.serial = wf.serial
@@ -72,17 +75,37 @@ func (w *Writer) resume() (string, error) {
 	return files[len(files)-1].path, nil
 }
 
-// scanExisting indexes one existing file; torn tails are truncated only in
-// the last file, anywhere else they are an error.
-func (w *Writer) scanExisting(path string, isLast bool) error {
+// resumeFile takes a file's journalled entries (if they fit the file) and
+// scans the rest; torn tails are truncated only in the last file, anywhere
+// else they are an error.
+func (w *Writer) resumeFile(path string, journalled []indexEntry, isLast bool) error {
 	f, err := os.OpenFile(path, os.O_RDWR, 0)
 	if err != nil {
 		return fmt.Errorf("archive: resume: %w", err)
 	}
 	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("archive: resume: %w", err)
+	}
+	var covered int64
+	for _, e := range journalled {
+		covered = max(covered, e.End)
+	}
+	if covered > st.Size() {
+		covered, journalled = 0, nil // the journal is ahead of the file: trust the file
+	}
+	for _, e := range journalled {
+		w.addEntry(e, true)
+	}
+	if _, err := f.Seek(covered, io.SeekStart); err != nil {
+		return fmt.Errorf("archive: resume: %w", err)
+	}
 	base := filepath.Base(path)
-	validEnd, bad, _ := scanMembers(f, func(off, length int64, rec *Record) error {
-		w.remember(rec, base, off, length)
+	validEnd, bad, _ := scanMembers(f, covered, func(off, length int64, rec *Record) error {
+		if e, ok := entryFor(rec, base, off, length); ok {
+			w.addEntry(e, true)
+		}
 		return nil
 	})
 	if bad == nil {
@@ -98,31 +121,6 @@ func (w *Writer) scanExisting(path string, isLast bool) error {
 		return fmt.Errorf("archive: resume: truncate torn tail of %s: %w", base, err)
 	}
 	return nil
-}
-
-// remember records an existing record's index entry and, for a response
-// whose payload may be deduplicated later, its revisit reference.
-func (w *Writer) remember(rec *Record, filename string, off, length int64) {
-	e, ok := cdxFor(rec, filename, off, length)
-	if !ok {
-		return
-	}
-	w.cdx = append(w.cdx, e.line())
-	if w.mirror != nil && rec.Type() == "response" && isDedupable(e.Status) && rec.Get("WARC-Truncated") == "" {
-		h := parseHTTPHead(rec.Block)
-		w.mirror.recall(e.URL, h.get("Content-Type"))
-	}
-	if rec.Type() != "response" || !w.opts.Dedupe || rec.Get("WARC-Truncated") != "" {
-		return
-	}
-	d := rec.Get("WARC-Payload-Digest")
-	if p, ok := rec.Payload(); !ok || len(p) == 0 {
-		return
-	}
-	if _, seen := w.dedupe[d]; !seen && d != "" && len(w.dedupe) < maxDedupeEntries &&
-		strings.HasPrefix(d, w.opts.Digest+":") && isDedupable(e.Status) {
-		w.dedupe[d] = revisitRef{uri: rec.Get("WARC-Target-URI"), date: rec.Get("WARC-Date"), id: rec.Get("WARC-Record-ID")}
-	}
 }
 
 // isDedupable reports whether a status code (as text) may become a revisit.

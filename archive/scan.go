@@ -30,14 +30,15 @@ func (c *countingReader) ReadByte() (byte, error) {
 	return b, err
 }
 
-// scanMembers reads a gzip-per-record WARC file member by member, calling fn
-// with each record's member offset and compressed length. It stops at the
+// scanMembers reads a gzip-per-record WARC file member by member from r,
+// whose first byte is at file offset base, calling fn with each record's
+// member offset and compressed length. It stops at the
 // first member that is not one whole, valid record (a torn tail after a
 // crash) and returns the offset where the valid prefix ends together with
 // the error describing the invalid member (nil if the file ended cleanly).
 // An error returned by fn stops the scan and is returned as fnErr.
-func scanMembers(r io.Reader, fn func(off, length int64, rec *Record) error) (validEnd int64, bad error, fnErr error) {
-	cr := &countingReader{br: bufio.NewReaderSize(r, 256<<10)}
+func scanMembers(r io.Reader, base int64, fn func(off, length int64, rec *Record) error) (validEnd int64, bad error, fnErr error) {
+	cr := &countingReader{br: bufio.NewReaderSize(r, 256<<10), n: base}
 	var zr *gzip.Reader
 	for {
 		start := cr.n

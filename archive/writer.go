@@ -72,7 +72,8 @@ type Writer struct {
 	size    int64  // bytes in the current file
 	records int    // exchange records in the current file
 	serial  int
-	cdx     []string
+	entries []indexEntry // every indexed record, for index.cdxj
+	journal *os.File     // JournalName, appended after each exchange
 	dedupe  map[string]revisitRef
 	closed  bool
 }
@@ -118,7 +119,11 @@ func Open(opts Options) (*Writer, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := w.openJournal(); err != nil {
+		return nil, err
+	}
 	if err := w.startFile(last); err != nil {
+		w.journal.Close()
 		return nil, err
 	}
 	return w, nil
@@ -226,7 +231,14 @@ func (w *Writer) Close() error {
 	}
 	w.closed = true
 	err := w.closeFile()
-	if ierr := writeIndex(w.opts.Dir, w.cdx); err == nil {
+	if jerr := w.journal.Close(); err == nil && jerr != nil {
+		err = fmt.Errorf("archive: journal: %w", jerr)
+	}
+	lines := make([]string, len(w.entries))
+	for i, e := range w.entries {
+		lines[i] = e.CDXJ
+	}
+	if ierr := writeIndex(w.opts.Dir, lines); err == nil {
 		err = ierr
 	}
 	if w.mirror != nil {

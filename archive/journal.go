@@ -1,0 +1,125 @@
+package archive
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// JournalName is the append-only journal of index entries kept in the
+// output directory. It lets Open resume without decompressing every WARC
+// file: only the bytes after the last journalled record of each file are
+// scanned. Deleting it is safe (Open then scans everything).
+const JournalName = "index.journal"
+
+// indexEntry is one indexed (response or revisit) record, as kept in memory
+// and in the journal (one JSON object per line).
+type indexEntry struct {
+	CDXJ        string `json:"cdxj"`
+	File        string `json:"file"`
+	End         int64  `json:"end"` // offset just past the record's gzip member
+	URL         string `json:"url"`
+	Status      string `json:"status,omitempty"`
+	ContentType string `json:"ctype,omitempty"` // of the HTTP response
+	// Digest, Date and ID are set for a response whose payload may be
+	// referred to by later revisit records.
+	Digest string `json:"digest,omitempty"`
+	Date   string `json:"date,omitempty"`
+	ID     string `json:"id,omitempty"`
+}
+
+// entryFor builds the entry of a record read back from a file.
+func entryFor(rec *Record, file string, off, length int64) (indexEntry, bool) {
+	c, ok := cdxFor(rec, file, off, length)
+	if !ok {
+		return indexEntry{}, false
+	}
+	h := parseHTTPHead(rec.Block)
+	e := indexEntry{CDXJ: c.line(), File: file, End: off + length, URL: c.URL, Status: c.Status,
+		ContentType: h.get("Content-Type")}
+	if p, ok := rec.Payload(); ok && len(p) > 0 && rec.Type() == "response" &&
+		rec.Get("WARC-Truncated") == "" && isDedupable(c.Status) {
+		e.Digest, e.Date, e.ID = rec.Get("WARC-Payload-Digest"), rec.Get("WARC-Date"), rec.Get("WARC-Record-ID")
+	}
+	return e, true
+}
+
+// addEntry records an entry in the index and the revisit table; resumed
+// entries (from an earlier run) also re-register their mirror files.
+// Callers hold w.mu or own w.
+func (w *Writer) addEntry(e indexEntry, resumed bool) {
+	w.entries = append(w.entries, e)
+	if w.opts.Dedupe && e.Digest != "" && strings.HasPrefix(e.Digest, w.opts.Digest+":") && len(w.dedupe) < maxDedupeEntries {
+		if _, seen := w.dedupe[e.Digest]; !seen {
+			w.dedupe[e.Digest] = revisitRef{uri: e.URL, date: e.Date, id: e.ID}
+		}
+	}
+	if resumed && w.mirror != nil && isDedupable(e.Status) {
+		w.mirror.recall(e.URL, e.ContentType)
+	}
+}
+
+// loadJournal reads the journal's entries grouped by file, in order. Lines
+// that do not parse (a torn last line) are skipped: their records lie after
+// the journalled end and are scanned again.
+func loadJournal(dir string) map[string][]indexEntry {
+	byFile := map[string][]indexEntry{}
+	f, err := os.Open(filepath.Join(dir, JournalName))
+	if err != nil {
+		return byFile
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	for sc.Scan() {
+		var e indexEntry
+		if json.Unmarshal(sc.Bytes(), &e) != nil || e.File == "" || e.CDXJ == "" {
+			continue
+		}
+		byFile[e.File] = append(byFile[e.File], e)
+	}
+	return byFile
+}
+
+// journalLines renders entries as journal lines.
+func journalLines(b *strings.Builder, entries []indexEntry) {
+	for i := range entries {
+		j, _ := json.Marshal(&entries[i]) // strings and ints only: cannot fail
+		b.Write(j)
+		b.WriteByte('\n')
+	}
+}
+
+// openJournal rewrites the journal from w.entries (dropping torn or stale
+// lines) and opens it for appending.
+func (w *Writer) openJournal() error {
+	var b strings.Builder
+	journalLines(&b, w.entries)
+	path := filepath.Join(w.opts.Dir, JournalName)
+	tmp, err := os.CreateTemp(w.opts.Dir, ".journal-*")
+	if err != nil {
+		return fmt.Errorf("archive: journal: %w", err)
+	}
+	_, err = tmp.WriteString(b.String())
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("archive: journal: %w", err)
+	}
+	w.journal, err = os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return fmt.Errorf("archive: journal: %w", err)
+	}
+	return nil
+}
