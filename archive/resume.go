@@ -2,10 +2,10 @@ package archive
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
-	"io"
 	"strconv"
 	"strings"
 )
