@@ -130,7 +130,6 @@ func siteSpecs(now time.Time, token string) []siteSpec {
 				s := staticSite{pages: chain("Robots 503", 2), r: newRenderer()}
 				h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 					if r.URL.Path == "/robots.txt" {
-						w.Header().Set("Retry-After", "3600")
 						http.Error(w, "service unavailable", http.StatusServiceUnavailable)
 						return
 					}

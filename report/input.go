@@ -35,6 +35,7 @@ type summary struct {
 	Politeness  map[string]any `json:"politeness"`
 	Totals      totals         `json:"totals"`
 	Hosts       []hostSummary  `json:"hosts"`
+	SkipReasons map[string]int `json:"skip_reasons"` // counts, including skips not logged one by one
 }
 
 type totals struct {
@@ -43,6 +44,7 @@ type totals struct {
 	Errors        int `json:"errors"`
 	Queued        int `json:"queued"`
 	DeferredHosts int `json:"deferred_hosts"`
+	Duplicates    int `json:"duplicate_links"`
 }
 
 type hostSummary struct {
@@ -58,6 +60,7 @@ type hostSummary struct {
 	DeferredUntil *time.Time     `json:"deferred_until"`
 	DeferReason   string         `json:"defer_reason"`
 	DropReason    string         `json:"drop_reason"`
+	Warning       string         `json:"warning"`
 	Robots        *robotsSummary `json:"robots"`
 	Events        []event        `json:"events"`
 }

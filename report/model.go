@@ -65,6 +65,7 @@ type hostView struct {
 	Queued                     int
 	DeferredUntil, DeferReason string
 	DropReason                 string
+	Warning                    string
 	Status                     []statusPart
 	Timeline                   timeline
 	Visits                     []string
@@ -109,6 +110,7 @@ type requestRow struct {
 
 type robotsView struct {
 	Known      bool
+	NoBody     string // why no lines are shown
 	URL        string
 	Status     int
 	Outcome    string
@@ -196,7 +198,7 @@ func buildView(in *input, css template.CSS) *view {
 		fillHost(hv, summaries[h], reqsBy[h], skipsBy[h], fetchesBy[h], span, s.Started)
 		v.Hosts = append(v.Hosts, hv)
 	}
-	v.SkipGroups = skipGroups(in.skips, byHost)
+	v.SkipGroups = skipGroups(in.skips, s.SkipReasons, byHost)
 	v.Overview = buildOverview(in, span, v.Hosts)
 	return v
 }
@@ -256,7 +258,7 @@ func fillHost(hv *hostView, hs hostSummary, reqs []request, skips []skip, fetche
 		hv.DeferredUntil = fmtTime(*hs.DeferredUntil)
 		hv.deferredAt = hs.DeferredUntil
 	}
-	hv.DeferReason, hv.DropReason = hs.DeferReason, hs.DropReason
+	hv.DeferReason, hv.DropReason, hv.Warning = hs.DeferReason, hs.DropReason, hs.Warning
 
 	// Status mix: pages by status from the summary, else counted from the log.
 	byStatus := hs.PagesByStatus
@@ -417,6 +419,7 @@ func robotsViewFor(hostID, authority string, rb *robotsSummary, reqs []request, 
 		return rv
 	}
 	rv.Known = true
+	rv.NoBody = noBodyText(rb.Status, rb.Outcome)
 	rv.URL, rv.Status, rv.Outcome, rv.Group = rb.URL, rb.Status, rb.Outcome, rb.Group
 	if rb.CrawlDelaySeconds != nil {
 		rv.CrawlDelay = fmtSeconds(*rb.CrawlDelaySeconds)
@@ -481,15 +484,22 @@ func reasonMeaning(reason string) string {
 	}
 }
 
-// skipGroups groups all skips by reason, most frequent first.
-func skipGroups(skips []skip, byHost map[string]*hostView) []skipGroup {
+// skipGroups groups all skips by reason, most frequent first. counted are
+// the summary's per-reason totals, which may include skips (duplicates, say)
+// that were counted but not logged one by one; a group's count is the larger
+// of the two.
+func skipGroups(skips []skip, counted map[string]int, byHost map[string]*hostView) []skipGroup {
 	groups := make(map[string]*skipGroup)
-	for _, k := range skips {
-		g := groups[k.Reason]
+	group := func(reason string) *skipGroup {
+		g := groups[reason]
 		if g == nil {
-			g = &skipGroup{Reason: k.Reason, Meaning: reasonMeaning(k.Reason), ID: reasonID(k.Reason)}
-			groups[k.Reason] = g
+			g = &skipGroup{Reason: reason, Meaning: reasonMeaning(reason), ID: reasonID(reason)}
+			groups[reason] = g
 		}
+		return g
+	}
+	for _, k := range skips {
+		g := group(k.Reason)
 		g.Count++
 		if len(g.Examples) >= maxExamples {
 			g.More++
@@ -504,6 +514,12 @@ func skipGroups(skips []skip, byHost map[string]*hostView) []skipGroup {
 			}
 		}
 		g.Examples = append(g.Examples, ex)
+	}
+	for reason, n := range counted {
+		if g := group(reason); n > g.Count {
+			g.More += n - g.Count
+			g.Count = n
+		}
 	}
 	out := make([]skipGroup, 0, len(groups))
 	for _, g := range groups {
@@ -559,4 +575,17 @@ func buildOverview(in *input, span timeSpan, hosts []*hostView) overview {
 		o.Rerun += "; it resumes from the saved frontier."
 	}
 	return o
+}
+
+// noBodyText explains an empty robots.txt body by what the fetch meant
+// (RFC 9309 2.3.1.3 and 2.3.1.4).
+func noBodyText(status int, outcome string) string {
+	switch {
+	case outcome == "unreachable" || status >= 500:
+		return "No rules: robots.txt could not be fetched, so RFC 9309 says to treat the whole host as disallowed."
+	case outcome == "unavailable" || status >= 400 && status < 500:
+		return "No rules: robots.txt is unavailable (4xx), which RFC 9309 reads as \"everything allowed\"."
+	default:
+		return "The file was empty: no rules, everything allowed."
+	}
 }

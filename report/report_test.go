@@ -276,6 +276,13 @@ func TestWriteToleratesMissingFilesAndBadLines(t *testing.T) {
 	if sec == nil {
 		t.Fatal("no host section")
 	}
+	if !strings.Contains(text(sec), "robots.txt has 2 unreadable lines") {
+		t.Error("the host's warning is not shown")
+	}
+	// Skips counted in summary.json but not logged one by one still get a group.
+	if g := text(byID(doc, "skip-duplicate")); !strings.Contains(g, "duplicate · 12") || !strings.Contains(g, "12 counted, not logged one by one") {
+		t.Errorf("duplicate group = %q", g)
+	}
 	if marks := findAll(sec, isMark); len(marks) != 2 {
 		t.Errorf("%d marks, want 2 (the line without host belongs to its URL's authority)", len(marks))
 	}
