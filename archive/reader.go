@@ -4,6 +4,9 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"encoding/base32"
+	"encoding/base64"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -81,20 +84,46 @@ func (r *Record) VerifyPayloadDigest() error {
 	return verifyDigest("WARC-Payload-Digest", want, p)
 }
 
-// verifyDigest compares a labelled digest with one computed over data.
+// verifyDigest compares a labelled digest with one computed over data. The
+// declared value may be base32 (as this package writes), hex (warcio.js
+// writes sha256 that way) or base64.
 func verifyDigest(field, want string, data []byte) error {
-	algo, _, ok := strings.Cut(want, ":")
+	algo, value, ok := strings.Cut(want, ":")
 	if !ok {
 		return fmt.Errorf("%w: %s %q has no algorithm label", ErrFormat, field, want)
 	}
-	got, err := Digest(strings.ToLower(algo), data)
+	h, err := newHash(strings.ToLower(algo))
 	if err != nil {
 		return fmt.Errorf("%w: %s: %w", ErrFormat, field, err)
 	}
-	if !strings.EqualFold(strings.TrimRight(got[len(algo)+1:], "="), strings.TrimRight(want[len(algo)+1:], "=")) {
-		return fmt.Errorf("%w: %s is %s, block gives %s", ErrDigestMismatch, field, want, got)
+	h.Write(data)
+	sum := h.Sum(nil)
+	declared, ok := decodeDigest(value, len(sum))
+	if !ok {
+		return fmt.Errorf("%w: %s %q is not base32, hex or base64 of a %s digest", ErrFormat, field, want, algo)
+	}
+	if !bytes.Equal(declared, sum) {
+		got, _ := Digest(strings.ToLower(algo), data)
+		return fmt.Errorf("%w: %s is %s, data gives %s", ErrDigestMismatch, field, want, got)
 	}
 	return nil
+}
+
+// decodeDigest decodes a digest value of size bytes in any common encoding.
+func decodeDigest(v string, size int) ([]byte, bool) {
+	if len(v) == 2*size {
+		if b, err := hex.DecodeString(v); err == nil {
+			return b, true
+		}
+	}
+	b32 := strings.ToUpper(strings.TrimRight(v, "="))
+	if b, err := base32.StdEncoding.WithPadding(base32.NoPadding).DecodeString(b32); err == nil && len(b) == size {
+		return b, true
+	}
+	if b, err := base64.StdEncoding.DecodeString(v); err == nil && len(b) == size {
+		return b, true
+	}
+	return nil, false
 }
 
 // Reader reads WARC records from a stream, gzip-compressed (any number of
