@@ -1,0 +1,97 @@
+package report
+
+import (
+	"sort"
+	"strings"
+)
+
+// reasonID is the anchor of a skip reason's group.
+func reasonID(reason string) string {
+	var b strings.Builder
+	b.WriteString("skip-")
+	for _, r := range reason {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('_')
+		}
+	}
+	return b.String()
+}
+
+// reasonMeaning explains a skip reason in plain words.
+func reasonMeaning(reason string) string {
+	switch reason {
+	case "robots-disallowed":
+		return "The host's robots.txt disallows these URLs for our agent."
+	case "robots-unreachable":
+		return "The host's robots.txt could not be fetched (5xx or network error), so the whole host counts as disallowed (RFC 9309 2.3.1.4)."
+	case "visit-time-deferred":
+		return "The host asks for visits only inside its Visit-time windows, and the next window opens later than the crawl may wait."
+	case "crawl-delay-too-long":
+		return "The host's Crawl-delay or Request-rate asks for more time between requests than the crawl allows."
+	case "out-of-scope":
+		return "The URL lies outside the crawl's scope."
+	case "max-depth":
+		return "The URL is deeper than the configured maximum link depth."
+	case "duplicate":
+		return "The URL was already seen."
+	case "host-failing":
+		return "The host kept failing, so the crawl stopped asking it."
+	case "max-pages":
+		return "The crawl reached its page limit."
+	case "invalid-url":
+		return "The link is not a URL the crawler can fetch."
+	case "fetch-failed":
+		return "Fetching failed after the allowed retries."
+	default:
+		return "Reason recorded by the crawler."
+	}
+}
+
+// skipGroups groups all skips by reason, most frequent first. counted are
+// the summary's per-reason totals, which may include skips (duplicates, say)
+// that were counted but not logged one by one; a group's count is the larger
+// of the two.
+func skipGroups(skips []skip, counted map[string]int, byHost map[string]*hostView) []skipGroup {
+	groups := make(map[string]*skipGroup)
+	group := func(reason string) *skipGroup {
+		g := groups[reason]
+		if g == nil {
+			g = &skipGroup{Reason: reason, Meaning: reasonMeaning(reason), ID: reasonID(reason)}
+			groups[reason] = g
+		}
+		return g
+	}
+	for _, k := range skips {
+		g := group(k.Reason)
+		g.Count++
+		if len(g.Examples) >= maxExamples {
+			g.More++
+			continue
+		}
+		h := hostOf(k.Host, k.URL)
+		ex := skipExample{URL: k.URL, Detail: k.Detail, Rule: k.Rule, Host: h}
+		if hv := byHost[h]; hv != nil {
+			ex.HostID = hv.ID
+			if k.Line > 0 && hv.Robots.Known && k.Line <= len(hv.Robots.Lines) {
+				ex.Line, ex.LineN = lineAnchor(hv.ID, k.Line), k.Line
+			}
+		}
+		g.Examples = append(g.Examples, ex)
+	}
+	for reason, n := range counted {
+		if g := group(reason); n > g.Count {
+			g.More += n - g.Count
+			g.Count = n
+		}
+	}
+	out := make([]skipGroup, 0, len(groups))
+	for _, g := range groups {
+		out = append(out, *g)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		return out[i].Count > out[j].Count || out[i].Count == out[j].Count && out[i].Reason < out[j].Reason
+	})
+	return out
+}
