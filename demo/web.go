@@ -158,6 +158,7 @@ func Start(ctx context.Context, now time.Time, agentToken string) (*Web, error) 
 // logged wraps h so that every request is recorded in s's log.
 func logged(s *server, h http.Handler) http.Handler {
 	return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		arrived := time.Now()
 		rec := &statusRecorder{ResponseWriter: rw}
 		h.ServeHTTP(rec, r)
 		status := rec.status
@@ -165,7 +166,7 @@ func logged(s *server, h http.Handler) http.Handler {
 			status = http.StatusOK
 		}
 		s.record(Request{
-			Time:      time.Now(),
+			Time:      arrived,
 			Method:    r.Method,
 			Path:      r.URL.RequestURI(),
 			UserAgent: r.UserAgent(),
