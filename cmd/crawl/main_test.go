@@ -1,0 +1,104 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+)
+
+func runCLI(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(context.Background(), args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestExitCodesAndOneLineErrors(t *testing.T) {
+	dir := t.TempDir()
+	seeds := filepath.Join(dir, "seeds.txt")
+	os.WriteFile(seeds, []byte("# nothing usable\nnot a url\nftp://x/\n"), 0o644)
+	badcfg := filepath.Join(dir, "bad.yaml")
+	os.WriteFile(badcfg, []byte("politeness:\n  default_dleay: 1s\n"), 0o644)
+	blocker := filepath.Join(dir, "file")
+	os.WriteFile(blocker, nil, 0o644)
+	good := filepath.Join(dir, "good.txt")
+	os.WriteFile(good, []byte("http://127.0.0.1:1/\n"), 0o644)
+	cases := []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"unknown flag", []string{"--nope"}, exitUsage, "unknown flag"},
+		{"no seeds", []string{}, exitUsage, "no seeds"},
+		{"missing seed file", []string{"--seed", filepath.Join(dir, "missing.txt")}, exitUsage, "seed file"},
+		{"no usable seed", []string{"--seed", seeds, "--out", filepath.Join(dir, "o1")}, exitUsage, "no usable URL"},
+		{"unknown config key", []string{"--seed", good, "--config", badcfg}, exitUsage, "politeness.default_dleay"},
+		{"bad flag value", []string{"--seed", good, "--workers", "0"}, exitUsage, "fetch.workers"},
+		{"unwritable out", []string{"--seed", good, "--out", filepath.Join(blocker, "sub")}, exitUsage, "output dir"},
+		{"bad agent", []string{"--seed", good, "--agent", "bad agent!"}, exitUsage, "agent.token"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, stderr := runCLI(t, tc.args...)
+			if code != tc.code {
+				t.Errorf("exit %d, want %d (stderr %q)", code, tc.code, stderr)
+			}
+			if !strings.Contains(stderr, tc.want) {
+				t.Errorf("stderr %q does not mention %q", stderr, tc.want)
+			}
+			if strings.Contains(stderr, "goroutine ") || strings.Count(strings.TrimSpace(stderr), "\n") > 3 {
+				t.Errorf("want a short error, got %q", stderr)
+			}
+		})
+	}
+}
+
+func TestBadSeedLinesReportedWithLineNumbers(t *testing.T) {
+	dir := t.TempDir()
+	seeds := filepath.Join(dir, "seeds.txt")
+	os.WriteFile(seeds, []byte("# comment\n\nhttp://127.0.0.1:1/\nmailto:x@y\n"), 0o644)
+	// The unreachable seed host makes the crawl end quickly (robots.txt
+	// unreachable, retried, then given up).
+	t.Setenv("CRAWL_ROBOTS_RETRY_BASE", "10ms")
+	t.Setenv("CRAWL_POLITENESS_MAX_FAILURES", "1")
+	t.Setenv("CRAWL_POLITENESS_BACKOFF_BASE", "10ms")
+	t.Setenv("CRAWL_POLITENESS_DEFAULT_DELAY", "10ms")
+	code, _, stderr := runCLI(t, "--seed", seeds, "--out", filepath.Join(dir, "out"), "--progress", "never", "--log-format", "json")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stderr, "seed line 4") {
+		t.Errorf("bad line 4 not reported: %s", stderr)
+	}
+}
+
+func TestPrintConfigShowsEffectiveValues(t *testing.T) {
+	t.Setenv("CRAWL_POLITENESS_DEFAULT_DELAY", "200ms")
+	code, out, stderr := runCLI(t, "--print-config", "--agent", "mybot")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var m struct {
+		Politeness map[string]any `yaml:"politeness"`
+		Agent      map[string]any `yaml:"agent"`
+	}
+	if err := yaml.Unmarshal([]byte(out), &m); err != nil {
+		t.Fatalf("--print-config is not YAML: %v\n%s", err, out)
+	}
+	if m.Politeness["default_delay"] != "200ms" || m.Agent["token"] != "mybot" {
+		t.Errorf("effective config wrong: %v %v", m.Politeness, m.Agent)
+	}
+}
+
+func TestHelpDocumentsExitCodes(t *testing.T) {
+	code, out, _ := runCLI(t, "--help")
+	if code != exitOK || !strings.Contains(out, "130") || !strings.Contains(out, "Exit codes") {
+		t.Errorf("--help must document exit codes, got %d:\n%s", code, out)
+	}
+}

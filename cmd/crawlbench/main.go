@@ -1,0 +1,161 @@
+// Command crawlbench measures what crawl's pacing and bookkeeping cost when
+// sites allow speed: it serves a local test web of many hosts on 127.0.0.1
+// that ask for no pace, crawls it once with crawl (pace floor 0, adaptive
+// pace off) and once with plain colly at the same concurrency, and prints
+// pages per second for both.
+//
+//	go run ./cmd/crawlbench -hosts 200 -pages 50 -workers 16
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"runtime/pprof"
+	"sync/atomic"
+	"time"
+
+	"github.com/gocolly/colly/v2"
+
+	"github.com/crawlproject/crawl/crawler"
+)
+
+func main() {
+	hosts := flag.Int("hosts", 200, "hosts in the test web")
+	pages := flag.Int("pages", 50, "pages per host")
+	workers := flag.Int("workers", 16, "concurrent fetches, for both crawlers")
+	archive := flag.Bool("archive", true, "let crawl write its WARC archive (colly writes nothing)")
+	rounds := flag.Int("rounds", 1, "runs of each crawler (the best is reported)")
+	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the crawl runs to this file")
+	flag.Parse()
+	web, err := startWeb(*hosts, *pages)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "crawlbench:", err)
+		os.Exit(1)
+	}
+	defer web.close()
+	total := *hosts * *pages
+	fmt.Printf("test web: %d hosts x %d pages = %d pages, %d workers\n", *hosts, *pages, total, *workers)
+	bestColly, bestCrawl := 0.0, 0.0
+	for r := range *rounds {
+		n, d := runColly(web.seeds, *workers)
+		pps := float64(n) / d.Seconds()
+		bestColly = max(bestColly, pps)
+		fmt.Printf("round %d colly: %d pages in %s = %.0f pages/s\n", r+1, n, d.Round(time.Millisecond), pps)
+		if *cpuprofile != "" {
+			f, err := os.Create(*cpuprofile)
+			if err == nil {
+				pprof.StartCPUProfile(f)
+				defer pprof.StopCPUProfile()
+			}
+		}
+		n, d, err = runCrawl(web.seeds, *workers, *archive)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "crawlbench: crawl:", err)
+			os.Exit(1)
+		}
+		pps = float64(n) / d.Seconds()
+		bestCrawl = max(bestCrawl, pps)
+		fmt.Printf("round %d crawl: %d pages in %s = %.0f pages/s\n", r+1, n, d.Round(time.Millisecond), pps)
+	}
+	fmt.Printf("plain colly: %.0f pages/s\ncrawl:       %.0f pages/s\nratio:       %.2fx\n", bestColly, bestCrawl, bestCrawl/bestColly)
+}
+
+type web struct {
+	servers []*http.Server
+	seeds   []string
+}
+
+func startWeb(hosts, pages int) (*web, error) {
+	w := &web{}
+	for range hosts {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			w.close()
+			return nil, err
+		}
+		srv := &http.Server{Handler: siteHandler(pages)}
+		go srv.Serve(l)
+		w.servers = append(w.servers, srv)
+		w.seeds = append(w.seeds, "http://"+l.Addr().String()+"/")
+	}
+	return w, nil
+}
+
+func (w *web) close() {
+	for _, s := range w.servers {
+		s.Close()
+	}
+}
+
+// siteHandler serves robots.txt asking for no pace and pages 0..n-1 that
+// each link to the next few pages.
+func siteHandler(n int) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			fmt.Fprint(w, "User-agent: *\nDisallow: /private/\n")
+			return
+		}
+		var i int
+		if r.URL.Path != "/" {
+			if _, err := fmt.Sscanf(r.URL.Path, "/p%d", &i); err != nil || i >= n {
+				http.NotFound(w, r)
+				return
+			}
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintf(w, "<!doctype html><html><head><title>page %d</title></head><body><h1>Page %d</h1><p>%s</p>", i, i, filler)
+		for j := i + 1; j <= i+5 && j < n; j++ {
+			fmt.Fprintf(w, `<a href="/p%d">next %d</a> `, j, j)
+		}
+		fmt.Fprint(w, "</body></html>")
+	})
+}
+
+const filler = "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua. Ut enim ad minim veniam, quis nostrud exercitation ullamco laboris nisi ut aliquip ex ea commodo consequat."
+
+func runColly(seeds []string, workers int) (int, time.Duration) {
+	c := colly.NewCollector(colly.Async(true))
+	c.Limit(&colly.LimitRule{DomainGlob: "*", Parallelism: workers})
+	c.WithTransport(&http.Transport{MaxIdleConnsPerHost: 4, MaxIdleConns: 1024})
+	var n atomic.Int64
+	c.OnResponse(func(*colly.Response) { n.Add(1) })
+	c.OnHTML("a[href]", func(e *colly.HTMLElement) { e.Request.Visit(e.Attr("href")) })
+	start := time.Now()
+	for _, s := range seeds {
+		c.Visit(s)
+	}
+	c.Wait()
+	return int(n.Load()), time.Since(start)
+}
+
+func runCrawl(seeds []string, workers int, archive bool) (int, time.Duration, error) {
+	dir, err := os.MkdirTemp("", "crawlbench-")
+	if err != nil {
+		return 0, 0, err
+	}
+	defer os.RemoveAll(dir)
+	cfg := crawler.Default()
+	cfg.Out = dir
+	cfg.Agent.Token = "crawlbench"
+	cfg.Politeness.DefaultDelay = 0
+	cfg.Politeness.FetchTimeFactor = 0
+	cfg.Politeness.Margin = 0
+	cfg.Fetch.Workers = workers
+	cfg.Archive.WARC = archive
+	cfg.Log.Progress = "never"
+	start := time.Now()
+	sum, err := crawler.Run(context.Background(), cfg, crawler.Options{Seeds: seeds})
+	if err != nil {
+		return 0, 0, err
+	}
+	d := time.Since(start)
+	pages := 0
+	for _, h := range sum.Hosts {
+		pages += h.PagesByStatus["200"]
+	}
+	return pages - len(seeds), d, nil // the robots.txt answers are 200s too
+}
