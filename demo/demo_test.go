@@ -263,6 +263,7 @@ func TestCommentsForOurAgent(t *testing.T) {
 // checks that each same-site link answers, that cross-site links exist, and
 // that the request log records what was asked.
 func TestLinksResolve(t *testing.T) {
+	begin := time.Now()
 	w := start(t, testTimes[0])
 	c := noRedirect()
 	cross := 0
@@ -294,6 +295,14 @@ func TestLinksResolve(t *testing.T) {
 		log := w.Requests(s.Authority)
 		if len(log) < len(seen) {
 			t.Errorf("%s logged %d requests, fetched %d pages", s.Name, len(log), len(seen))
+		}
+		for i, r := range log {
+			if r.Time.Before(begin) || r.Time.After(time.Now()) || i > 0 && r.Time.Before(log[i-1].Time) {
+				t.Errorf("%s: request %d logged at %v, out of order or outside the test", s.Name, i, r.Time)
+			}
+			if r.Method != http.MethodGet || r.UserAgent != testAgent+"/1.0" {
+				t.Errorf("%s: request %d logged as %s by %q", s.Name, i, r.Method, r.UserAgent)
+			}
 		}
 	}
 	if cross == 0 {
