@@ -51,5 +51,10 @@
 //     other codings (br, zstd) or larger than 256 MiB decoded stay in the
 //     WARC only. Link rewriting covers href/src of the usual tags, not
 //     srcset, CSS url() or <base href>. URLs that are equal after
-//     percent-decoding each path segment share one file.
+//     percent-decoding each path segment share one file. When a path is
+//     both a file and a directory prefix ("/a" and "/a/b"), the file is
+//     stored as "a@f" beside the directory (see MirrorPath for the other
+//     '@' tags). Windows device names (CON, NUL, ...) are not renamed.
+//   - Mirror failures do not lose archive data: WriteExchange reports them
+//     wrapped in ErrMirror after the WARC records are written.
 package archive

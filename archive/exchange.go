@@ -53,7 +53,8 @@ type member struct {
 // if e.Metadata is not empty, a metadata record, linked by
 // WARC-Concurrent-To. The records are compressed before the file lock is
 // taken and written with a single write, so a crash leaves at most a torn
-// tail that Open truncates. It then updates the index and the mirror.
+// tail that Open truncates. It then updates the index and the mirror; an
+// error wrapping ErrMirror means only the mirror copy failed.
 func (w *Writer) WriteExchange(e Exchange) error {
 	if err := validateExchange(e); err != nil {
 		return err

@@ -75,18 +75,18 @@ func (m *mirror) recall(rawURL, contentType string) {
 func (m *mirror) store(rawURL string, head *httpHead, payload []byte) error {
 	u, err := url.Parse(rawURL)
 	if err != nil {
-		return fmt.Errorf("archive: mirror %s: %w", rawURL, err)
+		return fmt.Errorf("%w %s: %w", ErrMirror, rawURL, err)
 	}
 	body, err := decodeBody(head, payload)
 	if errors.Is(err, errUnsupportedCoding) {
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("archive: mirror %s: %w", rawURL, err)
+		return fmt.Errorf("%w %s: %w", ErrMirror, rawURL, err)
 	}
 	p, err := MirrorPath(m.root, u)
 	if err != nil {
-		return err
+		return fmt.Errorf("%w: %w", ErrMirror, err)
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -97,7 +97,7 @@ func (m *mirror) store(rawURL string, head *httpHead, payload []byte) error {
 		return err
 	}
 	if err := writeFileAtomic(p, body); err != nil {
-		return fmt.Errorf("archive: mirror %s: %w", rawURL, err)
+		return fmt.Errorf("%w %s: %w", ErrMirror, rawURL, err)
 	}
 	m.files[key] = &mirrorFile{path: p, html: isHTML(mediaType(head.get("Content-Type")))}
 	m.byPath[p] = key
@@ -110,7 +110,7 @@ func (m *mirror) store(rawURL string, head *httpHead, payload []byte) error {
 func (m *mirror) makeRoom(p string) (string, error) {
 	rel, err := filepath.Rel(m.root, filepath.Dir(p))
 	if err != nil {
-		return "", fmt.Errorf("archive: mirror: %w", err)
+		return "", fmt.Errorf("%w: %w", ErrMirror, err)
 	}
 	dir := m.root
 	for _, part := range strings.Split(rel, string(filepath.Separator)) {
@@ -121,11 +121,11 @@ func (m *mirror) makeRoom(p string) (string, error) {
 				return "", err
 			}
 		} else if err != nil && !os.IsNotExist(err) {
-			return "", fmt.Errorf("archive: mirror: %w", err)
+			return "", fmt.Errorf("%w: %w", ErrMirror, err)
 		}
 	}
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return "", fmt.Errorf("archive: mirror: %w", err)
+		return "", fmt.Errorf("%w: %w", ErrMirror, err)
 	}
 	if st, err := os.Lstat(p); err == nil && st.IsDir() {
 		return p + fileTag, nil
@@ -136,7 +136,7 @@ func (m *mirror) makeRoom(p string) (string, error) {
 // move renames a mirrored file and updates the maps. Callers hold m.mu.
 func (m *mirror) move(from, to string) error {
 	if err := os.Rename(from, to); err != nil {
-		return fmt.Errorf("archive: mirror: %w", err)
+		return fmt.Errorf("%w: %w", ErrMirror, err)
 	}
 	if key, ok := m.byPath[from]; ok {
 		delete(m.byPath, from)

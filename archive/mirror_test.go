@@ -1,6 +1,7 @@
 package archive
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"net/url"
@@ -295,4 +296,23 @@ func FuzzMirrorPath(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestMirrorErrorsWrapErrMirror(t *testing.T) {
+	dir := t.TempDir()
+	w, err := Open(Options{Dir: dir, Mirror: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	bad := page("http://example.com/z", "/z", "")
+	bad.Response = []byte("HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\n\r\nnot gzip")
+	err = w.WriteExchange(bad)
+	if !errors.Is(err, ErrMirror) {
+		t.Fatalf("err = %v, want ErrMirror", err)
+	}
+	w.Close()
+	if n := len(readIndex(t, dir)); n != 1 {
+		t.Errorf("the WARC records must be kept when only the mirror fails: %d index lines", n)
+	}
 }

@@ -48,7 +48,7 @@ func (m *mirror) rewriteFile(pageURL, path string) error {
 	}
 	src, err := os.ReadFile(path)
 	if err != nil {
-		return fmt.Errorf("archive: mirror links: %w", err)
+		return fmt.Errorf("%w links: %w", ErrMirror, err)
 	}
 	var out bytes.Buffer
 	out.Grow(len(src))
@@ -86,7 +86,7 @@ func (m *mirror) rewriteFile(pageURL, path string) error {
 		return nil
 	}
 	if err := writeFileAtomic(path, out.Bytes()); err != nil {
-		return fmt.Errorf("archive: mirror links: %w", err)
+		return fmt.Errorf("%w links: %w", ErrMirror, err)
 	}
 	return nil
 }

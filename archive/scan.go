@@ -16,12 +16,14 @@ type countingReader struct {
 	n  int64
 }
 
+// Read reads and counts.
 func (c *countingReader) Read(p []byte) (int, error) {
 	n, err := c.br.Read(p)
 	c.n += int64(n)
 	return n, err
 }
 
+// ReadByte reads and counts one byte.
 func (c *countingReader) ReadByte() (byte, error) {
 	b, err := c.br.ReadByte()
 	if err == nil {
