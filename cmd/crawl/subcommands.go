@@ -8,5 +8,5 @@ import (
 
 // subcommands lists the commands under crawl.
 func subcommands(stdout, stderr io.Writer) []*cobra.Command {
-	return []*cobra.Command{newDemoCommand(stdout, stderr)}
+	return []*cobra.Command{newDemoCommand(stdout, stderr), newReportCommand()}
 }
