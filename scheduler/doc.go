@@ -44,8 +44,9 @@
 //
 // # Durable frontier
 //
-// The Store keeps the seen set, the per-host queues, the in-flight leases,
-// each host's pacing state and a slot for the crawler's robots cache. The
+// The Store keeps the seen set, the per-host queues, each host's pacing
+// state and a slot for the crawler's robots cache. A leased URL stays in
+// its queue until Finish, so in-flight leases need no writes of their own. The
 // scheduler keeps the heap of hosts and a bounded head of each queue in RAM
 // (32 entries per host, 65,536 in all); the rest is read back from the
 // store when a head runs dry. All writes go through one flusher goroutine
@@ -64,8 +65,8 @@
 // must survive power loss, at the cost of one fsync per group commit. The
 // seen set stores the first 16 bytes of SHA-256 of each canonical URL.
 //
-// On Open the store's in-flight leases are queued again (so each is fetched
-// at most once more), and each host's last request start and interval are a
+// On Open the URLs leased by the previous run are simply still queued (so
+// each is fetched at most once more), and each host's last request start and interval are a
 // floor for its next start until SetRules installs fresh rules.
 //
 // # Deviations

@@ -36,6 +36,9 @@ func (s *Scheduler) Next(ctx context.Context) (*Lease, error) {
 		}
 		now := time.Now()
 		var until time.Time
+		for len(s.ready) > 0 && !s.ready[0].key.After(now) && s.ready[0].rulesKnown && len(s.ready[0].cache) == 0 {
+			s.refillLocked(s.ready[0])
+		}
 		if len(s.ready) > 0 {
 			h := s.ready[0]
 			if !h.key.After(now) {
@@ -122,7 +125,6 @@ func (s *Scheduler) issueLocked(h *host, now time.Time) *Lease {
 			h.cache = nil
 		}
 		s.cacheTotal--
-		s.push(Op{Code: OpDequeue, Entry: e}, Op{Code: OpLease, Entry: e})
 		l = &Lease{URL: e.URL, Parent: e.Parent, Authority: h.auth, Depth: e.Depth, Kind: e.Kind, Seed: e.Seed, Attempt: e.Attempts, Issued: now, seq: e.Seq}
 	}
 	h.inflight++
@@ -178,7 +180,7 @@ func (s *Scheduler) Finish(l *Lease, r Result) error {
 		}
 	} else {
 		e := Entry{Authority: h.auth, Seq: l.seq, URL: l.URL, Parent: l.Parent, Depth: l.Depth, Kind: l.Kind, Seed: l.Seed, Attempts: l.Attempt}
-		s.push(Op{Code: OpRelease, Entry: e})
+		s.push(Op{Code: OpDequeue, Entry: e})
 		requeue := func(e Entry) {
 			e.Seq = h.nextSeq
 			h.nextSeq++

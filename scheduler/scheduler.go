@@ -78,8 +78,8 @@ type dropJob struct {
 }
 
 // Open starts a scheduler on store, resuming whatever it holds: queued URLs
-// stay queued, in-flight leases of a previous run are queued again, and each
-// host keeps its pacing state. The caller keeps ownership of store and
+// stay queued, URLs leased by a previous run are queued again (they stay in
+// the store until Finish), and each host keeps its pacing state. The caller keeps ownership of store and
 // closes it after Close.
 func Open(cfg Config, store Store) (*Scheduler, error) {
 	if err := cfg.Validate(); err != nil {
@@ -132,28 +132,6 @@ func (s *Scheduler) resume() error {
 		h := s.host(a)
 		h.spill = qi.Len
 		h.nextSeq = qi.LastSeq + 1
-	}
-	leases, err := s.store.Leases()
-	if err != nil {
-		return err
-	}
-	var ops []Op
-	for _, e := range leases {
-		h := s.host(e.Authority)
-		ops = append(ops, Op{Code: OpRelease, Entry: e})
-		if h.rec.Dropped {
-			continue
-		}
-		n := e
-		n.Seq = h.nextSeq
-		h.nextSeq++
-		h.spill++
-		ops = append(ops, Op{Code: OpEnqueue, Entry: n})
-	}
-	if len(ops) > 0 {
-		if err := s.store.Apply(ops); err != nil {
-			return err
-		}
 	}
 	now := time.Now()
 	for _, h := range s.hosts {
@@ -241,6 +219,10 @@ func (s *Scheduler) flushLoop() {
 		for _, h := range refills {
 			rs = append(rs, refill{h, h.spillFrom})
 		}
+		batch := perHostCache
+		if s.cacheTotal >= cacheBudget {
+			batch = 4
+		}
 		drops := s.drops
 		s.drops = nil
 		s.busy = true
@@ -253,7 +235,7 @@ func (s *Scheduler) flushLoop() {
 		got := make([][]Entry, len(rs))
 		for i, r := range rs {
 			if err == nil {
-				got[i], err = s.store.Queue(r.h.auth, r.after, perHostCache)
+				got[i], err = s.store.Queue(r.h.auth, r.after, batch)
 			}
 		}
 		var skips []Skip
@@ -334,8 +316,9 @@ func (s *Scheduler) fixAt(h *host, now time.Time) {
 	}
 }
 
-// eligible reports whether h has a lease to give, requesting a refill of
-// its queue head when only the store holds its URLs.
+// eligible reports whether h has a lease to give. A host whose queue head
+// is empty but whose store queue is not counts as eligible: Next asks the
+// flusher to refill its head when it comes due.
 func (s *Scheduler) eligible(h *host) bool {
 	if h.rec.Dropped || h.inflight >= s.cfg.PerHost {
 		return false
@@ -343,12 +326,18 @@ func (s *Scheduler) eligible(h *host) bool {
 	if !h.rulesKnown {
 		return !h.robotsOut && h.queued() > 0
 	}
-	if len(h.cache) == 0 && h.spill > 0 && !h.refilling {
-		h.refilling = true
-		s.refills = append(s.refills, h)
-		s.signal()
+	return len(h.cache) > 0 || (h.spill > 0 && !h.refilling)
+}
+
+// refillLocked takes h out of the heap until the flusher has read its next
+// entries from the store.
+func (s *Scheduler) refillLocked(h *host) {
+	h.refilling = true
+	if h.idx >= 0 {
+		heap.Remove(&s.ready, h.idx)
 	}
-	return len(h.cache) > 0
+	s.refills = append(s.refills, h)
+	s.signal()
 }
 
 // Flush blocks until every change made so far is in the store.

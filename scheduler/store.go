@@ -44,8 +44,6 @@ const (
 	OpSeen      OpCode = iota + 1 // add Op.URL to the seen set
 	OpEnqueue                     // add Op.Entry to its host's queue
 	OpDequeue                     // remove Op.Entry (by Authority, Seq) from the queue
-	OpLease                       // record Op.Entry as in flight
-	OpRelease                     // remove the in-flight Op.Entry (by Authority, Seq)
 	OpHost                        // store Op.Host
 	OpDropQueue                   // remove every queued entry of Op.Entry.Authority
 )
@@ -61,12 +59,14 @@ type Op struct {
 // QueueInfo summarises one host's stored queue.
 type QueueInfo struct {
 	Len     int    // entries queued
-	LastSeq uint64 // highest Seq queued or leased; 0 if none
+	LastSeq uint64 // highest Seq queued; 0 if none
 }
 
-// A Store is the durable frontier: per-host queues, the seen set, the
-// in-flight leases, each host's pacing state and a slot per host for the
-// crawler's robots cache. Implementations must be safe for concurrent use;
+// A Store is the durable frontier: per-host queues, the seen set, each
+// host's pacing state and a slot per host for the crawler's robots cache.
+// In-flight leases need no store of their own: a leased entry stays in its
+// queue until the lease is finished, so after a crash it is simply queued
+// (and fetched at most once more). Implementations must be safe for concurrent use;
 // the scheduler serialises Apply calls, so an implementation may assume one
 // writer.
 type Store interface {
@@ -77,10 +77,8 @@ type Store interface {
 	// Queue returns up to limit entries of authority's queue with Seq > after,
 	// in Seq order.
 	Queue(authority string, after uint64, limit int) ([]Entry, error)
-	// Queues summarises every non-empty queue and every host with leases.
+	// Queues summarises every non-empty queue.
 	Queues() (map[string]QueueInfo, error)
-	// Leases returns all in-flight entries.
-	Leases() ([]Entry, error)
 	// Hosts returns all host records.
 	Hosts() ([]HostRecord, error)
 	// PutRobots stores the crawler's encoded robots cache entry.

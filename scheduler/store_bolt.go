@@ -17,7 +17,6 @@ import (
 var (
 	bucketSeen   = []byte("seen")   // sha256(url)[:16] -> empty
 	bucketQueue  = []byte("queue")  // hostID(4) seq(8) -> entry
-	bucketLease  = []byte("lease")  // hostID(4) seq(8) -> entry
 	bucketHost   = []byte("host")   // authority -> JSON HostRecord
 	bucketHostID = []byte("hostid") // authority -> hostID(4)
 	bucketRobots = []byte("robots") // authority -> crawler's bytes
@@ -68,7 +67,7 @@ func OpenBoltWith(path string, o BoltOptions) (*BoltStore, error) {
 	}
 	s := &BoltStore{db: db, ids: map[string]uint32{}, names: map[uint32]string{}, nextID: 1}
 	err = db.Update(func(tx *bolt.Tx) error {
-		for _, b := range [][]byte{bucketSeen, bucketQueue, bucketLease, bucketHost, bucketHostID, bucketRobots} {
+		for _, b := range [][]byte{bucketSeen, bucketQueue, bucketHost, bucketHostID, bucketRobots} {
 			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
 				return err
 			}
@@ -170,31 +169,23 @@ func decodeEntry(authority string, k, v []byte) (Entry, error) {
 // Apply performs ops in one bolt transaction.
 func (s *BoltStore) Apply(ops []Op) error {
 	err := s.db.Update(func(tx *bolt.Tx) error {
-		seen, queue, lease, host := tx.Bucket(bucketSeen), tx.Bucket(bucketQueue), tx.Bucket(bucketLease), tx.Bucket(bucketHost)
+		seen, queue, host := tx.Bucket(bucketSeen), tx.Bucket(bucketQueue), tx.Bucket(bucketHost)
 		queue.FillPercent = 0.9
 		for _, op := range ops {
 			var err error
 			switch op.Code {
 			case OpSeen:
 				err = seen.Put(seenKey(op.URL), nil)
-			case OpEnqueue, OpLease:
+			case OpEnqueue:
 				var id uint32
 				id, _, err = s.hostID(tx, op.Entry.Authority, true)
 				if err == nil {
-					b := queue
-					if op.Code == OpLease {
-						b = lease
-					}
-					err = b.Put(entryKey(id, op.Entry.Seq), encodeEntry(op.Entry))
+					err = queue.Put(entryKey(id, op.Entry.Seq), encodeEntry(op.Entry))
 				}
-			case OpDequeue, OpRelease:
+			case OpDequeue:
 				id, ok, _ := s.hostID(tx, op.Entry.Authority, false)
 				if ok {
-					b := queue
-					if op.Code == OpRelease {
-						b = lease
-					}
-					err = b.Delete(entryKey(id, op.Entry.Seq))
+					err = queue.Delete(entryKey(id, op.Entry.Seq))
 				}
 			case OpHost:
 				var v []byte
@@ -287,45 +278,21 @@ func (s *BoltStore) name(k []byte) string {
 	return s.names[binary.BigEndian.Uint32(k[:4])]
 }
 
-// Queues summarises every queue and every host with leases.
+// Queues summarises every non-empty queue.
 func (s *BoltStore) Queues() (map[string]QueueInfo, error) {
 	out := map[string]QueueInfo{}
 	err := s.db.View(func(tx *bolt.Tx) error {
-		for _, b := range [][]byte{bucketQueue, bucketLease} {
-			err := tx.Bucket(b).ForEach(func(k, _ []byte) error {
-				a := s.name(k)
-				qi := out[a]
-				if b[0] == bucketQueue[0] {
-					qi.Len++
-				}
-				qi.LastSeq = max(qi.LastSeq, binary.BigEndian.Uint64(k[4:]))
-				out[a] = qi
-				return nil
-			})
-			if err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("scheduler: read queues: %w", err)
-	}
-	return out, nil
-}
-
-// Leases returns all in-flight entries.
-func (s *BoltStore) Leases() ([]Entry, error) {
-	var out []Entry
-	err := s.db.View(func(tx *bolt.Tx) error {
-		return tx.Bucket(bucketLease).ForEach(func(k, v []byte) error {
-			e, err := decodeEntry(s.name(k), k, v)
-			out = append(out, e)
-			return err
+		return tx.Bucket(bucketQueue).ForEach(func(k, _ []byte) error {
+			a := s.name(k)
+			qi := out[a]
+			qi.Len++
+			qi.LastSeq = max(qi.LastSeq, binary.BigEndian.Uint64(k[4:]))
+			out[a] = qi
+			return nil
 		})
 	})
 	if err != nil {
-		return nil, fmt.Errorf("scheduler: read leases: %w", err)
+		return nil, fmt.Errorf("scheduler: read queues: %w", err)
 	}
 	return out, nil
 }

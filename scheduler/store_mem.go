@@ -13,7 +13,6 @@ type MemStore struct {
 	mu     sync.Mutex
 	seen   map[string]struct{}
 	queues map[string]map[uint64]Entry
-	leases map[string]map[uint64]Entry
 	hosts  map[string]HostRecord
 	robots map[string][]byte
 	closed bool
@@ -24,7 +23,6 @@ func NewMemStore() *MemStore {
 	return &MemStore{
 		seen:   map[string]struct{}{},
 		queues: map[string]map[uint64]Entry{},
-		leases: map[string]map[uint64]Entry{},
 		hosts:  map[string]HostRecord{},
 		robots: map[string][]byte{},
 	}
@@ -63,10 +61,6 @@ func (m *MemStore) Apply(ops []Op) error {
 			put(m.queues, op.Entry)
 		case OpDequeue:
 			del(m.queues, op.Entry)
-		case OpLease:
-			put(m.leases, op.Entry)
-		case OpRelease:
-			del(m.leases, op.Entry)
 		case OpHost:
 			m.hosts[op.Host.Authority] = op.Host
 		case OpDropQueue:
@@ -109,7 +103,7 @@ func (m *MemStore) Queue(authority string, after uint64, limit int) ([]Entry, er
 	return out, nil
 }
 
-// Queues summarises every queue and every host with leases.
+// Queues summarises every non-empty queue.
 func (m *MemStore) Queues() (map[string]QueueInfo, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -121,26 +115,6 @@ func (m *MemStore) Queues() (map[string]QueueInfo, error) {
 			qi.LastSeq = max(qi.LastSeq, seq)
 		}
 		out[a] = qi
-	}
-	for a, q := range m.leases {
-		qi := out[a]
-		for seq := range q {
-			qi.LastSeq = max(qi.LastSeq, seq)
-		}
-		out[a] = qi
-	}
-	return out, nil
-}
-
-// Leases returns all in-flight entries.
-func (m *MemStore) Leases() ([]Entry, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	var out []Entry
-	for _, q := range m.leases {
-		for _, e := range q {
-			out = append(out, e)
-		}
 	}
 	return out, nil
 }

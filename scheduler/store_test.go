@@ -39,7 +39,6 @@ func TestStoreSuite(t *testing.T) {
 			ops = append(ops,
 				Op{Code: OpEnqueue, Entry: entry(b, 7, "https://b/7")},
 				Op{Code: OpDequeue, Entry: Entry{Authority: a, Seq: 1}},
-				Op{Code: OpLease, Entry: entry(a, 1, "http://a/1")},
 				Op{Code: OpEnqueue, Entry: entry(b, 9, "https://b/9")},
 				Op{Code: OpDequeue, Entry: Entry{Authority: b, Seq: 9}}, // enqueued and dequeued in one batch
 				Op{Code: OpHost, Host: HostRecord{Authority: a, LastStart: epoch, Interval: 10 * time.Second, Fetched: 3, Seed: true}},
@@ -74,19 +73,12 @@ func TestStoreSuite(t *testing.T) {
 			if !maps.Equal(qs, want) {
 				t.Errorf("queues %v, want %v", qs, want)
 			}
-			ls, _ := s.Leases()
-			if len(ls) != 1 || ls[0] != entry(a, 1, "http://a/1") {
-				t.Errorf("leases %+v", ls)
-			}
 			hs, _ := s.Hosts()
 			if len(hs) != 1 || !hs[0].LastStart.Equal(epoch) || hs[0].Interval != 10*time.Second || !hs[0].Seed {
 				t.Errorf("hosts %+v", hs)
 			}
-			if err := s.Apply([]Op{{Code: OpRelease, Entry: Entry{Authority: a, Seq: 1}}, {Code: OpDropQueue, Entry: Entry{Authority: a}}}); err != nil {
+			if err := s.Apply([]Op{{Code: OpDropQueue, Entry: Entry{Authority: a}}}); err != nil {
 				t.Fatal(err)
-			}
-			if ls, _ := s.Leases(); len(ls) != 0 {
-				t.Errorf("leases after release %+v", ls)
 			}
 			if q, _ := s.Queue(a, 0, 10); len(q) != 0 {
 				t.Errorf("queue after drop %+v", q)

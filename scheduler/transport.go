@@ -77,7 +77,13 @@ func (s *Scheduler) Wait(ctx context.Context, authority string) error {
 	}
 	g := s.touch(h)
 	s.fixAt(h, now)
-	err := s.awaitFlush(g)
+	var err error
+	if sc.iv > 0 || h.rec.BackoffUntil.After(now) {
+		// The start must be durable before the request goes out, or a
+		// restart could repeat it too soon. Without any pace there is
+		// nothing to keep, and the record is written behind.
+		err = s.awaitFlush(g)
+	}
 	s.mu.Unlock()
 	if err != nil {
 		return err

@@ -1,0 +1,195 @@
+package scheduler
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// noPace is a config that imposes no delay, to measure the scheduler.
+func noPace() Config {
+	c := DefaultConfig()
+	c.DefaultDelay = 0
+	c.FetchTimeFactor = 0
+	c.Scope.Mode = ScopeAny
+	return c
+}
+
+// fill adds hosts x perHost URLs and installs empty rules for each host.
+func fill(tb testing.TB, s *Scheduler, hosts, perHost, round int) {
+	for h := range hosts {
+		for i := range perHost {
+			u := fmt.Sprintf("http://h%d.test/r%d/p%d", h, round, i)
+			if sk, err := s.Add(Candidate{URL: u}); err != nil || sk != nil {
+				tb.Fatal(sk, err)
+			}
+		}
+		if round == 0 {
+			s.SetRules(fmt.Sprintf("http://h%d.test:80", h), Rules{})
+		}
+	}
+}
+
+// settle flushes the frontier and collects garbage so that a benchmark
+// does not time its set-up.
+func settle(b *testing.B, s *Scheduler) {
+	if err := s.Flush(); err != nil {
+		b.Fatal(err)
+	}
+	runtime.GC()
+}
+
+// BenchmarkDecisions100kHosts measures scheduling decisions (Next +
+// Finish) with 100,000 hosts x 10 URLs queued in a bolt frontier.
+func BenchmarkDecisions100kHosts(b *testing.B) {
+	store, err := OpenBoltWith(filepath.Join(b.TempDir(), "f.db"), BoltOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer store.Close()
+	s, err := Open(noPace(), store)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	round := 0
+	fill(b, s, 100_000, 10, round)
+	settle(b, s)
+	ctx := context.Background()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		l, err := s.Next(ctx)
+		if errors.Is(err, ErrDrained) {
+			b.StopTimer()
+			round++
+			fill(b, s, 100_000, 10, round)
+			settle(b, s)
+			b.StartTimer()
+			l, err = s.Next(ctx)
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := s.Finish(l, Result{Status: 200}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "decisions/s")
+}
+
+// BenchmarkBoltBytesPerURL adds URLs to a bolt frontier and reports the
+// file size per queued URL.
+func BenchmarkBoltBytesPerURL(b *testing.B) {
+	const n = 100_000
+	for b.Loop() {
+		dir := b.TempDir()
+		store, err := OpenBoltWith(filepath.Join(dir, "f.db"), BoltOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		s, err := Open(noPace(), store)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for i := range n {
+			u := fmt.Sprintf("http://host%d.example.com/section/%d/page-%d.html?id=%d", i%1000, i%97, i, i)
+			if _, err := s.Add(Candidate{URL: u, Parent: "http://host0.example.com/section/index.html"}); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if err := s.Close(); err != nil {
+			b.Fatal(err)
+		}
+		size, _ := store.Size()
+		store.Close()
+		b.ReportMetric(float64(size)/n, "bytes/url")
+		b.ReportMetric(n/b.Elapsed().Seconds(), "adds/s")
+	}
+}
+
+// BenchmarkCrawlLoopBolt runs the crawler's per-page calls (Next, Wait,
+// Observe, Add 5 links, Finish) with 8 workers on 200 hosts without pace
+// over a bolt frontier, and reports pages/s: the scheduler's share of a
+// fast local crawl.
+func BenchmarkCrawlLoopBolt(b *testing.B) {
+	store, err := OpenBoltWith(filepath.Join(b.TempDir(), "f.db"), BoltOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer store.Close()
+	s, err := Open(noPace(), store)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	for h := range 200 {
+		s.Add(Candidate{URL: fmt.Sprintf("http://127.0.0.%d:8080/", h+1), Seed: true})
+	}
+	var pages atomic.Int64
+	var ctr atomic.Int64
+	ctx := context.Background()
+	b.ResetTimer()
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			for pages.Load() < int64(b.N) {
+				l, err := s.Next(ctx)
+				if err != nil {
+					b.Error(err)
+					return
+				}
+				if err := s.Wait(ctx, l.Authority); err != nil {
+					b.Error(err)
+					return
+				}
+				s.Observe(l.Authority, 200, time.Millisecond, "", nil)
+				if l.Kind == KindRobots {
+					s.SetRules(l.Authority, Rules{})
+				} else {
+					for range 5 {
+						n := ctr.Add(1)
+						s.Add(Candidate{URL: fmt.Sprintf("/page/%d", n), Parent: l.URL, Depth: l.Depth + 1})
+					}
+					pages.Add(1)
+				}
+				s.Finish(l, Result{Status: 200, Duration: time.Millisecond})
+			}
+		})
+	}
+	wg.Wait()
+	b.ReportMetric(float64(pages.Load())/b.Elapsed().Seconds(), "pages/s")
+}
+
+func rssKiB(field string) int64 {
+	data, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return -1
+	}
+	var v int64 = -1
+	for _, line := range splitLines(string(data)) {
+		if n, _ := fmt.Sscanf(line, field+": %d kB", &v); n == 1 {
+			return v
+		}
+	}
+	return -1
+}
+
+func splitLines(s string) []string {
+	var out []string
+	start := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\n' {
+			out = append(out, s[start:i])
+			start = i + 1
+		}
+	}
+	return out
+}
