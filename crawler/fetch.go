@@ -265,7 +265,7 @@ func (c *crawl) onRobotsFetch(e RobotsEntry, ex *exchange) {
 		ce.Error = ex.Err.Error()
 	}
 	c.logs.crawl.write(ce)
-	c.tally.fetch(ce.Host, ex.Status, ce.Bytes, ex.Err != nil || ex.Status >= 500 || ex.Status == 429)
+	c.tally.robotsFetch(ce.Host)
 	c.archive(ex, []archive.Field{{Name: "robots-outcome", Value: e.Outcome}, {Name: "pace-source", Value: ex.PaceRule}}, true)
 }
 

@@ -34,6 +34,7 @@ type Summary struct {
 // Totals counts the whole run.
 type Totals struct {
 	Fetched        int `json:"fetched"`
+	RobotsFetches  int `json:"robots_fetches"`
 	Skipped        int `json:"skipped"`
 	Errors         int `json:"errors"`
 	Queued         int `json:"queued"`
@@ -49,6 +50,7 @@ type HostSummary struct {
 	PaceRule      string         `json:"pace_rule"`
 	PagesByStatus map[string]int `json:"pages_by_status"`
 	Fetched       int            `json:"fetched"`
+	RobotsFetches int            `json:"robots_fetches"`
 	Errors        int            `json:"errors"`
 	Skipped       int            `json:"skipped"`
 	Queued        int            `json:"queued"`
@@ -119,7 +121,7 @@ func (c *crawl) finish(started time.Time, interrupted bool) *Summary {
 	for _, hs := range c.sched.Hosts() {
 		t := tallies[hs.Authority]
 		h := HostSummary{Host: hs.Authority, State: hs.State, PaceSeconds: hs.Interval.Seconds(), PaceRule: hs.PaceSource,
-			PagesByStatus: t.byStatus, Fetched: t.fetched, Errors: t.errors, Queued: hs.Queued, DeferReason: hs.DeferReason,
+			PagesByStatus: t.byStatus, Fetched: t.fetched, RobotsFetches: t.robots, Errors: t.errors, Queued: hs.Queued, DeferReason: hs.DeferReason,
 			DropReason: hs.DropReason, Warning: hs.Warning, Events: events[hs.Authority]}
 		if h.PagesByStatus == nil {
 			h.PagesByStatus = map[string]int{}
@@ -140,18 +142,20 @@ func (c *crawl) finish(started time.Time, interrupted bool) *Summary {
 			h.Robots = robotsSummary(rs)
 		}
 		s.Totals.Fetched += t.fetched
+		s.Totals.RobotsFetches += t.robots
 		s.Totals.Errors += t.errors
 		s.Totals.Skipped += h.Skipped
 		delete(tallies, hs.Authority)
 		s.Hosts = append(s.Hosts, h)
 	}
 	for a, t := range tallies { // hosts seen only through skips or robots redirects
-		h := HostSummary{Host: a, State: scheduler.StateDone, PagesByStatus: t.byStatus, Fetched: t.fetched, Errors: t.errors, Events: []HostEvent{}}
+		h := HostSummary{Host: a, State: scheduler.StateDone, PagesByStatus: t.byStatus, Fetched: t.fetched, RobotsFetches: t.robots, Errors: t.errors, Events: []HostEvent{}}
 		for r, n := range t.skipped {
 			h.Skipped += n
 			s.SkipReasons[r] += n
 		}
 		s.Totals.Fetched += t.fetched
+		s.Totals.RobotsFetches += t.robots
 		s.Totals.Errors += t.errors
 		s.Totals.Skipped += h.Skipped
 		s.Hosts = append(s.Hosts, h)
@@ -218,7 +222,7 @@ func writeSummary(dir string, s *Summary) error {
 // used and what set it, deferred URLs and the site's Comment lines.
 func (s *Summary) Print(w io.Writer) {
 	fmt.Fprintf(w, "\nCrawl summary (%s, %s)\n", s.Out, s.Finished.Sub(s.Started).Round(time.Millisecond))
-	fmt.Fprintf(w, "  fetched %d, skipped %d, errors %d, still queued %d\n", s.Totals.Fetched, s.Totals.Skipped, s.Totals.Errors, s.Totals.Queued)
+	fmt.Fprintf(w, "  fetched %d pages (and %d robots.txt), skipped %d, errors %d, still queued %d\n", s.Totals.Fetched, s.Totals.RobotsFetches, s.Totals.Skipped, s.Totals.Errors, s.Totals.Queued)
 	for _, h := range s.Hosts {
 		fmt.Fprintf(w, "\n  %s  [%s]\n", h.Host, h.State)
 		fmt.Fprintf(w, "    pages: %s\n", statusMix(h.PagesByStatus))

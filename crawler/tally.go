@@ -19,6 +19,7 @@ type hostTally struct {
 	errors   int
 	skipped  map[string]int
 	bytes    int64
+	robots   int // robots.txt requests (and their redirect hops), not pages
 }
 
 func newTally() *tally { return &tally{hosts: map[string]*hostTally{}} }
@@ -46,6 +47,12 @@ func (t *tally) fetch(a string, status int, bytes int64, failed bool) {
 	if failed {
 		h.errors++
 	}
+}
+
+func (t *tally) robotsFetch(a string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.host(a).robots++
 }
 
 func (t *tally) skip(a, reason string) {

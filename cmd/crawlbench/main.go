@@ -14,6 +14,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"runtime"
 	"runtime/pprof"
 	"sync/atomic"
 	"time"
@@ -30,7 +31,17 @@ func main() {
 	archive := flag.Bool("archive", true, "let crawl write its WARC archive (colly writes nothing)")
 	rounds := flag.Int("rounds", 1, "runs of each crawler (the best is reported)")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the crawl runs to this file")
+	blockprofile := flag.String("blockprofile", "", "write a blocking profile of the whole run to this file")
 	flag.Parse()
+	if *blockprofile != "" {
+		runtime.SetBlockProfileRate(10000)
+		defer func() {
+			if f, err := os.Create(*blockprofile); err == nil {
+				pprof.Lookup("block").WriteTo(f, 0)
+				f.Close()
+			}
+		}()
+	}
 	web, err := startWeb(*hosts, *pages)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "crawlbench:", err)
@@ -153,9 +164,5 @@ func runCrawl(seeds []string, workers int, archive bool) (int, time.Duration, er
 		return 0, 0, err
 	}
 	d := time.Since(start)
-	pages := 0
-	for _, h := range sum.Hosts {
-		pages += h.PagesByStatus["200"]
-	}
-	return pages - len(seeds), d, nil // the robots.txt answers are 200s too
+	return sum.Totals.Fetched, d, nil
 }
