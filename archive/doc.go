@@ -55,6 +55,9 @@
 //     both a file and a directory prefix ("/a" and "/a/b"), the file is
 //     stored as "a@f" beside the directory (see MirrorPath for the other
 //     '@' tags). Windows device names (CON, NUL, ...) are not renamed.
+//   - One Writer per directory: Open takes a flock on Dir/.lock (released
+//     by the kernel if the process dies). Platforms without flock get no
+//     such protection.
 //   - Mirror failures do not lose archive data: WriteExchange reports them
 //     wrapped in ErrMirror after the WARC records are written.
 package archive

@@ -110,12 +110,14 @@ func (w *Writer) WriteExchange(e Exchange) error {
 	// request (WARC 1.1 section 6.4)
 	reqHead := parseHTTPHead(e.Request)
 	reqBlockDigest, _ := Digest(w.opts.Digest, e.Request)
-	reqPayloadDigest, _ := Digest(w.opts.Digest, e.Request[reqHead.bodyOffset:])
 	f := append(common("request", reqID),
 		Field{"WARC-Concurrent-To", respID},
-		Field{"WARC-Block-Digest", reqBlockDigest},
-		Field{"WARC-Payload-Digest", reqPayloadDigest},
-		Field{"Content-Type", typeHTTPRequest})
+		Field{"WARC-Block-Digest", reqBlockDigest})
+	if reqHead.complete {
+		reqPayloadDigest, _ := Digest(w.opts.Digest, e.Request[reqHead.bodyOffset:])
+		f = append(f, Field{"WARC-Payload-Digest", reqPayloadDigest})
+	}
+	f = append(f, Field{"Content-Type", typeHTTPRequest})
 	if err := add(f, e.Request); err != nil {
 		return err
 	}
@@ -131,8 +133,11 @@ func (w *Writer) WriteExchange(e Exchange) error {
 		blockDigest, _ := Digest(w.opts.Digest, block)
 		f = append(common("revisit", respID),
 			Field{"WARC-Concurrent-To", reqID},
-			Field{"WARC-Profile", RevisitProfile},
-			Field{"WARC-Refers-To", ref.id},
+			Field{"WARC-Profile", RevisitProfile})
+		if ref.id != "" {
+			f = append(f, Field{"WARC-Refers-To", ref.id})
+		}
+		f = append(f,
 			Field{"WARC-Refers-To-Target-URI", ref.uri},
 			Field{"WARC-Refers-To-Date", ref.date},
 			Field{"WARC-Block-Digest", blockDigest},
@@ -202,7 +207,7 @@ func (w *Writer) commit(data []byte, members []member, ie indexEntry) error {
 	if w.closed {
 		return ErrClosed
 	}
-	if w.records > 0 && w.size+int64(len(data)) > w.opts.MaxFileSize {
+	if w.used && w.size+int64(len(data)) > w.opts.MaxFileSize {
 		if err := w.rotate(); err != nil {
 			return err
 		}
@@ -211,7 +216,7 @@ func (w *Writer) commit(data []byte, members []member, ie indexEntry) error {
 	if err := w.append(data); err != nil {
 		return err
 	}
-	w.records += len(members)
+	w.used = true
 	for _, m := range members {
 		if m.cdx == nil {
 			continue

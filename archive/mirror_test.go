@@ -157,7 +157,7 @@ func TestMirrorWritesOneFilePerURLInsideDir(t *testing.T) {
 			return nil
 		}
 		if filepath.Dir(p) == dir {
-			if !strings.HasSuffix(p, ".warc.gz") && filepath.Base(p) != IndexName && filepath.Base(p) != JournalName {
+			if !strings.HasSuffix(p, ".warc.gz") && filepath.Base(p) != IndexName && filepath.Base(p) != JournalName && filepath.Base(p) != LockName {
 				t.Errorf("unexpected file %s", p)
 			}
 			return nil

@@ -212,3 +212,49 @@ func TestKill9LeavesAResumableArchive(t *testing.T) {
 		t.Errorf("index has %d lines for %d responses", n, responses)
 	}
 }
+
+func TestSecondWriterOnADirectoryIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	w, err := Open(Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w2, err := Open(Options{Dir: dir}); err == nil {
+		w2.Close()
+		t.Fatal("a second Writer opened a directory in use")
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	w, err = Open(Options{Dir: dir})
+	if err != nil {
+		t.Fatalf("Open after Close: %v", err)
+	}
+	w.Close()
+}
+
+func TestResumeAppendsToLastFileThenRotates(t *testing.T) {
+	dir := t.TempDir()
+	rng := rand.New(rand.NewPCG(9, 9))
+	body := func() string {
+		b := make([]byte, 1500)
+		for i := range b {
+			b[i] = byte(rng.IntN(256))
+		}
+		return string(b)
+	}
+	w, _ := Open(Options{Dir: dir, MaxFileSize: 3000})
+	w.WriteExchange(page("http://example.com/1", "/", body()))
+	w.Close()
+	w, _ = Open(Options{Dir: dir, MaxFileSize: 3000}) // the file is under 3000: append
+	w.WriteExchange(page("http://example.com/2", "/", body()))
+	w.Close()
+	files := warcFiles(t, dir)
+	if len(files) != 2 {
+		t.Fatalf("files %v, want the second exchange rotated into a new file", files)
+	}
+	recs := readAll(t, files[0])
+	if len(recs) != 4 || recs[3].Type() != "warcinfo" {
+		t.Errorf("first file: %d records; want warcinfo, request, response, then the resumed run's warcinfo", len(recs))
+	}
+}

@@ -68,13 +68,14 @@ type revisitRef struct {
 type Writer struct {
 	opts   Options
 	pool   memberPool
-	mirror *mirror // nil unless Options.Mirror
+	mirror *mirror  // nil unless Options.Mirror
+	lock   *os.File // holds the directory lock until Close
 
 	mu      sync.Mutex
 	f       *os.File
 	name    string // base name of the current file
 	size    int64  // bytes in the current file
-	records int    // exchange records in the current file
+	used    bool   // the current file holds more than its warcinfo record
 	serial  int
 	entries []indexEntry // every indexed record, for index.cdxj
 	journal *os.File     // JournalName, appended after each exchange
@@ -115,22 +116,34 @@ func Open(opts Options) (*Writer, error) {
 	if err := os.MkdirAll(opts.Dir, 0o755); err != nil {
 		return nil, fmt.Errorf("archive: open: %w", err)
 	}
-	w := &Writer{opts: opts, dedupe: make(map[string]revisitRef)}
-	if opts.Mirror {
-		w.mirror = newMirror(filepath.Join(opts.Dir, "mirror"))
-	}
-	last, err := w.resume()
+	lock, err := lockDir(opts.Dir)
 	if err != nil {
 		return nil, err
 	}
-	if err := w.openJournal(); err != nil {
-		return nil, err
+	w := &Writer{opts: opts, lock: lock, dedupe: make(map[string]revisitRef)}
+	if opts.Mirror {
+		w.mirror = newMirror(filepath.Join(opts.Dir, "mirror"))
 	}
-	if err := w.startFile(last); err != nil {
-		w.journal.Close()
+	if err := w.start(); err != nil {
+		if w.journal != nil {
+			w.journal.Close()
+		}
+		lock.Close()
 		return nil, err
 	}
 	return w, nil
+}
+
+// start resumes the directory, opens the journal and the current file.
+func (w *Writer) start() error {
+	last, err := w.resume()
+	if err != nil {
+		return err
+	}
+	if err := w.openJournal(); err != nil {
+		return err
+	}
+	return w.startFile(last)
 }
 
 // Dir returns the output directory.
@@ -159,7 +172,7 @@ func (w *Writer) startFile(last string) error {
 		f.Close()
 		return fmt.Errorf("archive: open warc file: %w", err)
 	}
-	w.f, w.name, w.size, w.records = f, filepath.Base(path), size, 0
+	w.f, w.name, w.size, w.used = f, filepath.Base(path), size, size > 0
 	var buf bytes.Buffer
 	if err := w.warcinfo(&buf); err != nil {
 		return err
@@ -251,5 +264,6 @@ func (w *Writer) Close() error {
 			err = merr
 		}
 	}
+	w.lock.Close() // releases the flock
 	return err
 }
