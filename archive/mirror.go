@@ -62,7 +62,7 @@ func (m *mirror) recall(rawURL, contentType string) {
 	defer m.mu.Unlock()
 	for _, cand := range []string{p, p + fileTag} {
 		if st, err := os.Stat(cand); err == nil && st.Mode().IsRegular() {
-			key := stripFragment(u)
+			key := mirrorKey(u)
 			m.files[key] = &mirrorFile{path: cand, html: isHTML(mediaType(contentType))}
 			m.byPath[cand] = key
 			return
@@ -90,7 +90,7 @@ func (m *mirror) store(rawURL string, head *httpHead, payload []byte) error {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	key := stripFragment(u)
+	key := mirrorKey(u)
 	if old, ok := m.files[key]; ok {
 		p = old.path // a refetch replaces its own file only
 	} else if p, err = m.makeRoom(p); err != nil {
@@ -205,9 +205,15 @@ func writeFileAtomic(p string, data []byte) error {
 	return err
 }
 
-// stripFragment returns u as a string without its fragment.
-func stripFragment(u *url.URL) string {
+// mirrorKey names u in the mirror's table: no fragment, scheme and host in
+// lower case, an empty path written "/", so that a link and a fetched URL
+// that differ only in those ways meet.
+func mirrorKey(u *url.URL) string {
 	c := *u
 	c.Fragment, c.RawFragment = "", ""
+	c.Scheme, c.Host = strings.ToLower(c.Scheme), strings.ToLower(c.Host)
+	if c.Path == "" && c.Opaque == "" {
+		c.Path, c.RawPath = "/", ""
+	}
 	return c.String()
 }

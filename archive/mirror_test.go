@@ -212,7 +212,7 @@ func TestMirrorDecodesAndRewritesLinks(t *testing.T) {
 	must(page("http://example.com/a/deeper", "/a/deeper", `<a href="../b?x=1">b</a>`))
 	must(page("http://example.com/b?x=1", "/b", "bee"))
 	must(page("http://example.com/img/logo.png", "/img/logo.png", "PNG"))
-	must(page("http://example.com/sub/", "/sub/", `<a href="..">up</a>`))
+	must(page("http://example.com/sub/", "/sub/", `<a href="..">up</a><a href="HTTP://EXAMPLE.COM#x">home</a>`))
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -240,7 +240,7 @@ func TestMirrorDecodesAndRewritesLinks(t *testing.T) {
 		t.Errorf("a@f = %s", a)
 	}
 	sub, _ := os.ReadFile(filepath.Join(root, "sub", "index.html"))
-	if !strings.Contains(string(sub), `href="../index.html"`) {
+	if !strings.Contains(string(sub), `href="../index.html"`) || !strings.Contains(string(sub), `href="../index.html#x"`) {
 		t.Errorf("sub/index.html = %s", sub)
 	}
 }

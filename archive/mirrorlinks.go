@@ -99,7 +99,7 @@ func (m *mirror) relLink(base *url.URL, pagePath, href string) (string, bool) {
 		return "", false
 	}
 	target := base.ResolveReference(ref)
-	f, ok := m.files[stripFragment(target)]
+	f, ok := m.files[mirrorKey(target)]
 	if !ok {
 		return "", false
 	}
