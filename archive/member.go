@@ -7,9 +7,11 @@ import (
 	"sync"
 )
 
-// memberPool recycles gzip writers and header buffers across records; the
-// zero value is ready to use and safe for concurrent use.
+// memberPool recycles gzip writers and buffers across records; the zero
+// value is ready to use (default gzip level) and safe for concurrent use.
 type memberPool struct {
+	level int // gzip level; 0 means gzip.DefaultCompression
+
 	gz  sync.Pool // *gzip.Writer
 	hdr sync.Pool // *[]byte
 	out sync.Pool // *bytes.Buffer holding an exchange's members
@@ -48,7 +50,14 @@ func (p *memberPool) compress(dst *bytes.Buffer, fields []Field, block ...[]byte
 
 	zw, _ := p.gz.Get().(*gzip.Writer)
 	if zw == nil {
-		zw = gzip.NewWriter(dst)
+		level := p.level
+		if level == 0 {
+			level = gzip.DefaultCompression
+		}
+		var err error
+		if zw, err = gzip.NewWriterLevel(dst, level); err != nil {
+			return fmt.Errorf("archive: compress record: %w", err)
+		}
 	} else {
 		zw.Reset(dst)
 	}

@@ -285,6 +285,9 @@ func TestOpenOptions(t *testing.T) {
 	if _, err := Open(Options{Dir: t.TempDir(), Digest: "md5"}); err == nil {
 		t.Error("Open with md5 succeeded")
 	}
+	if _, err := Open(Options{Dir: t.TempDir(), GzipLevel: 10}); err == nil {
+		t.Error("Open with GzipLevel 10 succeeded")
+	}
 	if _, err := Open(Options{Dir: t.TempDir(), Prefix: "../x"}); err == nil {
 		t.Error("Open with a path in Prefix succeeded")
 	}
@@ -295,5 +298,30 @@ func TestOpenOptions(t *testing.T) {
 	defer w.Close()
 	if !strings.HasSuffix(w.name, "crawl-20300101000000-00001.warc.gz") {
 		t.Errorf("default file name %s", w.name)
+	}
+}
+
+func TestGzipLevelIsUsed(t *testing.T) {
+	sizes := map[int]int64{}
+	body := strings.Repeat("<p>archive me, compress me</p>\n", 2000) + fmt.Sprint(rand.Int())
+	for _, level := range []int{1, 9} {
+		dir := t.TempDir()
+		w, err := Open(Options{Dir: dir, GzipLevel: level, Now: fixedClock(time.Unix(0, 0)), newID: seqIDs()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.WriteExchange(page("http://example.com/", "/", body)); err != nil {
+			t.Fatal(err)
+		}
+		w.Close()
+		f := warcFiles(t, dir)[0]
+		if recs := readAll(t, f); len(recs) != 3 {
+			t.Fatalf("level %d: %d records", level, len(recs))
+		}
+		st, _ := os.Stat(f)
+		sizes[level] = st.Size()
+	}
+	if sizes[9] >= sizes[1] {
+		t.Errorf("level 9 file %d bytes, level 1 %d: the level is not applied", sizes[9], sizes[1])
 	}
 }

@@ -45,6 +45,9 @@ type Options struct {
 	// Dedupe writes a revisit record (identical-payload-digest profile)
 	// instead of a response when a 2xx payload was archived before.
 	Dedupe bool
+	// GzipLevel is the compress/gzip level of every record, 1 (fastest) to
+	// 9 (smallest); 0 selects gzip.DefaultCompression (6).
+	GzipLevel int
 	// Software names the crawler and its version in the warcinfo record.
 	Software string
 	// Info are further warcinfo fields, in order (configuration, operator).
@@ -107,6 +110,9 @@ func Open(opts Options) (*Writer, error) {
 	if _, err := newHash(opts.Digest); err != nil {
 		return nil, err
 	}
+	if opts.GzipLevel < 0 || opts.GzipLevel > 9 {
+		return nil, fmt.Errorf("archive: options: GzipLevel %d not in 0..9", opts.GzipLevel)
+	}
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
@@ -121,6 +127,7 @@ func Open(opts Options) (*Writer, error) {
 		return nil, err
 	}
 	w := &Writer{opts: opts, lock: lock, dedupe: make(map[string]revisitRef)}
+	w.pool.level = opts.GzipLevel
 	if opts.Mirror {
 		w.mirror = newMirror(filepath.Join(opts.Dir, "mirror"))
 	}
