@@ -20,9 +20,15 @@ import (
 // fill the disk; larger bodies stay in the WARC only.
 const maxMirrorBody = 256 << 20
 
-// fileTag is appended to a mirror file name when a directory of the same
-// name is needed (or already exists); no MirrorPath name ends in it.
+// fileTag marks a mirror file moved aside because a directory of its name
+// is needed (or already exists): "a" becomes "a@f", "v1.2" "v1@f.2". No
+// MirrorPath name carries it.
 const fileTag = "@f"
+
+// fileVariant is p with fileTag inserted before its extension.
+func fileVariant(p string) string {
+	return filepath.Join(filepath.Dir(p), withTags(filepath.Base(p), fileTag))
+}
 
 // mirror writes the browsable copy. It is safe for concurrent use.
 type mirror struct {
@@ -60,7 +66,7 @@ func (m *mirror) recall(rawURL, contentType string) {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	for _, cand := range []string{p, p + fileTag} {
+	for _, cand := range []string{p, fileVariant(p)} {
 		if st, err := os.Stat(cand); err == nil && st.Mode().IsRegular() {
 			key := mirrorKey(u)
 			m.files[key] = &mirrorFile{path: cand, html: isHTML(mediaType(contentType))}
@@ -105,8 +111,8 @@ func (m *mirror) store(rawURL string, head *httpHead, payload []byte) error {
 }
 
 // makeRoom creates p's parent directories. A regular file standing where a
-// directory is needed moves to its name + fileTag; if p itself is already a
-// directory, the file is stored as p + fileTag. Callers hold m.mu.
+// directory is needed moves to its fileVariant; if p itself is already a
+// directory, the file is stored as fileVariant(p). Callers hold m.mu.
 func (m *mirror) makeRoom(p string) (string, error) {
 	rel, err := filepath.Rel(m.root, filepath.Dir(p))
 	if err != nil {
@@ -117,7 +123,7 @@ func (m *mirror) makeRoom(p string) (string, error) {
 		dir = filepath.Join(dir, part)
 		st, err := os.Lstat(dir)
 		if err == nil && !st.IsDir() {
-			if err := m.move(dir, dir+fileTag); err != nil {
+			if err := m.move(dir, fileVariant(dir)); err != nil {
 				return "", err
 			}
 		} else if err != nil && !os.IsNotExist(err) {
@@ -128,7 +134,7 @@ func (m *mirror) makeRoom(p string) (string, error) {
 		return "", fmt.Errorf("%w: %w", ErrMirror, err)
 	}
 	if st, err := os.Lstat(p); err == nil && st.IsDir() {
-		return p + fileTag, nil
+		return fileVariant(p), nil
 	}
 	return p, nil
 }

@@ -53,6 +53,8 @@ func hostileURLs() []string {
 		"http://example.com/a/b",
 		"http://example.com/c/d",
 		"http://example.com/c",
+		"http://example.com/v1.2",
+		"http://example.com/v1.2/intro.html",
 		"http://example.com/",
 		"http://example.com:8080/page",
 		"http://example.com/CON",
