@@ -28,8 +28,8 @@
 // Deviations and decisions where the specifications leave room:
 //   - WARC-Payload-Digest is computed over the payload exactly as recorded
 //     (bytes after the HTTP header block, transfer and content codings left
-//     in place), as Heritrix, warcprox and warcio do; WARC 1.1 section 6.3.2's
-//     "entity-body" is read that way by most tools.
+//     in place), as webrecorder's warcio (python and js) computes and checks
+//     it; WARC 1.1 section 6.3.2 leaves the transfer-coding case open.
 //   - Digests are "sha1:" or "sha256:" with RFC 4648 base32 (padded for
 //     sha256); one algorithm is used for the whole archive.
 //   - WARC-Date has whole-second precision (valid for WARC 1.0 readers too).
@@ -38,7 +38,11 @@
 //     which Open then truncates.
 //   - Only 2xx, untruncated, non-empty payloads become revisit records; the
 //     revisit table holds at most 1<<20 digests (then new payloads are still
-//     stored in full). It is rebuilt from the WARC files on Open.
+//     stored in full). Open reloads it from the journal and the files, so
+//     revisits after a resume refer to responses of earlier runs.
+//   - A metadata record is written only when Exchange.Metadata is not
+//     empty; robots.txt exchanges (IsRobots) are archived and indexed but
+//     never mirrored.
 //   - The CDXJ "digest" drops the "sha1:" label as pywb does; sha256 keeps
 //     its label. SURT keys skip session-id stripping of the python surt
 //     library; IP hosts are not reversed, as in python surt.
