@@ -2,9 +2,14 @@ package archive
 
 import (
 	"bytes"
-	"compress/gzip"
 	"fmt"
 	"sync"
+
+	// klauspost/compress's gzip is a drop-in replacement for the standard
+	// library's that compresses several times faster at the same default
+	// level; its output is plain RFC 1952 gzip, which every reader (ours,
+	// compress/gzip, warcio.js, zcat) reads.
+	"github.com/klauspost/compress/gzip"
 )
 
 // memberPool recycles gzip writers and buffers across records; the zero
