@@ -58,39 +58,47 @@ func (g *Group) Agents() []string {
 // in the length of target for any set of patterns.
 func (g *Group) Allowed(target string) Verdict {
 	path, slash := pathOf(target)
+	var i int
+	var why Reason
 	if slash || !urlIsNormal(path) {
-		return g.allowedSlow(path, slash)
+		i, why = g.decideSlow(path, slash)
+	} else {
+		var steps int
+		i, why = g.decide(path, &steps)
 	}
-	return g.decide(path)
+	return g.verdict(i, why)
 }
 
-// decide returns the verdict for u, a path in normal form.
-func (g *Group) decide(u string) Verdict {
-	var steps int
-	return g.decideCounting(u, &steps)
-}
-
-func (g *Group) decideCounting(u string, steps *int) Verdict {
+// verdict builds the Verdict for decide's result.
+func (g *Group) verdict(i int, why Reason) Verdict {
 	if g == nil {
 		return Verdict{Allowed: true}
 	}
-	if u == "/robots.txt" || strings.HasPrefix(u, "/robots.txt?") {
-		return Verdict{Allowed: true, Agent: g.name, Reason: ReasonRobotsTxt}
-	}
-	if g.deny != 0 {
-		return Verdict{Agent: g.name, Reason: g.deny}
-	}
-	if len(g.rules) == 0 {
-		return Verdict{Allowed: true, Agent: g.name}
-	}
-	g.once.Do(func() { g.m = newMatcher(g.rules) })
-	i := g.m.best(u, g.rules, steps)
-	if i < 0 {
-		return Verdict{Allowed: true, Agent: g.name}
+	if why != ReasonRule {
+		return Verdict{Allowed: why == ReasonNoRule || why == ReasonRobotsTxt, Agent: g.name, Reason: why}
 	}
 	r := &g.rules[i]
-	return Verdict{Allowed: r.allow, Rule: r.text, Line: r.line, Pattern: r.String(),
-		Agent: g.name, Reason: ReasonRule}
+	return Verdict{Allowed: r.allow, Rule: r.text, Line: r.line, Pattern: r.shown, Agent: g.name, Reason: ReasonRule}
+}
+
+// decide returns the index of the rule that decides u, a path in normal
+// form, and the reason; it adds the matcher's steps to *steps.
+func (g *Group) decide(u string, steps *int) (int, Reason) {
+	switch {
+	case g == nil:
+		return -1, ReasonNoRule
+	case u == "/robots.txt" || strings.HasPrefix(u, "/robots.txt?"):
+		return -1, ReasonRobotsTxt
+	case g.deny != 0:
+		return -1, g.deny
+	case len(g.rules) == 0:
+		return -1, ReasonNoRule
+	}
+	g.once.Do(func() { g.m = newMatcher(g.rules) })
+	if i := g.m.best(u, g.rules, steps); i >= 0 {
+		return i, ReasonRule
+	}
+	return -1, ReasonNoRule
 }
 
 // CrawlDelay returns the group's Crawl-delay and whether it has one. If
@@ -204,9 +212,11 @@ func (g *Group) NextVisit(now time.Time) time.Time {
 // merge returns a new group holding the directives of gs in order.
 func merge(gs []*Group) *Group {
 	m := &Group{}
+	seen := map[string]bool{}
 	for _, g := range gs {
 		for _, a := range g.agents {
-			if !slices.Contains(m.agents, a) {
+			if !seen[a] {
+				seen[a] = true
 				m.agents = append(m.agents, a)
 			}
 		}

@@ -13,6 +13,7 @@ type rule struct {
 	line     int    // 1-based line number
 	text     string // the line as written, trimmed, without comment
 	pattern  string // normal form, '*' kept, final '$' removed
+	shown    string // pattern with its final '$', as reported in Verdict.Pattern
 }
 
 // priority is the rule's length in octets (RFC 9309 2.2.2 "most octets"),
@@ -24,20 +25,13 @@ func (r *rule) priority() int {
 	return len(r.pattern)
 }
 
-// String returns the pattern as it is matched, '$' included.
-func (r *rule) String() string {
-	if r.anchored {
-		return r.pattern + "$"
-	}
-	return r.pattern
-}
 
-// matcher is a group's rules compiled for matching: a byte trie over each
-// pattern's literal prefix (the part before the first '*'). Walking the
-// normalised path through the trie finds every rule whose prefix matches;
-// pure prefix rules are decided by the walk itself, rules with '*' or '$'
-// then check their remainder with a linear-time greedy segment search.
-// A matcher is immutable after construction.
+// matcher is a group's rules compiled for matching: a compressed trie
+// (radix tree) over each pattern's literal prefix, the part before the
+// first '*'. Walking the normalised path down the trie finds every rule
+// whose prefix matches; pure prefix rules are decided by the walk itself,
+// rules with '*' or '$' then check their remainder with a linear-time
+// greedy segment search. A matcher is immutable after construction.
 type matcher struct {
 	nodes   []node
 	edges   []edge
@@ -52,21 +46,9 @@ type node struct {
 }
 
 type edge struct {
-	label byte
-	to    int32
-}
-
-// wildRule is the part of a rule after its literal prefix: segments to find
-// in order, left to right, then an optional suffix anchored at the end.
-type wildRule struct {
-	rule      int32
-	prio      int32
-	allow     bool
-	exact     bool // "prefix$": the path must end right after the prefix
-	hasSuffix bool
-	suffix    string
-	find      []string
-	fails     [][]int32 // KMP failure tables for find
+	first byte   // label[0], kept inline for the sibling scan
+	to    int32  // child node
+	label string // non-empty; labels of siblings differ in their first octet
 }
 
 func newMatcher(rules []rule) *matcher {
@@ -75,66 +57,110 @@ func newMatcher(rules []rule) *matcher {
 		rule int32
 	}
 	entries := make([]entry, len(rules))
+	total := 1
 	for i := range rules {
 		lit := rules[i].pattern
 		if k := strings.IndexByte(lit, '*'); k >= 0 {
 			lit = lit[:k]
 		}
 		entries[i] = entry{lit, int32(i)}
+		total += len(lit)
 	}
-	slices.SortStableFunc(entries, func(a, b entry) int { return strings.Compare(a.lit, b.lit) })
+	slices.SortFunc(entries, func(a, b entry) int {
+		if c := strings.Compare(a.lit, b.lit); c != 0 {
+			return c
+		}
+		return int(a.rule - b.rule)
+	})
 
-	m := &matcher{nodes: []node{{simple: -1}}}
-	parent := []int32{-1}
-	labels := []byte{0}
+	// Build an uncompressed byte trie first. Nodes are created in
+	// lexicographic order, parents before children.
+	parent := make([]int32, 1, total)
+	depth := make([]int32, 1, total)
+	creator := make([]int32, 1, total) // entry whose literal created the node
+	simple := make([]int32, 1, total)
+	nchild := make([]int32, 1, total)
+	parent[0], simple[0] = -1, -1
+	hasWild := map[int32][]int32{}
+	var wild []wildRule
 	stack := []int32{0}
 	prev := ""
-	wildAt := map[int32][]int32{}
-	for _, e := range entries {
+	for ei, e := range entries {
 		l := 0
 		for l < len(prev) && l < len(e.lit) && prev[l] == e.lit[l] {
 			l++
 		}
 		stack = stack[:l+1]
 		for d := l; d < len(e.lit); d++ {
-			id := int32(len(m.nodes))
-			m.nodes = append(m.nodes, node{simple: -1})
+			id := int32(len(parent))
 			parent = append(parent, stack[d])
-			labels = append(labels, e.lit[d])
+			depth = append(depth, int32(d+1))
+			creator = append(creator, int32(ei))
+			simple = append(simple, -1)
+			nchild = append(nchild, 0)
+			nchild[stack[d]]++
 			stack = append(stack, id)
 		}
 		prev = e.lit
 		at := stack[len(e.lit)]
 		r := &rules[e.rule]
 		if !r.anchored && len(e.lit) == len(r.pattern) {
-			if s := m.nodes[at].simple; s < 0 || (r.allow && !rules[s].allow) {
-				m.nodes[at].simple = e.rule
+			if s := simple[at]; s < 0 || (r.allow && !rules[s].allow) {
+				simple[at] = e.rule
 			}
 			continue
 		}
-		wildAt[at] = append(wildAt[at], int32(len(m.wild)))
-		m.wild = append(m.wild, compileWild(r, e.rule, len(e.lit)))
+		hasWild[at] = append(hasWild[at], int32(len(wild)))
+		wild = append(wild, compileWild(r, e.rule, len(e.lit)))
 	}
 
-	// Lay the children of every node out contiguously. Nodes were created
-	// in lexicographic order, so each parent's children arrive sorted.
+	// Compress: keep the root, nodes where a rule ends or starts its
+	// wildcard part, and branching or leaf nodes; chains between them
+	// become one edge whose label is a slice of a literal.
+	newID := make([]int32, len(parent))
+	anc := make([]int32, len(parent)) // nearest kept proper ancestor
+	m := &matcher{wild: wild}
+	for id := range parent {
+		_, w := hasWild[int32(id)]
+		keep := id == 0 || simple[id] >= 0 || w || nchild[id] != 1
+		if id > 0 {
+			if p := parent[id]; newID[p] >= 0 {
+				anc[id] = p
+			} else {
+				anc[id] = anc[p]
+			}
+		}
+		if !keep {
+			newID[id] = -1
+			continue
+		}
+		newID[id] = int32(len(m.nodes))
+		m.nodes = append(m.nodes, node{simple: simple[id]})
+	}
 	count := make([]int32, len(m.nodes)+1)
-	for id := 1; id < len(m.nodes); id++ {
-		count[parent[id]+1]++
+	for id := 1; id < len(parent); id++ {
+		if newID[id] >= 0 {
+			count[newID[anc[id]]+1]++
+		}
 	}
 	for i := 1; i < len(count); i++ {
 		count[i] += count[i-1]
 	}
 	m.edges = make([]edge, len(m.nodes)-1)
-	for id := range m.nodes {
-		m.nodes[id].first = count[id]
+	for i := range m.nodes {
+		m.nodes[i].first = count[i]
 	}
-	for id := 1; id < len(m.nodes); id++ {
-		p := parent[id]
-		m.edges[m.nodes[p].first+m.nodes[p].n] = edge{labels[id], int32(id)}
-		m.nodes[p].n++
+	for id := 1; id < len(parent); id++ {
+		if newID[id] < 0 {
+			continue
+		}
+		a := anc[id]
+		pn := &m.nodes[newID[a]]
+		lit := entries[creator[id]].lit
+		m.edges[pn.first+pn.n] = edge{first: lit[depth[a]], label: lit[depth[a]:depth[id]], to: newID[id]}
+		pn.n++
 	}
-	for at, list := range wildAt {
+	for at, list := range hasWild {
 		slices.SortFunc(list, func(a, b int32) int {
 			wa, wb := &m.wild[a], &m.wild[b]
 			switch {
@@ -148,11 +174,25 @@ func newMatcher(rules []rule) *matcher {
 			}
 			return int(wa.rule - wb.rule)
 		})
-		m.nodes[at].wFirst = int32(len(m.wildIdx))
-		m.nodes[at].wLen = int32(len(list))
+		nd := &m.nodes[newID[at]]
+		nd.wFirst = int32(len(m.wildIdx))
+		nd.wLen = int32(len(list))
 		m.wildIdx = append(m.wildIdx, list...)
 	}
 	return m
+}
+
+// wildRule is the part of a rule after its literal prefix: segments to find
+// in order, left to right, then an optional suffix anchored at the end.
+type wildRule struct {
+	rule      int32
+	prio      int32
+	allow     bool
+	exact     bool // "prefix$": the path must end right after the prefix
+	hasSuffix bool
+	suffix    string
+	find      []string
+	fails     [][]int32 // KMP failure tables for find
 }
 
 func compileWild(r *rule, idx int32, litLen int) wildRule {
@@ -244,13 +284,14 @@ func (w *wildRule) match(u string, p int, steps *int) bool {
 	return len(u)-p >= len(w.suffix) && u[len(u)-len(w.suffix):] == w.suffix
 }
 
+// child returns the index of n's edge whose label starts with b, or -1.
 func (m *matcher) child(n int32, b byte) int32 {
 	nd := &m.nodes[n]
 	es := m.edges[nd.first : nd.first+nd.n]
 	if len(es) <= 8 {
-		for _, e := range es {
-			if e.label == b {
-				return e.to
+		for i := range es {
+			if es[i].first == b {
+				return nd.first + int32(i)
 			}
 		}
 		return -1
@@ -258,14 +299,14 @@ func (m *matcher) child(n int32, b byte) int32 {
 	lo, hi := 0, len(es)
 	for lo < hi {
 		mid := int(uint(lo+hi) >> 1)
-		if es[mid].label < b {
+		if es[mid].first < b {
 			lo = mid + 1
 		} else {
 			hi = mid
 		}
 	}
-	if lo < len(es) && es[lo].label == b {
-		return es[lo].to
+	if lo < len(es) && es[lo].first == b {
+		return nd.first + int32(lo)
 	}
 	return -1
 }
@@ -274,47 +315,71 @@ func (m *matcher) child(n int32, b byte) int32 {
 // -1 if no rule matches: the longest match in octets, Allow on a tie.
 func (m *matcher) best(u string, rules []rule, steps *int) int {
 	best, bestPrio, bestAllow := int32(-1), -1, false
-	n := int32(0)
-	for d := 0; ; d++ {
+	n, d, walked := int32(0), 0, 0
+	for {
 		nd := &m.nodes[n]
 		if s := nd.simple; s >= 0 {
 			if a := rules[s].allow; d > bestPrio || d == bestPrio && a && !bestAllow {
 				best, bestPrio, bestAllow = s, d, a
 			}
 		}
-		for _, wi := range m.wildIdx[nd.wFirst : nd.wFirst+nd.wLen] {
-			w := &m.wild[wi]
-			p := int(w.prio)
-			if !(p > bestPrio || p == bestPrio && w.allow && !bestAllow) {
-				break
-			}
-			if w.match(u, d, steps) {
-				best, bestPrio, bestAllow = w.rule, p, w.allow
-				break
+		if nd.wLen > 0 {
+			for _, wi := range m.wildIdx[nd.wFirst : nd.wFirst+nd.wLen] {
+				w := &m.wild[wi]
+				p := int(w.prio)
+				if !(p > bestPrio || p == bestPrio && w.allow && !bestAllow) {
+					break
+				}
+				if w.match(u, d, steps) {
+					best, bestPrio, bestAllow = w.rule, p, w.allow
+					break
+				}
 			}
 		}
 		if d == len(u) {
 			break
 		}
-		*steps++
-		if n = m.child(n, u[d]); n < 0 {
+		// Find the child edge whose label starts with u[d].
+		es := m.edges[nd.first : nd.first+nd.n]
+		b := u[d]
+		var e *edge
+		if len(es) <= 8 {
+			for i := range es {
+				if es[i].first == b {
+					e = &es[i]
+					break
+				}
+			}
+		} else if ei := m.child(n, b); ei >= 0 {
+			e = &m.edges[ei]
+		}
+		if e == nil {
 			break
 		}
+		l := len(e.label)
+		walked += l
+		if l > 1 && (len(u)-d < l || u[d+1:d+l] != e.label[1:]) {
+			break
+		}
+		d += l
+		n = e.to
 	}
+	*steps += walked
 	return int(best)
 }
 
-// allowedSlow decides a path that needs rewriting into normal form, using
+// decideSlow decides a path that needs rewriting into normal form, using
 // a stack buffer for paths of ordinary length.
 //
 //go:noinline
-func (g *Group) allowedSlow(path string, slash bool) Verdict {
+func (g *Group) decideSlow(path string, slash bool) (int, Reason) {
 	var buf [1024]byte
 	b := buf[:0]
 	if slash {
 		b = append(b, '/')
 	}
 	b = appendNormal(b, path, false)
+	var steps int
 	// The string is only read while deciding and never retained.
-	return g.decide(unsafe.String(unsafe.SliceData(b), len(b)))
+	return g.decide(unsafe.String(unsafe.SliceData(b), len(b)), &steps)
 }

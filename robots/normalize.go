@@ -2,30 +2,16 @@ package robots
 
 import "strings"
 
-// Octet classes for RFC 3986 as RFC 9309 section 2.2.2 uses them. A "plain"
-// octet is kept as it is when a URL is normalised: unreserved characters and
-// the reserved ones except '*' and '$', which robots.txt patterns give a
-// special meaning and a URL therefore compares in their encoded form.
-const (
-	// plainLo has bit b set for plain octets b < 64.
-	plainLo uint64 = 1<<'!' | 1<<'&' | 1<<'\'' | 1<<'(' | 1<<')' | 1<<'+' | 1<<',' |
-		1<<'-' | 1<<'.' | 1<<'/' | ((1<<10)-1)<<'0' | 1<<':' | 1<<';' | 1<<'=' | 1<<'?'
-	// plainHi has bit b-64 set for plain octets 64 <= b < 128.
-	plainHi uint64 = 1<<('@'-64) | ((1<<26)-1)<<('A'-64) | 1<<('['-64) | 1<<(']'-64) |
-		1<<('_'-64) | ((1<<26)-1)<<('a'-64) | 1<<('~'-64)
-	hexDigits = "0123456789ABCDEF"
-)
+// plainOctets has a 1 at index b for the octets a normalised URL keeps as
+// they are: RFC 3986 unreserved characters and the reserved ones except
+// '*' and '$', which robots.txt patterns give a special meaning and a URL
+// therefore compares in their encoded form (RFC 9309 2.2.3).
+const plainOctets = "\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x00\x01\x01\x01\x01\x00\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x00\x01\x00\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x00\x01\x00\x01\x00\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"
+
+const hexDigits = "0123456789ABCDEF"
 
 // isPlain reports whether b stays as written in a normalised URL.
-func isPlain(b byte) bool {
-	if b < 64 {
-		return plainLo>>b&1 != 0
-	}
-	if b < 128 {
-		return plainHi>>(b-64)&1 != 0
-	}
-	return false
-}
+func isPlain(b byte) bool { return plainOctets[b] != 0 }
 
 // isUnreserved reports whether b is an RFC 3986 unreserved character.
 func isUnreserved(b byte) bool {
@@ -48,8 +34,14 @@ func unhex(b byte) (byte, bool) {
 // urlIsNormal reports whether the URL path s is already in normal form, so
 // that matching can use it without a copy.
 func urlIsNormal(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if !isPlain(s[i]) {
+	i := 0
+	for ; i+4 <= len(s); i += 4 {
+		if plainOctets[s[i]]&plainOctets[s[i+1]]&plainOctets[s[i+2]]&plainOctets[s[i+3]] == 0 {
+			return false
+		}
+	}
+	for ; i < len(s); i++ {
+		if plainOctets[s[i]] == 0 {
 			return false
 		}
 	}
@@ -95,24 +87,32 @@ func appendNormal(dst []byte, s string, pattern bool) []byte {
 	return dst
 }
 
-// normalPattern returns the normal form of a rule's path pattern and whether
-// it ends with the '$' anchor. The result shares memory with value when
-// value needs no change.
-func normalPattern(value string) (pattern string, anchored bool) {
-	if strings.HasSuffix(value, "$") {
-		value, anchored = value[:len(value)-1], true
+// normalPattern returns the normal form of a rule's path pattern without
+// its final '$' anchor, whether it had one, and the normal form with the
+// anchor. The results share memory with value when value needs no change.
+func normalPattern(value string) (pattern string, anchored bool, shown string) {
+	body := value
+	if strings.HasSuffix(body, "$") {
+		body, anchored = body[:len(body)-1], true
 	}
 	clean := true
-	for i := 0; i < len(value); i++ {
-		if !isPlain(value[i]) && value[i] != '*' {
+	for i := 0; i < len(body); i++ {
+		if !isPlain(body[i]) && body[i] != '*' {
 			clean = false
 			break
 		}
 	}
 	if clean {
-		return value, anchored
+		return body, anchored, value
 	}
-	return string(appendNormal(make([]byte, 0, len(value)+8), value, true)), anchored
+	b := appendNormal(make([]byte, 0, len(body)+9), body, true)
+	if anchored {
+		b = append(b, '$')
+		s := string(b)
+		return s[:len(s)-1], true, s
+	}
+	s := string(b)
+	return s, false, s
 }
 
 // pathOf returns the path, parameters and query of target, which may be an
@@ -121,6 +121,12 @@ func normalPattern(value string) (pattern string, anchored bool) {
 // (the target's path was empty and it had a query, as in "http://h?q").
 // The logic follows Google's robotstxt GetPathParamsQuery.
 func pathOf(target string) (path string, slash bool) {
+	if len(target) > 0 && target[0] == '/' && (len(target) == 1 || target[1] != '/') {
+		if h := strings.IndexByte(target, '#'); h >= 0 {
+			return target[:h], false
+		}
+		return target, false
+	}
 	start := 0
 	if strings.HasPrefix(target, "//") {
 		start = 2
@@ -153,13 +159,13 @@ func pathOf(target string) (path string, slash bool) {
 	return target[ps:end], target[ps] != '/'
 }
 
+// indexAny returns the index of the first octet of s at or after from that
+// is in chars, or -1.
 func indexAny(s string, from int, chars string) int {
-	if from > len(s) {
-		return -1
+	for i := from; i < len(s); i++ {
+		if strings.IndexByte(chars, s[i]) >= 0 {
+			return i
+		}
 	}
-	i := strings.IndexAny(s[from:], chars)
-	if i < 0 {
-		return -1
-	}
-	return i + from
+	return -1
 }

@@ -263,8 +263,8 @@ func (p *parser) rule(s, val string, n int, allow bool) {
 	if val[0] != '/' && val[0] != '*' {
 		p.warn(p.cur, n, s, "pattern does not start with '/' or '*'; matched as written, so it matches no path")
 	}
-	pat, anchored := normalPattern(val)
-	p.cur.rules = append(p.cur.rules, rule{allow: allow, anchored: anchored, line: n, text: s, pattern: pat})
+	pat, anchored, shown := normalPattern(val)
+	p.cur.rules = append(p.cur.rules, rule{allow: allow, anchored: anchored, line: n, text: s, pattern: pat, shown: shown})
 }
 
 // finish indexes the groups by product token, merging groups that name the
