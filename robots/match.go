@@ -25,7 +25,6 @@ func (r *rule) priority() int {
 	return len(r.pattern)
 }
 
-
 // matcher is a group's rules compiled for matching: a compressed trie
 // (radix tree) over each pattern's literal prefix, the part before the
 // first '*'. Walking the normalised path down the trie finds every rule
