@@ -33,6 +33,10 @@ func (s *Scheduler) Add(c Candidate) (*Skip, error) {
 
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	// Back-pressure: never let unwritten changes pile up in RAM.
+	for len(s.pending) >= maxPending && !s.closed && s.err == nil {
+		s.cond.Wait()
+	}
 	if s.closed {
 		return nil, ErrClosed
 	}

@@ -30,9 +30,12 @@ var (
 // at most perHostCache entries per host, and new entries stop going to RAM
 // once cacheBudget entries are cached in all. The rest stays in the store
 // and is read back by the flusher when a host's head runs dry.
+// maxPending bounds the operations waiting for the flusher; Add waits when
+// it is reached.
 const (
 	perHostCache = 32
 	cacheBudget  = 1 << 16
+	maxPending   = 1 << 13
 )
 
 // A Scheduler decides which URL is fetched when. It is safe for concurrent

@@ -59,7 +59,7 @@ func TestStoreSuite(t *testing.T) {
 			if len(q) != 4 || q[0].Seq != 2 || q[3].Seq != 5 {
 				t.Fatalf("queue %+v", q)
 			}
-			if want := entry(a, 2, "http://a/2"); q[0] != want {
+			if want := entry(a, 2, "http://a/2"); q[0] != want { // relative encoding round trip
 				t.Errorf("entry round trip %+v, want %+v", q[0], want)
 			}
 			if q, _ := s.Queue(a, 3, 1); len(q) != 1 || q[0].Seq != 4 {
