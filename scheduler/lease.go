@@ -157,7 +157,9 @@ func isFailure(status int, err error) bool {
 // is skipped with fetch-failed; MaxFailures consecutive failures drop the
 // host and skip its queued URLs with host-failing (through OnSkip). Finish
 // on a robots lease only releases it: report the outcome with SetRules or
-// RulesFailed.
+// RulesFailed first. A lease may be finished without any request (a robots
+// lease answered from the crawler's cache, a URL disallowed by robots.txt):
+// only Wait spends tokens.
 func (s *Scheduler) Finish(l *Lease, r Result) error {
 	now := time.Now()
 	s.mu.Lock()
@@ -172,12 +174,14 @@ func (s *Scheduler) Finish(l *Lease, r Result) error {
 	}
 	h.inflight--
 	s.leases--
+	if h.inflight == 0 {
+		// Drop the reservation of a lease that never reached Wait (a robots
+		// lease answered from cache, a skip): no token was spent.
+		h.reserved = h.rec.LastStart
+	}
 	var skips []Skip
 	if l.Kind == KindRobots && l.seq == 0 {
 		h.robotsOut = false
-		if r.Skip != nil {
-			h.reserved = h.rec.LastStart
-		}
 	} else {
 		e := Entry{Authority: h.auth, Seq: l.seq, URL: l.URL, Parent: l.Parent, Depth: l.Depth, Kind: l.Kind, Seed: l.Seed, Attempts: l.Attempt}
 		s.push(Op{Code: OpDequeue, Entry: e})
@@ -189,10 +193,8 @@ func (s *Scheduler) Finish(l *Lease, r Result) error {
 		}
 		switch {
 		case r.Skip != nil:
-			h.reserved = h.rec.LastStart // no token was spent
 			s.stats.Skipped++
 		case r.Requeue:
-			h.reserved = h.rec.LastStart
 			if h.rec.Dropped {
 				skips = append(skips, s.dropSkip(h, e, now))
 			} else {

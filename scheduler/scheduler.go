@@ -35,7 +35,7 @@ var (
 const (
 	perHostCache = 32
 	cacheBudget  = 1 << 16
-	maxPending   = 1 << 13
+	maxPending   = 8192
 )
 
 // A Scheduler decides which URL is fetched when. It is safe for concurrent
