@@ -93,6 +93,8 @@
 //
 // # Deviations
 //
+//   - "Crawl-delay: 0" counts as asking for no pace, so the 1996 default
+//     applies (the conservative reading).
 //   - Among several Request-rate lines active at once (windowed and not),
 //     the slowest applies; the 1996 text only says so for unwindowed lines.
 //   - A Visit-time restriction applies to every request, robots.txt

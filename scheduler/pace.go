@@ -35,7 +35,8 @@ func interval(cfg *Config, p *paceState, t time.Time) (time.Duration, string) {
 	}
 	take(cfg.MinDelay, func() string { return "min-delay " + shortDur(cfg.MinDelay) })
 	robotsPace := false
-	if p.rules.HasCrawlDelay {
+	if p.rules.HasCrawlDelay && p.crawlDelay > 0 {
+		// "Crawl-delay: 0" asks for no pace: the 1996 default stays.
 		robotsPace = true
 		take(p.crawlDelay, func() string {
 			if p.clamped {
