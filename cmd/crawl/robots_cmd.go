@@ -1,0 +1,368 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/crawlproject/crawl/robots"
+)
+
+// robotsFetchFunc fetches a robots.txt for the live variants of the robots
+// commands. robotsURL is the robots.txt URL itself
+// ("https://host/robots.txt"); the function follows redirects (at most five,
+// RFC 9309 2.3.1.2) and returns the final body, the final HTTP status and
+// any network error, which robots.FromFetch turns into a policy.
+type robotsFetchFunc func(ctx context.Context, robotsURL string) (body []byte, status int, err error)
+
+// robotsOptions are what the robots commands take from outside.
+type robotsOptions struct {
+	fetch robotsFetchFunc  // live robots.txt fetch; nil means --file is required
+	now   func() time.Time // clock for "the pace in force now"; nil means time.Now
+}
+
+// newRobotsCommand returns "crawl robots" with its check and explain
+// subcommands, working on a robots.txt file given with --file.
+func newRobotsCommand() *cobra.Command { return newRobotsCommandWith(robotsOptions{}) }
+
+// newRobotsCommandWith is newRobotsCommand with a live fetcher (used when
+// --file is absent and a URL is given) and a clock.
+func newRobotsCommandWith(opts robotsOptions) *cobra.Command {
+	if opts.now == nil {
+		opts.now = time.Now
+	}
+	cmd := &cobra.Command{
+		Use:   "robots",
+		Short: "Check URLs against a robots.txt and explain what it asks of a crawler",
+		Long: `Check URLs against a robots.txt (RFC 9309 matching: longest rule wins, Allow
+wins a tie) and explain the group that applies to an agent: its rules, the
+pace it asks for (Crawl-delay, Request-rate with UTC windows), its Visit-time
+windows, Comment lines, Robot-version, the file's Sitemaps and every line
+that did not parse.
+
+Exit codes: 0 ok, 2 usage error (missing --agent or --file, unreadable file).`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	cmd.AddCommand(newRobotsCheckCommand(opts), newRobotsExplainCommand(opts))
+	return cmd
+}
+
+// robotsFlags are the flags both subcommands share.
+type robotsFlags struct {
+	file, agent string
+	json        bool
+}
+
+func (f *robotsFlags) bind(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&f.file, "file", "", "robots.txt file to read")
+	cmd.Flags().StringVar(&f.agent, "agent", "", "crawler name; reduced to its product token (FooBot/2.1 -> FooBot)")
+	cmd.Flags().BoolVar(&f.json, "json", false, "print JSON")
+	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err} })
+}
+
+func newRobotsCheckCommand(opts robotsOptions) *cobra.Command {
+	var f robotsFlags
+	cmd := &cobra.Command{
+		Use:   "check --file PATH --agent NAME [--json] URL...",
+		Short: "Say whether each URL may be fetched, and which line decided",
+		Long: `Say whether each URL (absolute, or a path) may be fetched by the agent, and
+which robots.txt line decided. With --json, print one object per URL and line:
+{"url": ..., "allowed": true|false, "rule": "<deciding line or empty>", "line": <n or 0>}`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if f.agent == "" {
+				return usagef("robots check: --agent is required")
+			}
+			if len(args) == 0 {
+				return usagef("robots check: give at least one URL")
+			}
+			var load func(target string) (*robots.Robots, error)
+			if f.file != "" {
+				r, err := readRobotsFile(f.file)
+				if err != nil {
+					return err
+				}
+				load = func(string) (*robots.Robots, error) { return r, nil }
+			} else {
+				if opts.fetch == nil {
+					return usagef("robots check: --file is required")
+				}
+				cache := map[string]*robots.Robots{}
+				load = func(target string) (*robots.Robots, error) {
+					robotsURL, err := robotsURLFor(target)
+					if err != nil {
+						return nil, err
+					}
+					if r, ok := cache[robotsURL]; ok {
+						return r, nil
+					}
+					r := fetchRobots(cmd.Context(), opts.fetch, robotsURL)
+					cache[robotsURL] = r
+					return r, nil
+				}
+			}
+			return runRobotsCheck(cmd.OutOrStdout(), load, f, args, opts.now())
+		},
+	}
+	f.bind(cmd)
+	return cmd
+}
+
+func newRobotsExplainCommand(opts robotsOptions) *cobra.Command {
+	var f robotsFlags
+	cmd := &cobra.Command{
+		Use:   "explain (--file PATH | URL) --agent NAME [--json]",
+		Short: "Explain the group that applies to an agent: rules, pace, visit times",
+		Long: `Explain the robots.txt group that applies to the agent: its user-agent lines,
+the pace it asks for now and at other times (Crawl-delay, Request-rate with
+UTC windows), Visit-time windows, Comment lines, Robot-version, the file's
+Sitemaps and the lines that did not parse. With --json, print one object:
+{"crawl_delay_seconds", "request_rates", "visit_times", "comments",
+"sitemaps", "robot_version", "warnings"}.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if f.agent == "" {
+				return usagef("robots explain: --agent is required")
+			}
+			var r *robots.Robots
+			source := f.file
+			switch {
+			case f.file != "" && len(args) > 0:
+				return usagef("robots explain: give either --file or a URL, not both")
+			case f.file != "":
+				var err error
+				if r, err = readRobotsFile(f.file); err != nil {
+					return err
+				}
+			case len(args) != 1:
+				return usagef("robots explain: --file is required (or one site URL)")
+			case opts.fetch == nil:
+				return usagef("robots explain: fetching %s is not available here; give --file", args[0])
+			default:
+				robotsURL, err := robotsURLFor(args[0])
+				if err != nil {
+					return err
+				}
+				source = robotsURL
+				r = fetchRobots(cmd.Context(), opts.fetch, robotsURL)
+			}
+			if f.json {
+				return writeExplainJSON(cmd.OutOrStdout(), r, f.agent)
+			}
+			return writeExplainText(cmd.OutOrStdout(), r, f.agent, source, opts.now())
+		},
+	}
+	f.bind(cmd)
+	return cmd
+}
+
+// readRobotsFile parses a robots.txt file; failing to read it is a usage error.
+func readRobotsFile(path string) (*robots.Robots, error) {
+	body, err := os.ReadFile(path)
+	if err != nil {
+		return nil, &usageError{fmt.Errorf("robots: cannot read --file: %w", err)}
+	}
+	return robots.Parse(body), nil
+}
+
+// robotsURLFor returns the robots.txt URL of an absolute http(s) URL.
+func robotsURLFor(target string) (string, error) {
+	u, err := url.Parse(target)
+	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+		return "", usagef("robots: %q is not an absolute http(s) URL; give --file to check paths", target)
+	}
+	return u.Scheme + "://" + u.Host + "/robots.txt", nil
+}
+
+// fetchRobots fetches a robots.txt and applies the RFC 9309 status policy.
+func fetchRobots(ctx context.Context, fetch robotsFetchFunc, robotsURL string) *robots.Robots {
+	body, status, err := fetch(ctx, robotsURL)
+	return robots.FromFetch(status, body, err, robots.PolicyOptions{})
+}
+
+// checkLine is one line of "robots check --json".
+type checkLine struct {
+	URL     string `json:"url"`
+	Allowed bool   `json:"allowed"`
+	Rule    string `json:"rule"`
+	Line    int    `json:"line"`
+}
+
+func runRobotsCheck(w io.Writer, load func(string) (*robots.Robots, error), f robotsFlags, targets []string, now time.Time) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	var last *robots.Group
+	for _, target := range targets {
+		r, err := load(target)
+		if err != nil {
+			return err
+		}
+		g := r.Group(f.agent)
+		v := g.Allowed(target)
+		if f.json {
+			if err := enc.Encode(checkLine{URL: target, Allowed: v.Allowed, Rule: v.Rule, Line: v.Line}); err != nil {
+				return err
+			}
+			continue
+		}
+		word := "ALLOWED   "
+		if !v.Allowed {
+			word = "DISALLOWED"
+		}
+		why := v.Reason.String()
+		if v.Reason == robots.ReasonRule {
+			why = fmt.Sprintf("line %d: %s", v.Line, v.Rule)
+		}
+		if _, err := fmt.Fprintf(w, "%s %s  (%s)\n", word, target, why); err != nil {
+			return err
+		}
+		last = g
+	}
+	if last != nil {
+		_, err := fmt.Fprintf(w, "group: %s; pace now: %s\n", groupName(last), paceWords(last, now))
+		return err
+	}
+	return nil
+}
+
+// explainJSON is the object "robots explain --json" prints.
+type explainJSON struct {
+	CrawlDelaySeconds *float64          `json:"crawl_delay_seconds"`
+	RequestRates      []explainRateJSON `json:"request_rates"`
+	VisitTimes        []explainSpanJSON `json:"visit_times"`
+	Comments          []string          `json:"comments"`
+	Sitemaps          []string          `json:"sitemaps"`
+	RobotVersion      *string           `json:"robot_version"`
+	Warnings          []string          `json:"warnings"`
+}
+
+type explainRateJSON struct {
+	Requests int     `json:"requests"`
+	Seconds  float64 `json:"seconds"`
+	From     *string `json:"from"`
+	To       *string `json:"to"`
+}
+
+type explainSpanJSON struct {
+	From string `json:"from"`
+	To   string `json:"to"`
+}
+
+func writeExplainJSON(w io.Writer, r *robots.Robots, agent string) error {
+	g := r.Group(agent)
+	out := explainJSON{
+		RequestRates: []explainRateJSON{},
+		VisitTimes:   []explainSpanJSON{},
+		Comments:     append([]string{}, g.Comments()...),
+		Sitemaps:     append([]string{}, r.Sitemaps()...),
+		Warnings:     []string{},
+	}
+	if d, ok := g.CrawlDelay(); ok {
+		s := d.Seconds()
+		out.CrawlDelaySeconds = &s
+	}
+	for _, rate := range g.RequestRates() {
+		j := explainRateJSON{Requests: rate.Requests, Seconds: rate.Per.Seconds()}
+		if rate.Windowed {
+			from, to := rate.Window.FromClock(), rate.Window.ToClock()
+			j.From, j.To = &from, &to
+		}
+		out.RequestRates = append(out.RequestRates, j)
+	}
+	for _, win := range g.VisitTimes() {
+		out.VisitTimes = append(out.VisitTimes, explainSpanJSON{From: win.FromClock(), To: win.ToClock()})
+	}
+	if v, ok := g.RobotVersion(); ok {
+		out.RobotVersion = &v
+	}
+	for _, warn := range r.Warnings() {
+		out.Warnings = append(out.Warnings, warn.String())
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(out)
+}
+
+func writeExplainText(w io.Writer, r *robots.Robots, agent, source string, now time.Time) error {
+	g := r.Group(agent)
+	var b strings.Builder
+	fmt.Fprintf(&b, "robots.txt: %s (%s", source, r.Availability())
+	if r.Truncated() {
+		b.WriteString(", cut at 500 KiB")
+	}
+	b.WriteString(")\n")
+	fmt.Fprintf(&b, "agent %q -> %s\n", agent, groupName(g))
+	fmt.Fprintf(&b, "pace now (%s): %s\n", now.UTC().Format("15:04 UTC"), paceWords(g, now))
+	if d, ok := g.CrawlDelay(); ok {
+		fmt.Fprintf(&b, "  Crawl-delay: one request every %s\n", d)
+	}
+	for _, rate := range g.RequestRates() {
+		when := "at any time"
+		if rate.Windowed {
+			when = "between " + rate.Window.FromClock() + " and " + rate.Window.ToClock() + " UTC"
+		}
+		fmt.Fprintf(&b, "  Request-rate: %d per %s (one every %s) %s  [line %d]\n",
+			rate.Requests, rate.Per, rate.Interval(), when, rate.Line)
+	}
+	if wins := g.VisitTimes(); len(wins) > 0 {
+		spans := make([]string, len(wins))
+		for i, win := range wins {
+			spans[i] = win.FromClock() + "-" + win.ToClock()
+		}
+		fmt.Fprintf(&b, "visit only between (UTC): %s; ", strings.Join(spans, ", "))
+		if g.VisitAllowed(now) {
+			b.WriteString("open now\n")
+		} else {
+			fmt.Fprintf(&b, "closed now, next window opens %s\n", g.NextVisit(now).UTC().Format("2006-01-02 15:04 UTC"))
+		}
+	} else {
+		b.WriteString("visit times: any time\n")
+	}
+	if v, ok := g.RobotVersion(); ok {
+		fmt.Fprintf(&b, "robot-version: %s (informational; rules follow RFC 9309)\n", v)
+	}
+	for _, c := range g.Comments() {
+		fmt.Fprintf(&b, "comment: %s\n", c)
+	}
+	for _, s := range r.Sitemaps() {
+		fmt.Fprintf(&b, "sitemap: %s\n", s)
+	}
+	ws := r.Warnings()
+	fmt.Fprintf(&b, "warnings: %d\n", len(ws))
+	for _, warn := range ws {
+		fmt.Fprintf(&b, "  %s\n", warn)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// groupName describes the group that applies, for people.
+func groupName(g *robots.Group) string {
+	agents := g.Agents()
+	switch {
+	case len(agents) == 0:
+		return "no group applies (everything allowed)"
+	case len(agents) == 1 && agents[0] == "*":
+		return "the * group"
+	}
+	return "group User-agent: " + strings.Join(agents, ", ")
+}
+
+// paceWords says in words how fast the group lets a crawler go at now.
+func paceWords(g *robots.Group, now time.Time) string {
+	interval, source, ok := g.Pace(now)
+	if !ok {
+		return "no pace asked for"
+	}
+	return fmt.Sprintf("at most one request every %s (%s)", interval, source)
+}

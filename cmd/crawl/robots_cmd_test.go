@@ -1,0 +1,237 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+const cmdRobotsBody = `User-agent: *
+Disallow: /private/
+Allow: /private/press/
+Crawl-delay: 2.5
+
+User-agent: hackerbot
+Robot-version: 2.0
+Request-rate: 1/10m 1300-1659
+Request-rate: 10
+Visit-time: 0600-0845
+Comment: slow down, please
+Disallow: /*.cgi$
+Sitemap: https://example.com/sitemap.xml
+bogus line here
+`
+
+func writeRobotsFile(t *testing.T, body string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "robots.txt")
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func runRobotsCmd(t *testing.T, opts robotsOptions, args ...string) (string, error) {
+	t.Helper()
+	if opts.now == nil {
+		opts.now = func() time.Time { return time.Date(2026, 1, 1, 14, 0, 0, 0, time.UTC) }
+	}
+	cmd := newRobotsCommandWith(opts)
+	var out bytes.Buffer
+	cmd.SetOut(&out)
+	cmd.SetErr(&out)
+	cmd.SetArgs(args)
+	err := cmd.ExecuteContext(context.Background())
+	return out.String(), err
+}
+
+func TestRobotsCheckJSON(t *testing.T) {
+	file := writeRobotsFile(t, cmdRobotsBody)
+	out, err := runRobotsCmd(t, robotsOptions{}, "check", "--file", file, "--agent", "ExampleBot/1.0", "--json",
+		"https://example.com/private/x", "/private/press/a?b=<c>", "/public", "http://h/robots.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"url":"https://example.com/private/x","allowed":false,"rule":"Disallow: /private/","line":2}
+{"url":"/private/press/a?b=<c>","allowed":true,"rule":"Allow: /private/press/","line":3}
+{"url":"/public","allowed":true,"rule":"","line":0}
+{"url":"http://h/robots.txt","allowed":true,"rule":"","line":0}
+`
+	if out != want {
+		t.Errorf("got\n%s\nwant\n%s", out, want)
+	}
+}
+
+func TestRobotsCheckText(t *testing.T) {
+	file := writeRobotsFile(t, cmdRobotsBody)
+	out, err := runRobotsCmd(t, robotsOptions{}, "check", "--file", file, "--agent", "hackerbot", "/a/b.cgi", "/a/b.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"DISALLOWED /a/b.cgi  (line 12: Disallow: /*.cgi$)",
+		"ALLOWED    /a/b.html  (no rule matches)",
+		"group User-agent: hackerbot",
+		"at most one request every 10m0s (line 8: Request-rate: 1/10m 1300-1659)",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestRobotsExplainJSON(t *testing.T) {
+	file := writeRobotsFile(t, cmdRobotsBody)
+	out, err := runRobotsCmd(t, robotsOptions{}, "explain", "--file", file, "--agent", "HackerBot", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got map[string]any
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if strings.Count(out, "\n") != 1 {
+		t.Errorf("want one line, got %q", out)
+	}
+	if got["crawl_delay_seconds"] != nil {
+		t.Errorf("crawl_delay_seconds = %v, want null", got["crawl_delay_seconds"])
+	}
+	rates, _ := got["request_rates"].([]any)
+	if len(rates) != 2 {
+		t.Fatalf("request_rates = %v", got["request_rates"])
+	}
+	r0, r1 := rates[0].(map[string]any), rates[1].(map[string]any)
+	if r0["requests"] != 1.0 || r0["seconds"] != 600.0 || r0["from"] != "13:00" || r0["to"] != "16:59" {
+		t.Errorf("rate 0 = %v", r0)
+	}
+	if r1["requests"] != 1.0 || r1["seconds"] != 10.0 || r1["from"] != nil || r1["to"] != nil {
+		t.Errorf("rate 1 (Request-rate: 10) = %v", r1)
+	}
+	if v := got["visit_times"].([]any); len(v) != 1 || v[0].(map[string]any)["from"] != "06:00" || v[0].(map[string]any)["to"] != "08:45" {
+		t.Errorf("visit_times = %v", got["visit_times"])
+	}
+	if c := got["comments"].([]any); len(c) != 1 || c[0] != "slow down, please" {
+		t.Errorf("comments = %v", got["comments"])
+	}
+	if s := got["sitemaps"].([]any); len(s) != 1 || s[0] != "https://example.com/sitemap.xml" {
+		t.Errorf("sitemaps = %v", got["sitemaps"])
+	}
+	if got["robot_version"] != "2.0" {
+		t.Errorf("robot_version = %v", got["robot_version"])
+	}
+	if w := got["warnings"].([]any); len(w) != 2 || !strings.Contains(w[0].(string), "line 9") || !strings.Contains(w[1].(string), "line 14") {
+		t.Errorf("warnings = %v", got["warnings"])
+	}
+
+	out, err = runRobotsCmd(t, robotsOptions{}, "explain", "--file", writeRobotsFile(t, "User-agent: other\nDisallow: /\n"), "--agent", "bot", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"crawl_delay_seconds":null,"request_rates":[],"visit_times":[],"comments":[],"sitemaps":[],"robot_version":null,"warnings":[]}` + "\n"
+	if out != want {
+		t.Errorf("empty group: got %s want %s", out, want)
+	}
+	out, _ = runRobotsCmd(t, robotsOptions{}, "explain", "--file", file, "--agent", "bot", "--json")
+	if !strings.Contains(out, `"crawl_delay_seconds":2.5`) {
+		t.Errorf("* group: %s", out)
+	}
+}
+
+func TestRobotsExplainText(t *testing.T) {
+	file := writeRobotsFile(t, cmdRobotsBody)
+	out, err := runRobotsCmd(t, robotsOptions{}, "explain", "--file", file, "--agent", "hackerbot")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		`agent "hackerbot" -> group User-agent: hackerbot`,
+		"pace now (14:00 UTC): at most one request every 10m0s (line 8: Request-rate: 1/10m 1300-1659)",
+		"Request-rate: 1 per 10s (one every 10s) at any time  [line 9]",
+		"visit only between (UTC): 06:00-08:45; closed now, next window opens 2026-01-02 06:00 UTC",
+		"comment: slow down, please",
+		"sitemap: https://example.com/sitemap.xml",
+		"warnings: 2",
+		"line 9: no period",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestRobotsUsageErrors(t *testing.T) {
+	file := writeRobotsFile(t, cmdRobotsBody)
+	for _, c := range []struct {
+		name string
+		args []string
+		msg  string
+	}{
+		{"check without agent", []string{"check", "--file", file, "/x"}, "--agent is required"},
+		{"check without file", []string{"check", "--agent", "a", "/x"}, "--file is required"},
+		{"check without URL", []string{"check", "--file", file, "--agent", "a"}, "at least one URL"},
+		{"check unreadable file", []string{"check", "--file", file + ".missing", "--agent", "a", "/x"}, "cannot read --file"},
+		{"explain without agent", []string{"explain", "--file", file}, "--agent is required"},
+		{"explain without file", []string{"explain", "--agent", "a"}, "--file is required"},
+		{"explain live without fetcher", []string{"explain", "https://example.com/", "--agent", "a"}, "give --file"},
+		{"explain unreadable file", []string{"explain", "--file", filepath.Dir(file), "--agent", "a"}, "cannot read --file"},
+		{"unknown flag", []string{"check", "--nope"}, "unknown flag"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := runRobotsCmd(t, robotsOptions{}, c.args...)
+			var ue *usageError
+			if !errors.As(err, &ue) {
+				t.Fatalf("err = %v, want a usage error (exit 2)", err)
+			}
+			if !strings.Contains(err.Error(), c.msg) || strings.Contains(err.Error(), "\n") {
+				t.Errorf("message %q, want one line containing %q", err.Error(), c.msg)
+			}
+		})
+	}
+}
+
+func TestRobotsLiveFetch(t *testing.T) {
+	var asked []string
+	fetch := func(_ context.Context, u string) ([]byte, int, error) {
+		asked = append(asked, u)
+		switch {
+		case strings.Contains(u, "down.example"):
+			return nil, 503, nil
+		case strings.Contains(u, "gone.example"):
+			return nil, 404, nil
+		}
+		return []byte("User-agent: *\nDisallow: /private\nCrawl-delay: 4\n"), 200, nil
+	}
+	opts := robotsOptions{fetch: fetch}
+	out, err := runRobotsCmd(t, opts, "check", "--agent", "bot", "--json",
+		"https://up.example/private/1", "https://up.example/public", "https://down.example/a", "https://gone.example/private")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"url":"https://up.example/private/1","allowed":false,"rule":"Disallow: /private","line":2}
+{"url":"https://up.example/public","allowed":true,"rule":"","line":0}
+{"url":"https://down.example/a","allowed":false,"rule":"","line":0}
+{"url":"https://gone.example/private","allowed":true,"rule":"","line":0}
+`
+	if out != want {
+		t.Errorf("got\n%s", out)
+	}
+	if len(asked) != 3 || asked[0] != "https://up.example/robots.txt" {
+		t.Errorf("fetched %v, want one fetch per host", asked)
+	}
+	out, err = runRobotsCmd(t, opts, "explain", "https://up.example/some/page", "--agent", "bot")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "robots.txt: https://up.example/robots.txt (available)") || !strings.Contains(out, "every 4s") {
+		t.Errorf("explain live:\n%s", out)
+	}
+	if _, err := runRobotsCmd(t, opts, "check", "--agent", "bot", "/relative"); err == nil {
+		t.Error("a path without --file must be a usage error")
+	}
+}
