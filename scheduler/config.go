@@ -45,7 +45,7 @@ type Config struct {
 	MaxWait          time.Duration `mapstructure:"max_wait"`           // longest wait for one host before it is deferred
 	MaxCrawlDelay    time.Duration `mapstructure:"max_crawl_delay"`    // longest Crawl-delay accepted by policies clamp and skip
 	CrawlDelayPolicy string        `mapstructure:"crawl_delay_policy"` // wait|clamp|skip
-	Workers          int           `mapstructure:"workers"`            // fetch workers the crawler runs
+	Workers          int           `mapstructure:"workers"`            // fetch workers the crawler runs (not used by the scheduler itself)
 	BackoffBase      time.Duration `mapstructure:"backoff_base"`       // first back-off after a 429/5xx/timeout
 	BackoffMax       time.Duration `mapstructure:"backoff_max"`        // longest back-off
 	RetryAfterMax    time.Duration `mapstructure:"retry_after_max"`    // cap on a server's Retry-After
@@ -54,8 +54,9 @@ type Config struct {
 
 	// OnSkip, if set, receives every skip the scheduler decides on its own
 	// (dropped hosts, exhausted retries, deferred hosts). Skips returned by
-	// Add are not repeated here. It is called without locks held, possibly
-	// from several goroutines at once.
+	// Add are not repeated here. It is called without locks held, from the
+	// goroutines calling Next, Finish, SetRules, RulesFailed or Close,
+	// possibly several at once; it may call the Scheduler.
 	OnSkip func(Skip) `mapstructure:"-"`
 }
 

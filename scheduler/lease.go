@@ -34,6 +34,13 @@ func (s *Scheduler) Next(ctx context.Context) (*Lease, error) {
 			s.mu.Unlock()
 			return nil, err
 		}
+		if len(s.outSkips) > 0 {
+			skips := s.outSkips
+			s.outSkips = nil
+			s.mu.Unlock()
+			s.emit(skips)
+			continue
+		}
 		now := time.Now()
 		var until time.Time
 		for len(s.ready) > 0 && !s.ready[0].key.After(now) && s.ready[0].rulesKnown && len(s.ready[0].cache) == 0 {

@@ -69,7 +69,7 @@ type Scheduler struct {
 	leases      int
 	accepted    int
 	stats       Stats
-	drainedOnce bool
+	outSkips    []Skip // skips found by the flusher, not yet passed to OnSkip
 }
 
 // dropJob asks the flusher to skip and delete a dropped host's spilled
@@ -289,15 +289,11 @@ func (s *Scheduler) flushLoop() {
 			s.fixAt(h, now)
 		}
 		s.stats.Skipped += len(skips)
+		// Delivered by the next Next or Finish, so that OnSkip never runs
+		// on the flusher (it may call Add, which may wait for the flusher).
+		s.outSkips = append(s.outSkips, skips...)
 		s.cond.Broadcast()
 		s.notify()
-		if len(skips) > 0 && s.cfg.OnSkip != nil {
-			s.mu.Unlock()
-			for _, sk := range skips {
-				s.cfg.OnSkip(sk)
-			}
-			s.mu.Lock()
-		}
 	}
 }
 
@@ -369,6 +365,9 @@ func (s *Scheduler) Close() error {
 	s.mu.Unlock()
 	<-s.flushDone
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.err
+	skips, err := s.outSkips, s.err
+	s.outSkips = nil
+	s.mu.Unlock()
+	s.emit(skips)
+	return err
 }
