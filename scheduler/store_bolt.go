@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -39,7 +40,8 @@ type BoltOptions struct {
 // BoltStore is the durable Store: one bbolt file. It is safe for concurrent
 // use; Apply calls are serialised.
 type BoltStore struct {
-	db *bolt.DB
+	db    *bolt.DB
+	bloom atomic.Pointer[bloom] // over the seen bucket; rebuilt when full
 
 	mu     sync.Mutex // guards ids, names, nextID
 	ids    map[string]uint32
@@ -75,6 +77,11 @@ func OpenBoltWith(path string, o BoltOptions) (*BoltStore, error) {
 				return err
 			}
 		}
+		f, err := loadBloom(tx.Bucket(bucketSeen))
+		if err != nil {
+			return err
+		}
+		s.bloom.Store(f)
 		return tx.Bucket(bucketHostID).ForEach(func(k, v []byte) error {
 			if len(v) != 4 {
 				return fmt.Errorf("bad host id for %q", k)
@@ -91,6 +98,19 @@ func OpenBoltWith(path string, o BoltOptions) (*BoltStore, error) {
 		return nil, fmt.Errorf("scheduler: open frontier %s: %w", path, err)
 	}
 	return s, nil
+}
+
+// loadBloom builds a filter holding every key of the seen bucket, sized for
+// twice as many.
+func loadBloom(b *bolt.Bucket) (*bloom, error) {
+	f := newBloom(max(2*int64(b.Stats().KeyN), bloomMinCap))
+	err := b.ForEach(func(k, _ []byte) error {
+		if len(k) == 16 {
+			f.add(k)
+		}
+		return nil
+	})
+	return f, err
 }
 
 func seenKey(url string) []byte {
@@ -202,6 +222,8 @@ func decodeEntry(authority string, k, v []byte) (Entry, error) {
 // makes large group commits markedly cheaper.
 func (s *BoltStore) Apply(ops []Op) error {
 	ops = sortOps(ops)
+	var rebuilt *bloom
+	f := s.bloom.Load()
 	err := s.db.Update(func(tx *bolt.Tx) error {
 		seen, queue, host := tx.Bucket(bucketSeen), tx.Bucket(bucketQueue), tx.Bucket(bucketHost)
 		queue.FillPercent = 0.9
@@ -209,7 +231,9 @@ func (s *BoltStore) Apply(ops []Op) error {
 			var err error
 			switch op.Code {
 			case OpSeen:
-				err = seen.Put(seenKey(op.URL), nil)
+				k := seenKey(op.URL)
+				f.add(k) // before the commit: at worst a false positive
+				err = seen.Put(k, nil)
 			case OpEnqueue:
 				var id uint32
 				id, _, err = s.hostID(tx, op.Entry.Authority, true)
@@ -243,8 +267,16 @@ func (s *BoltStore) Apply(ops []Op) error {
 				return err
 			}
 		}
+		if f.full() {
+			var err error
+			rebuilt, err = loadBloom(seen)
+			return err
+		}
 		return nil
 	})
+	if rebuilt != nil && err == nil {
+		s.bloom.Store(rebuilt)
+	}
 	if err != nil {
 		// Host ids created in a failed transaction must be forgotten.
 		s.reloadIDs()
@@ -309,9 +341,13 @@ func (s *BoltStore) reloadIDs() {
 
 // Seen reports whether url is in the seen set.
 func (s *BoltStore) Seen(url string) (bool, error) {
+	k := seenKey(url)
+	if !s.bloom.Load().has(k) {
+		return false, nil
+	}
 	var ok bool
 	err := s.db.View(func(tx *bolt.Tx) error {
-		ok = tx.Bucket(bucketSeen).Get(seenKey(url)) != nil
+		ok = tx.Bucket(bucketSeen).Get(k) != nil
 		return nil
 	})
 	if err != nil {
