@@ -95,7 +95,7 @@ type Lease struct {
 	Kind      Kind   // what the URL is fetched for
 	Seed      bool   // the URL is a seed
 	Attempt   int    // 0 on the first try, incremented on each retry
-	Issued    time.Time
+	Issued    time.Time // when Next handed it out
 
 	seq uint64 // queue sequence number; 0 for robots leases
 }
