@@ -88,13 +88,13 @@ type Rules struct {
 // A Lease is one URL handed out by Next. It is outstanding (counts as in
 // flight for its host) until passed to Finish.
 type Lease struct {
-	URL       string // canonical absolute URL to fetch
-	Parent    string // the page it was found on
-	Authority string // "scheme://host:port" of URL
-	Depth     int    // link distance from the seed
-	Kind      Kind   // what the URL is fetched for
-	Seed      bool   // the URL is a seed
-	Attempt   int    // 0 on the first try, incremented on each retry
+	URL       string    // canonical absolute URL to fetch
+	Parent    string    // the page it was found on
+	Authority string    // "scheme://host:port" of URL
+	Depth     int       // link distance from the seed
+	Kind      Kind      // what the URL is fetched for
+	Seed      bool      // the URL is a seed
+	Attempt   int       // 0 on the first try, incremented on each retry
 	Issued    time.Time // when Next handed it out
 
 	seq uint64 // queue sequence number; 0 for robots leases
