@@ -56,14 +56,12 @@ func newMatcher(rules []rule) *matcher {
 		rule int32
 	}
 	entries := make([]entry, len(rules))
-	total := 1
 	for i := range rules {
 		lit := rules[i].pattern
 		if k := strings.IndexByte(lit, '*'); k >= 0 {
 			lit = lit[:k]
 		}
 		entries[i] = entry{lit, int32(i)}
-		total += len(lit)
 	}
 	slices.SortFunc(entries, func(a, b entry) int {
 		if c := strings.Compare(a.lit, b.lit); c != 0 {
@@ -72,111 +70,112 @@ func newMatcher(rules []rule) *matcher {
 		return int(a.rule - b.rule)
 	})
 
-	// Build an uncompressed byte trie first. Nodes are created in
-	// lexicographic order, parents before children.
-	parent := make([]int32, 1, total)
-	depth := make([]int32, 1, total)
-	creator := make([]int32, 1, total) // entry whose literal created the node
-	simple := make([]int32, 1, total)
-	nchild := make([]int32, 1, total)
-	parent[0], simple[0] = -1, -1
-	hasWild := map[int32][]int32{}
-	var wild []wildRule
+	// Build the radix tree straight from the sorted literals, as a suffix
+	// tree is built from a suffix array: keep the path to the previous
+	// literal on a stack, pop below the common prefix, split an edge where
+	// the new literal branches off, and hang its node below.
+	type bnode struct {
+		parent int32
+		depth  int32
+		lit    string // a literal through this node; label = lit[parent depth:depth]
+	}
+	bn := make([]bnode, 1, 2*len(entries)+1)
+	bn[0] = bnode{parent: -1}
+	simple := make([]int32, 1, 2*len(entries)+1)
+	simple[0] = -1
+	type wildAt struct{ node, idx int32 }
+	var wilds []wildAt
+	m := &matcher{}
 	stack := []int32{0}
 	prev := ""
-	for ei, e := range entries {
+	for _, e := range entries {
 		l := 0
 		for l < len(prev) && l < len(e.lit) && prev[l] == e.lit[l] {
 			l++
 		}
-		stack = stack[:l+1]
-		for d := l; d < len(e.lit); d++ {
-			id := int32(len(parent))
-			parent = append(parent, stack[d])
-			depth = append(depth, int32(d+1))
-			creator = append(creator, int32(ei))
+		last := int32(-1)
+		for bn[stack[len(stack)-1]].depth > int32(l) {
+			last = stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+		}
+		top := stack[len(stack)-1]
+		if bn[top].depth < int32(l) {
+			x := int32(len(bn))
+			bn = append(bn, bnode{parent: top, depth: int32(l), lit: e.lit})
 			simple = append(simple, -1)
-			nchild = append(nchild, 0)
-			nchild[stack[d]]++
-			stack = append(stack, id)
+			bn[last].parent = x
+			stack = append(stack, x)
+			top = x
+		}
+		if int32(len(e.lit)) > bn[top].depth {
+			y := int32(len(bn))
+			bn = append(bn, bnode{parent: top, depth: int32(len(e.lit)), lit: e.lit})
+			simple = append(simple, -1)
+			stack = append(stack, y)
+			top = y
 		}
 		prev = e.lit
-		at := stack[len(e.lit)]
 		r := &rules[e.rule]
 		if !r.anchored && len(e.lit) == len(r.pattern) {
-			if s := simple[at]; s < 0 || (r.allow && !rules[s].allow) {
-				simple[at] = e.rule
+			if s := simple[top]; s < 0 || (r.allow && !rules[s].allow) {
+				simple[top] = e.rule
 			}
 			continue
 		}
-		hasWild[at] = append(hasWild[at], int32(len(wild)))
-		wild = append(wild, compileWild(r, e.rule, len(e.lit)))
+		wilds = append(wilds, wildAt{top, int32(len(m.wild))})
+		m.wild = append(m.wild, compileWild(r, e.rule, len(e.lit)))
 	}
 
-	// Compress: keep the root, nodes where a rule ends or starts its
-	// wildcard part, and branching or leaf nodes; chains between them
-	// become one edge whose label is a slice of a literal.
-	newID := make([]int32, len(parent))
-	anc := make([]int32, len(parent)) // nearest kept proper ancestor
-	m := &matcher{wild: wild}
-	for id := range parent {
-		_, w := hasWild[int32(id)]
-		keep := id == 0 || simple[id] >= 0 || w || nchild[id] != 1
-		if id > 0 {
-			if p := parent[id]; newID[p] >= 0 {
-				anc[id] = p
-			} else {
-				anc[id] = anc[p]
-			}
-		}
-		if !keep {
-			newID[id] = -1
-			continue
-		}
-		newID[id] = int32(len(m.nodes))
-		m.nodes = append(m.nodes, node{simple: simple[id]})
+	// Lay the tree out: children of a node contiguous, in label order.
+	order := make([]int32, 0, len(bn)-1)
+	for id := 1; id < len(bn); id++ {
+		order = append(order, int32(id))
 	}
-	count := make([]int32, len(m.nodes)+1)
-	for id := 1; id < len(parent); id++ {
-		if newID[id] >= 0 {
-			count[newID[anc[id]]+1]++
+	first := func(id int32) byte { return bn[id].lit[bn[bn[id].parent].depth] }
+	slices.SortFunc(order, func(a, b int32) int {
+		if pa, pb := bn[a].parent, bn[b].parent; pa != pb {
+			return int(pa - pb)
 		}
-	}
-	for i := 1; i < len(count); i++ {
-		count[i] += count[i-1]
-	}
-	m.edges = make([]edge, len(m.nodes)-1)
+		return int(first(a)) - int(first(b))
+	})
+	m.nodes = make([]node, len(bn))
+	m.edges = make([]edge, len(order))
 	for i := range m.nodes {
-		m.nodes[i].first = count[i]
+		m.nodes[i].simple = simple[i]
 	}
-	for id := 1; id < len(parent); id++ {
-		if newID[id] < 0 {
-			continue
+	for i, id := range order {
+		b := &bn[id]
+		p := &m.nodes[b.parent]
+		if p.n == 0 {
+			p.first = int32(i)
 		}
-		a := anc[id]
-		pn := &m.nodes[newID[a]]
-		lit := entries[creator[id]].lit
-		m.edges[pn.first+pn.n] = edge{first: lit[depth[a]], label: lit[depth[a]:depth[id]], to: newID[id]}
-		pn.n++
+		p.n++
+		m.edges[i] = edge{first: first(id), to: id, label: b.lit[bn[b.parent].depth:b.depth]}
 	}
-	for at, list := range hasWild {
-		slices.SortFunc(list, func(a, b int32) int {
-			wa, wb := &m.wild[a], &m.wild[b]
-			switch {
-			case wa.prio != wb.prio:
-				return int(wb.prio - wa.prio)
-			case wa.allow != wb.allow:
-				if wa.allow {
-					return -1
-				}
-				return 1
+	slices.SortFunc(wilds, func(a, b wildAt) int {
+		if a.node != b.node {
+			return int(a.node - b.node)
+		}
+		wa, wb := &m.wild[a.idx], &m.wild[b.idx]
+		switch {
+		case wa.prio != wb.prio:
+			return int(wb.prio - wa.prio)
+		case wa.allow != wb.allow:
+			if wa.allow {
+				return -1
 			}
-			return int(wa.rule - wb.rule)
-		})
-		nd := &m.nodes[newID[at]]
-		nd.wFirst = int32(len(m.wildIdx))
-		nd.wLen = int32(len(list))
-		m.wildIdx = append(m.wildIdx, list...)
+			return 1
+		}
+		return int(wa.rule - wb.rule)
+	})
+	m.wildIdx = make([]int32, len(wilds))
+	for i, w := range wilds {
+		m.wildIdx[i] = w.idx
+		nd := &m.nodes[w.node]
+		if nd.wLen == 0 {
+			nd.wFirst = int32(i)
+		}
+		nd.wLen++
 	}
 	return m
 }

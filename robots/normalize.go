@@ -37,15 +37,36 @@ func urlIsNormal(s string) bool {
 	i := 0
 	for ; i+4 <= len(s); i += 4 {
 		if plainOctets[s[i]]&plainOctets[s[i+1]]&plainOctets[s[i+2]]&plainOctets[s[i+3]] == 0 {
-			return false
+			break
 		}
 	}
 	for ; i < len(s); i++ {
-		if plainOctets[s[i]] == 0 {
+		if plainOctets[s[i]] != 0 {
+			continue
+		}
+		if !canonicalEscape(s, i) {
 			return false
 		}
+		i += 2
 	}
 	return true
+}
+
+// canonicalEscape reports whether s[i:] starts with a "%XX" escape that
+// normalisation keeps as it is: upper-case hex for an octet that is not
+// unreserved.
+func canonicalEscape(s string, i int) bool {
+	if s[i] != '%' || i+2 >= len(s) {
+		return false
+	}
+	hi, lo := s[i+1], s[i+2]
+	isHex := func(c byte) bool { return '0' <= c && c <= '9' || 'A' <= c && c <= 'F' }
+	if !isHex(hi) || !isHex(lo) {
+		return false
+	}
+	h, _ := unhex(hi)
+	l, _ := unhex(lo)
+	return !isUnreserved(h<<4 | l)
 }
 
 // appendNormal appends the normal form of s to dst: octets outside US-ASCII,
@@ -97,10 +118,14 @@ func normalPattern(value string) (pattern string, anchored bool, shown string) {
 	}
 	clean := true
 	for i := 0; i < len(body); i++ {
-		if !isPlain(body[i]) && body[i] != '*' {
+		if isPlain(body[i]) || body[i] == '*' {
+			continue
+		}
+		if !canonicalEscape(body, i) {
 			clean = false
 			break
 		}
+		i += 2
 	}
 	if clean {
 		return body, anchored, value

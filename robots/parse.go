@@ -112,7 +112,8 @@ func Parse(body []byte) *Robots {
 	}
 	src := string(body)
 	r.body = src
-	p := parser{r: r}
+	lines := strings.Count(src, "\n") + 1
+	p := parser{r: r, rules: make([]rule, 0, lines/2+1)}
 	i := 0
 	for k := 0; k < 3 && i < len(src) && src[i] == "\xEF\xBB\xBF"[k]; k++ {
 		i++
@@ -137,9 +138,14 @@ func Parse(body []byte) *Robots {
 
 // parser holds the state of one Parse.
 type parser struct {
-	r    *Robots
-	cur  *Group // the group being read, nil before the first user-agent
-	open bool   // cur still takes user-agent lines: no Allow/Disallow yet
+	r     *Robots
+	cur   *Group // the group being read, nil before the first user-agent
+	open  bool   // cur still takes user-agent lines: no Allow/Disallow yet
+	rules  []rule   // the rules of all groups, in file order
+	spans  []int    // for r.all[i], its rules are rules[spans[i]:spans[i+1]]
+	agents []string // the user-agent values of all groups, in file order
+	aspans []int    // for r.all[i], its agents are agents[aspans[i]:aspans[i+1]]
+	slab   []Group  // groups are allocated in chunks
 }
 
 func (p *parser) warn(g *Group, n int, text, msg string) {
@@ -235,20 +241,20 @@ func (p *parser) line(raw string, n int) {
 
 func (p *parser) userAgent(s, val string, n int) {
 	if p.cur == nil || !p.open {
-		p.cur = &Group{}
+		if len(p.slab) == cap(p.slab) {
+			p.slab = make([]Group, 0, 32)
+		}
+		p.slab = p.slab[:len(p.slab)+1]
+		p.cur = &p.slab[len(p.slab)-1]
 		p.r.all = append(p.r.all, p.cur)
+		p.spans = append(p.spans, len(p.rules))
+		p.aspans = append(p.aspans, len(p.agents))
 		p.open = true
 	}
-	g := p.cur
 	if val == "" {
-		p.warn(g, n, s, "empty user-agent; it matches no crawler")
+		p.warn(p.cur, n, s, "empty user-agent; it matches no crawler")
 	}
-	g.agents = append(g.agents, val)
-	if len(g.agents) == 1 {
-		g.name = val
-	} else {
-		g.name += ", " + val
-	}
+	p.agents = append(p.agents, val)
 }
 
 func (p *parser) rule(s, val string, n int, allow bool) {
@@ -264,7 +270,7 @@ func (p *parser) rule(s, val string, n int, allow bool) {
 		p.warn(p.cur, n, s, "pattern does not start with '/' or '*'; matched as written, so it matches no path")
 	}
 	pat, anchored, shown := normalPattern(val)
-	p.cur.rules = append(p.cur.rules, rule{allow: allow, anchored: anchored, line: n, text: s, pattern: pat, shown: shown})
+	p.rules = append(p.rules, rule{allow: allow, anchored: anchored, line: n, text: s, pattern: pat, shown: shown})
 }
 
 // finish indexes the groups by product token, merging groups that name the
@@ -272,6 +278,20 @@ func (p *parser) rule(s, val string, n int, allow bool) {
 func (p *parser) finish() {
 	r := p.r
 	r.none = &Group{}
+	p.spans = append(p.spans, len(p.rules))
+	p.aspans = append(p.aspans, len(p.agents))
+	for i, g := range r.all {
+		if from, to := p.spans[i], p.spans[i+1]; from < to {
+			g.rules = p.rules[from:to:to]
+		}
+		from, to := p.aspans[i], p.aspans[i+1]
+		g.agents = p.agents[from:to:to]
+		if len(g.agents) == 1 {
+			g.name = g.agents[0]
+		} else {
+			g.name = strings.Join(g.agents, ", ")
+		}
+	}
 	var dups map[string][]*Group
 	for _, g := range r.all {
 		for _, a := range g.agents {
