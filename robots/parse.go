@@ -138,9 +138,9 @@ func Parse(body []byte) *Robots {
 
 // parser holds the state of one Parse.
 type parser struct {
-	r     *Robots
-	cur   *Group // the group being read, nil before the first user-agent
-	open  bool   // cur still takes user-agent lines: no Allow/Disallow yet
+	r      *Robots
+	cur    *Group   // the group being read, nil before the first user-agent
+	open   bool     // cur still takes user-agent lines: no Allow/Disallow yet
 	rules  []rule   // the rules of all groups, in file order
 	spans  []int    // for r.all[i], its rules are rules[spans[i]:spans[i+1]]
 	agents []string // the user-agent values of all groups, in file order
