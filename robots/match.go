@@ -191,6 +191,16 @@ type wildRule struct {
 	suffix    string
 	find      []string
 	fails     [][]int32 // KMP failure tables for find
+	need      [2]uint64 // octets (mod 128) the path must contain to match
+}
+
+// octetSet returns the set of octets (mod 128) in s as a 128-bit mask.
+func octetSet(set [2]uint64, s string) [2]uint64 {
+	for i := 0; i < len(s); i++ {
+		b := s[i] & 127
+		set[b>>6] |= 1 << (b & 63)
+	}
+	return set
 }
 
 func compileWild(r *rule, idx int32, litLen int) wildRule {
@@ -213,7 +223,9 @@ func compileWild(r *rule, idx int32, litLen int) wildRule {
 	w.fails = make([][]int32, len(w.find))
 	for i, seg := range w.find {
 		w.fails[i] = kmpTable(seg)
+		w.need = octetSet(w.need, seg)
 	}
+	w.need = octetSet(w.need, w.suffix)
 	return w
 }
 
@@ -314,6 +326,8 @@ func (m *matcher) child(n int32, b byte) int32 {
 func (m *matcher) best(u string, rules []rule, steps *int) int {
 	best, bestPrio, bestAllow := int32(-1), -1, false
 	n, d, walked := int32(0), 0, 0
+	var uset [2]uint64
+	haveSet := false
 	for {
 		nd := &m.nodes[n]
 		if s := nd.simple; s >= 0 {
@@ -322,11 +336,19 @@ func (m *matcher) best(u string, rules []rule, steps *int) int {
 			}
 		}
 		if nd.wLen > 0 {
+			if !haveSet {
+				// A cheap filter: skip rules needing an octet u lacks.
+				uset, haveSet = octetSet(uset, u), true
+				walked += len(u)
+			}
 			for _, wi := range m.wildIdx[nd.wFirst : nd.wFirst+nd.wLen] {
 				w := &m.wild[wi]
 				p := int(w.prio)
 				if !(p > bestPrio || p == bestPrio && w.allow && !bestAllow) {
 					break
+				}
+				if w.need[0]&^uset[0] != 0 || w.need[1]&^uset[1] != 0 {
+					continue
 				}
 				if w.match(u, d, steps) {
 					best, bestPrio, bestAllow = w.rule, p, w.allow
