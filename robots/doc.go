@@ -48,10 +48,19 @@
 // "longest match wins") is the length in octets of the normalised pattern,
 // '*' and the final '$' included, as in Google's matcher.
 //
-// Each group's rules are compiled, on the first Allowed call, into a byte
-// trie over their literal prefixes plus a greedy left-to-right segment
-// search (Knuth-Morris-Pratt) for the parts after a '*'. A check walks the
-// path once, never backtracks, and does not allocate.
+// Each group's rules are compiled, on the first Allowed call for that group
+// (under a sync.Once, so a file with 5,000 groups pays only for the groups
+// a crawler asks about), into a radix tree over their literal prefixes plus,
+// for the part after a '*', a greedy left-to-right segment search
+// (Knuth-Morris-Pratt; leftmost matches are correct for patterns whose only
+// wildcard is '*'). A check walks the path once, never backtracks, takes
+// time linear in the length of the path for any set of patterns, and does
+// not allocate for paths up to 1 KiB. Group lookup is one map access on the
+// lower-cased product token.
+//
+// Product tokens are [a-zA-Z_-] only (RFC 9309 2.2.1), so digits end them:
+// "User-agent: MJ12bot" names the token "MJ", and so does an agent called
+// "MJ12bot". Google's parser reads such lines the same way.
 //
 // # Conservative readings of malformed values
 //

@@ -136,3 +136,27 @@ func ExampleAllowAll() {
 	fmt.Println(robots.AllowAll().Allowed("bot", "/a").Allowed)
 	// Output: true
 }
+
+func ExampleRobots_Allowed() {
+	r := robots.Parse([]byte(exampleBody))
+	v := r.Allowed("hackerbot/1.0", "https://example.com/cgi/run.cgi")
+	fmt.Println(v)
+	// Output: disallowed by line 12 "Disallow: /*.cgi$" (group hackerbot)
+}
+
+func ExampleRobots_Sitemaps() {
+	fmt.Println(robots.Parse([]byte(exampleBody)).Sitemaps())
+	// Output: [https://example.com/sitemap.xml]
+}
+
+func ExampleGroup_Comments() {
+	fmt.Println(robots.Parse([]byte(exampleBody)).Group("hackerbot").Comments())
+	// Output: [slow down, please]
+}
+
+func ExampleGroup_Warnings() {
+	g := robots.Parse([]byte("User-agent: *\nCrawl-delay: -4\n")).Group("bot")
+	d, _ := g.CrawlDelay()
+	fmt.Println(d, g.Warnings())
+	// Output: 4s [line 2: negative Crawl-delay; read as its magnitude: "Crawl-delay: -4"]
+}
