@@ -195,6 +195,7 @@ func (s *Scheduler) awaitFlush(g uint64) error {
 // host queue heads from the store and drains dropped hosts.
 func (s *Scheduler) flushLoop() {
 	defer close(s.flushDone)
+	var spare []Op // the previous batch's array, reused
 	s.mu.Lock()
 	for {
 		for s.flushed >= s.gen && len(s.refills) == 0 && len(s.drops) == 0 && !s.closed {
@@ -205,7 +206,7 @@ func (s *Scheduler) flushLoop() {
 			return
 		}
 		ops := s.pending
-		s.pending = nil
+		s.pending = spare
 		for h := range s.dirty {
 			ops = append(ops, Op{Code: OpHost, Host: h.rec})
 		}
@@ -258,6 +259,8 @@ func (s *Scheduler) flushLoop() {
 			}
 		}
 
+		clear(ops)
+		spare = ops[:0]
 		s.mu.Lock()
 		s.busy = false
 		s.flushSeen = nil

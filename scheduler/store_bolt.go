@@ -221,17 +221,18 @@ func decodeEntry(authority string, k, v []byte) (Entry, error) {
 // key keep their order): B+tree pages are then visited in order, which
 // makes large group commits markedly cheaper.
 func (s *BoltStore) Apply(ops []Op) error {
-	ops = sortOps(ops)
+	ks := sortOps(ops)
 	var rebuilt *bloom
 	f := s.bloom.Load()
 	err := s.db.Update(func(tx *bolt.Tx) error {
 		seen, queue, host := tx.Bucket(bucketSeen), tx.Bucket(bucketQueue), tx.Bucket(bucketHost)
 		queue.FillPercent = 0.9
-		for _, op := range ops {
+		for i := range ks {
+			op := &ops[ks[i].idx]
 			var err error
 			switch op.Code {
 			case OpSeen:
-				k := seenKey(op.URL)
+				k := ks[i].seen[:]
 				f.add(k) // before the commit: at worst a false positive
 				err = seen.Put(k, nil)
 			case OpEnqueue:
@@ -285,43 +286,59 @@ func (s *BoltStore) Apply(ops []Op) error {
 	return nil
 }
 
-// sortOps returns ops stably sorted by bucket and key, or ops unchanged if
-// they contain an OpDropQueue (whose place in the order matters).
-func sortOps(ops []Op) []Op {
-	type keyed struct {
-		group int
-		key   string
-		seq   uint64
-		op    *Op
-	}
-	ks := make([]keyed, len(ops))
+// sortedOp is one op's place in the order of Apply.
+type sortedOp struct {
+	group uint8
+	seen  [16]byte // seen-set key (group 0)
+	key   string   // authority (groups 1 and 2)
+	seq   uint64
+	idx   int // position in the batch: ties keep the batch order
+}
+
+// sortOps returns the order in which to apply ops: by bucket and key, ties
+// in batch order; or the batch order itself if it contains an OpDropQueue
+// (whose place in the order matters).
+func sortOps(ops []Op) []sortedOp {
+	ks := make([]sortedOp, len(ops))
+	drop := false
 	for i := range ops {
 		op := &ops[i]
+		k := &ks[i]
+		k.idx = i
 		switch op.Code {
 		case OpDropQueue:
-			return ops
+			drop = true
 		case OpSeen:
-			ks[i] = keyed{0, string(seenKey(op.URL)), 0, op}
+			h := sha256.Sum256([]byte(op.URL))
+			k.seen = [16]byte(h[:16])
 		case OpEnqueue, OpDequeue:
-			ks[i] = keyed{1, op.Entry.Authority, op.Entry.Seq, op}
+			k.group, k.key, k.seq = 1, op.Entry.Authority, op.Entry.Seq
 		default:
-			ks[i] = keyed{2, op.Host.Authority, 0, op}
+			k.group, k.key = 2, op.Host.Authority
 		}
 	}
-	slices.SortStableFunc(ks, func(a, b keyed) int {
+	if drop {
+		return ks
+	}
+	slices.SortFunc(ks, func(a, b sortedOp) int {
 		if a.group != b.group {
-			return a.group - b.group
+			return int(a.group) - int(b.group)
 		}
-		if c := strings.Compare(a.key, b.key); c != 0 {
-			return c
+		if a.group == 0 {
+			if c := bytes.Compare(a.seen[:], b.seen[:]); c != 0 {
+				return c
+			}
+		} else {
+			if c := strings.Compare(a.key, b.key); c != 0 {
+				return c
+			}
+			if c := cmp.Compare(a.seq, b.seq); c != 0 {
+				return c
+			}
 		}
-		return cmp.Compare(a.seq, b.seq)
+		return a.idx - b.idx
 	})
-	out := make([]Op, len(ops))
-	for i, k := range ks {
-		out[i] = *k.op
-	}
-	return out
+	return ks
 }
 
 func (s *BoltStore) reloadIDs() {
