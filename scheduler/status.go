@@ -77,7 +77,8 @@ func (s *Scheduler) statusLocked(h *host, now time.Time) HostStatus {
 	return st
 }
 
-// Stats returns totals over the whole frontier.
+// Stats returns totals over the whole frontier. It visits every host, so
+// it costs time in proportion to the number of hosts.
 func (s *Scheduler) Stats() Stats {
 	s.mu.Lock()
 	defer s.mu.Unlock()
