@@ -113,7 +113,7 @@ func Parse(body []byte) *Robots {
 	src := string(body)
 	r.body = src
 	lines := strings.Count(src, "\n") + 1
-	p := parser{r: r, rules: make([]rule, 0, lines/2+1)}
+	p := parser{r: r, rules: make([]rule, 0, lines)}
 	i := 0
 	for k := 0; k < 3 && i < len(src) && src[i] == "\xEF\xBB\xBF"[k]; k++ {
 		i++
