@@ -160,3 +160,12 @@ func ExampleGroup_Warnings() {
 	fmt.Println(d, g.Warnings())
 	// Output: 4s [line 2: negative Crawl-delay; read as its magnitude: "Crawl-delay: -4"]
 }
+
+func ExampleGroup_Rules() {
+	for _, rule := range robots.Parse([]byte(exampleBody)).Group("bot").Rules() {
+		fmt.Println(rule.Line, rule.Allow, rule.Pattern)
+	}
+	// Output:
+	// 3 false /private/
+	// 4 true /private/press/
+}

@@ -101,6 +101,27 @@ func (g *Group) decide(u string, steps *int) (int, Reason) {
 	return -1, ReasonNoRule
 }
 
+// A Rule is one Allow or Disallow line of a group, as Group.Rules lists it.
+type Rule struct {
+	Allow   bool   // Allow (true) or Disallow (false)
+	Pattern string // the pattern in normal form, '$' included
+	Line    int    // 1-based line number
+	Text    string // the line as written, trimmed, without comment
+}
+
+// Rules returns the group's Allow and Disallow rules in file order. Empty
+// patterns, which are no rules, are not listed.
+func (g *Group) Rules() []Rule {
+	if g == nil {
+		return nil
+	}
+	out := make([]Rule, len(g.rules))
+	for i, r := range g.rules {
+		out[i] = Rule{Allow: r.allow, Pattern: r.shown, Line: r.line, Text: r.text}
+	}
+	return out
+}
+
 // CrawlDelay returns the group's Crawl-delay and whether it has one. If
 // several lines give one, the longest delay is returned.
 func (g *Group) CrawlDelay() (time.Duration, bool) {

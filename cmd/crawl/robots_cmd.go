@@ -302,9 +302,14 @@ func writeExplainText(w io.Writer, r *robots.Robots, agent, source string, now t
 	}
 	b.WriteString(")\n")
 	fmt.Fprintf(&b, "agent %q -> %s\n", agent, groupName(g))
+	rules := g.Rules()
+	fmt.Fprintf(&b, "rules: %d (longest match wins, Allow wins a tie)\n", len(rules))
+	for _, rule := range rules {
+		fmt.Fprintf(&b, "  line %d: %s\n", rule.Line, rule.Text)
+	}
 	fmt.Fprintf(&b, "pace now (%s): %s\n", now.UTC().Format("15:04 UTC"), paceWords(g, now))
 	if d, ok := g.CrawlDelay(); ok {
-		fmt.Fprintf(&b, "  Crawl-delay: one request every %s\n", d)
+		fmt.Fprintf(&b, "  Crawl-delay: one request every %s\n", durationWords(d))
 	}
 	for _, rate := range g.RequestRates() {
 		when := "at any time"
@@ -312,7 +317,7 @@ func writeExplainText(w io.Writer, r *robots.Robots, agent, source string, now t
 			when = "between " + rate.Window.FromClock() + " and " + rate.Window.ToClock() + " UTC"
 		}
 		fmt.Fprintf(&b, "  Request-rate: %d per %s (one every %s) %s  [line %d]\n",
-			rate.Requests, rate.Per, rate.Interval(), when, rate.Line)
+			rate.Requests, durationWords(rate.Per), durationWords(rate.Interval()), when, rate.Line)
 	}
 	if wins := g.VisitTimes(); len(wins) > 0 {
 		spans := make([]string, len(wins))
@@ -364,5 +369,17 @@ func paceWords(g *robots.Group, now time.Time) string {
 	if !ok {
 		return "no pace asked for"
 	}
-	return fmt.Sprintf("at most one request every %s (%s)", interval, source)
+	return fmt.Sprintf("at most one request every %s (%s)", durationWords(interval), source)
+}
+
+// durationWords formats d without trailing zero units: "10m", "1h30m", "2.5s".
+func durationWords(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
 }

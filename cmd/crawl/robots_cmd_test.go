@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -78,7 +79,7 @@ func TestRobotsCheckText(t *testing.T) {
 		"DISALLOWED /a/b.cgi  (line 12: Disallow: /*.cgi$)",
 		"ALLOWED    /a/b.html  (no rule matches)",
 		"group User-agent: hackerbot",
-		"at most one request every 10m0s (line 8: Request-rate: 1/10m 1300-1659)",
+		"at most one request every 10m (line 8: Request-rate: 1/10m 1300-1659)",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
@@ -151,7 +152,8 @@ func TestRobotsExplainText(t *testing.T) {
 	}
 	for _, want := range []string{
 		`agent "hackerbot" -> group User-agent: hackerbot`,
-		"pace now (14:00 UTC): at most one request every 10m0s (line 8: Request-rate: 1/10m 1300-1659)",
+		"pace now (14:00 UTC): at most one request every 10m (line 8: Request-rate: 1/10m 1300-1659)",
+		"  line 12: Disallow: /*.cgi$",
 		"Request-rate: 1 per 10s (one every 10s) at any time  [line 9]",
 		"visit only between (UTC): 06:00-08:45; closed now, next window opens 2026-01-02 06:00 UTC",
 		"comment: slow down, please",
@@ -233,5 +235,45 @@ func TestRobotsLiveFetch(t *testing.T) {
 	}
 	if _, err := runRobotsCmd(t, opts, "check", "--agent", "bot", "/relative"); err == nil {
 		t.Error("a path without --file must be a usage error")
+	}
+}
+
+// updateRobotsGolden rewrites the golden files of TestRobotsExplainGolden:
+// go test ./cmd/crawl -run RobotsExplainGolden -update-robots-golden
+var updateRobotsGolden = flag.Bool("update-robots-golden", false, "rewrite testdata/robots/golden files")
+
+// TestRobotsExplainGolden pins what explain prints for each group of the
+// 1996 extended standard's example file.
+func TestRobotsExplainGolden(t *testing.T) {
+	file := filepath.Join("..", "..", "testdata", "robots", "extended-1996.txt")
+	for _, agent := range []string{"fredsbot", "alfred", "hackerbot", "suckemdry", "vacuumweb", "anybot"} {
+		for _, format := range []string{"txt", "json"} {
+			args := []string{"explain", "--file", file, "--agent", agent}
+			if format == "json" {
+				args = append(args, "--json")
+			}
+			out, err := runRobotsCmd(t, robotsOptions{}, args...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = strings.ReplaceAll(out, file, "extended-1996.txt")
+			golden := filepath.Join("..", "..", "testdata", "robots", "golden", "explain-"+agent+"."+format)
+			if *updateRobotsGolden {
+				if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(golden, []byte(out), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				continue
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run with -update-robots-golden to create it)", err)
+			}
+			if out != string(want) {
+				t.Errorf("%s %s:\ngot\n%s\nwant\n%s", agent, format, out, want)
+			}
+		}
 	}
 }
