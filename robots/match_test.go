@@ -2,6 +2,7 @@ package robots
 
 import (
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -167,4 +168,24 @@ func TestShopLike(t *testing.T) {
 		{"googlebot session", "Googlebot", "/c?sessionid=1", false, 35},
 		{"adsbot", "AdsBot-Google", "/checkout/x", false, 39},
 	})
+}
+
+// TestConcurrentUse checks, under -race, that the lazy compilation of a
+// group's rules is safe when many goroutines make their first check at once.
+func TestConcurrentUse(t *testing.T) {
+	r := Parse(readTestdata(t, "shop-like.txt"))
+	want := r.Allowed("anybot", "/c/shoes?sort=price")
+	r = Parse(readTestdata(t, "shop-like.txt"))
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			for range 100 {
+				if got := r.Group("anybot").Allowed("/c/shoes?sort=price"); got != want {
+					t.Errorf("got %v, want %v", got, want)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
 }
