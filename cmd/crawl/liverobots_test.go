@@ -1,0 +1,39 @@
+package main
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+// TestRobotsExplainLiveFollowsRedirects checks "crawl robots explain URL"
+// fetches through the crawler's robots layer: our User-Agent, a redirect
+// to another host followed, and the result explained for the agent.
+func TestRobotsExplainLiveFollowsRedirects(t *testing.T) {
+	var ua string
+	target := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ua = r.UserAgent()
+		fmt.Fprint(w, "User-agent: livebot\nCrawl-delay: 3\nDisallow: /no\nComment: hello operator\n")
+	}))
+	defer target.Close()
+	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, target.URL+"/robots.txt", http.StatusMovedPermanently)
+	}))
+	defer origin.Close()
+	code, out, stderr := runCLI(t, "robots", "explain", origin.URL+"/", "--agent", "livebot", "--json")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(out, `"crawl_delay_seconds":3`) || !strings.Contains(out, "hello operator") {
+		t.Errorf("explain output: %s", out)
+	}
+	if !strings.HasPrefix(ua, "crawl/") {
+		t.Errorf("robots.txt fetched with User-Agent %q", ua)
+	}
+	code, out, _ = runCLI(t, "robots", "check", origin.URL+"/no/x", "--agent", "livebot", "--json")
+	if code != exitOK || !strings.Contains(out, `"allowed":false`) {
+		t.Errorf("live check: %d %s", code, out)
+	}
+}
