@@ -191,16 +191,22 @@ type wildRule struct {
 	suffix    string
 	find      []string
 	fails     [][]int32 // KMP failure tables for find
-	need      [2]uint64 // octets (mod 128) the path must contain to match
+	need      uint64 // octets (mod 64) the path must contain to match
 }
 
-// octetSet returns the set of octets (mod 128) in s as a 128-bit mask.
-func octetSet(set [2]uint64, s string) [2]uint64 {
-	for i := 0; i < len(s); i++ {
-		b := s[i] & 127
-		set[b>>6] |= 1 << (b & 63)
+// octetSet adds the octets of s, folded mod 64, to set: a cheap
+// necessary condition for a wildcard rule to match a path.
+func octetSet(set uint64, s string) uint64 {
+	a, b := set, uint64(0)
+	i := 0
+	for ; i+2 <= len(s); i += 2 {
+		a |= 1 << (s[i] & 63)
+		b |= 1 << (s[i+1] & 63)
 	}
-	return set
+	if i < len(s) {
+		a |= 1 << (s[i] & 63)
+	}
+	return a | b
 }
 
 func compileWild(r *rule, idx int32, litLen int) wildRule {
@@ -326,7 +332,7 @@ func (m *matcher) child(n int32, b byte) int32 {
 func (m *matcher) best(u string, rules []rule, steps *int) int {
 	best, bestPrio, bestAllow := int32(-1), -1, false
 	n, d, walked := int32(0), 0, 0
-	var uset [2]uint64
+	var uset uint64
 	haveSet := false
 	for {
 		nd := &m.nodes[n]
@@ -347,7 +353,7 @@ func (m *matcher) best(u string, rules []rule, steps *int) int {
 				if !(p > bestPrio || p == bestPrio && w.allow && !bestAllow) {
 					break
 				}
-				if w.need[0]&^uset[0] != 0 || w.need[1]&^uset[1] != 0 {
+				if w.need&^uset != 0 {
 					continue
 				}
 				if w.match(u, d, steps) {
