@@ -191,7 +191,7 @@ type wildRule struct {
 	suffix    string
 	find      []string
 	fails     [][]int32 // KMP failure tables for find
-	need      uint64 // octets (mod 64) the path must contain to match
+	need      uint64    // octets (mod 64) the path must contain to match
 }
 
 // octetSet adds the octets of s, folded mod 64, to set: a cheap
