@@ -69,7 +69,7 @@
 //     capped. Several Crawl-delay lines in a group: the longest wins.
 //   - Request-rate "10" (no period) is one document per 10 seconds, not ten
 //     per second. A count of 0 is read as 1; a period of 0 as one unit;
-//     negative numbers by their magnitude; an unknown unit as seconds; an
+//     negative numbers by their magnitude; an unknown unit as hours; an
 //     unreadable window as no window (the rate applies all day). A
 //     fractional count "0.5/1m" becomes 1 per 2 minutes.
 //   - Visit-time that cannot be read is ignored with a warning: no window

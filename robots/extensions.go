@@ -91,7 +91,7 @@ func secs(f float64) time.Duration {
 	return time.Duration(math.Round(f * float64(time.Second)))
 }
 
-// parseRate reads a Request-rate value: "n/t[unit]" with unit s, m or h
+// parseRate reads a Request-rate value: "n/t[unit]" with unit s, m, h or d
 // (seconds if absent), optionally followed by a UTC window. See doc.go for
 // the conservative readings of malformed values.
 func parseRate(val string) (RequestRate, []string) {
@@ -130,8 +130,11 @@ func parseRate(val string) (RequestRate, []string) {
 			unit = time.Minute
 		case "h", "hr", "hour", "hours":
 			unit = time.Hour
+		case "d", "day", "days":
+			unit = 24 * time.Hour
 		default:
-			msgs = append(msgs, "unknown time unit \""+s[:u]+"\"; read as seconds")
+			unit = time.Hour
+			msgs = append(msgs, "unknown time unit \""+s[:u]+"\"; read as hours, the slowest reading")
 		}
 		s = s[u:]
 		if t == 0 {

@@ -66,7 +66,8 @@ func TestExtended1996_RequestRate(t *testing.T) {
 		{"0/10s", 1, 10 * time.Second, 10 * time.Second, "", true},
 		{"5/0", 5, time.Second, 200 * time.Millisecond, "", true},
 		{"-2/1m", 2, time.Minute, 30 * time.Second, "", true},
-		{"1/10x", 1, 10 * time.Second, 10 * time.Second, "", true},
+		{"1/10x", 1, 10 * time.Hour, 10 * time.Hour, "", true},
+		{"10/1d", 10, 24 * time.Hour, 144 * time.Minute, "", false},
 		{"1/10m 9999-1", 1, 10 * time.Minute, 10 * time.Minute, "", true},
 	} {
 		rates := Parse([]byte("User-agent: *\nRequest-rate: " + c.value + "\n")).Group("bot").RequestRates()
