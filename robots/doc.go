@@ -67,6 +67,8 @@
 //   - Crawl-delay: a negative value counts by its magnitude; a value that is
 //     not a number is FallbackDelay (10 s); values above MaxDelay (24 h) are
 //     capped. Several Crawl-delay lines in a group: the longest wins.
+//   - Request-rate that does not start with a number is one document per
+//     FallbackDelay (10 s).
 //   - Request-rate "10" (no period) is one document per 10 seconds, not ten
 //     per second. A count of 0 is read as 1; a period of 0 as one unit;
 //     negative numbers by their magnitude; an unknown unit as hours; an

@@ -9,8 +9,9 @@ import (
 
 // Conservative readings of malformed pacing values (see doc.go).
 const (
-	// FallbackDelay is the Crawl-delay assumed for a value that is not a
-	// number: the 1996 extended standard's rule-of-thumb minimum.
+	// FallbackDelay is the Crawl-delay (and Request-rate interval) assumed
+	// for a value that is not a number: the 1996 extended standard's
+	// rule-of-thumb minimum.
 	FallbackDelay = 10 * time.Second
 	// MaxDelay caps Crawl-delay and Request-rate intervals. A longer pause
 	// outlives the 24 h a robots.txt may be cached (RFC 9309 2.4).
@@ -34,10 +35,8 @@ func (p *parser) extension(d directive, s, val string, n int) {
 		for _, m := range msgs {
 			p.warn(g, n, s, m)
 		}
-		if !rate.Malformed || rate.Requests > 0 {
-			rate.Line, rate.Text = n, s
-			g.rates = append(g.rates, rate)
-		}
+		rate.Line, rate.Text = n, s
+		g.rates = append(g.rates, rate)
 	case dVisitTime:
 		ws, ok := parseWindows(val)
 		if !ok || len(ws) == 0 {
@@ -100,7 +99,8 @@ func parseRate(val string) (RequestRate, []string) {
 	s := val
 	num, s, ok := readNumber(s)
 	if !ok {
-		return RequestRate{Malformed: true}, []string{"Request-rate does not start with a number; ignored"}
+		return RequestRate{Requests: 1, Per: FallbackDelay, Malformed: true},
+			[]string{"Request-rate does not start with a number; read as one document per 10 s"}
 	}
 	if num < 0 {
 		num = -num

@@ -87,8 +87,9 @@ func TestExtended1996_RequestRate(t *testing.T) {
 			t.Errorf("%q: line %d text %q", c.value, r.Line, r.Text)
 		}
 	}
-	if rates := Parse([]byte("User-agent: *\nRequest-rate: fast\n")).Group("bot").RequestRates(); len(rates) != 0 {
-		t.Errorf("unreadable rate kept: %v", rates)
+	if rates := Parse([]byte("User-agent: *\nRequest-rate: fast\n")).Group("bot").RequestRates(); len(rates) != 1 ||
+		rates[0].Interval() != FallbackDelay || !rates[0].Malformed {
+		t.Errorf("unreadable rate: %v, want 1/10s malformed", rates)
 	}
 }
 
