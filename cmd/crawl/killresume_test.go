@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -15,21 +16,48 @@ import (
 	"time"
 )
 
-// buildCrawl builds the crawl binary once per test binary run.
+// builtCrawl builds the crawl binary once per test binary run, into a
+// directory removed by TestMain.
+type builtCrawl struct {
+	once sync.Once
+	dir  string
+	bin  string
+	err  error
+	out  []byte
+}
+
+var testBinary builtCrawl
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if testBinary.dir != "" {
+		os.RemoveAll(testBinary.dir)
+	}
+	os.Exit(code)
+}
+
+// buildCrawl returns the path of the crawl binary built from this package.
 func buildCrawl(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds the binary; skipped in -short mode")
 	}
-	bin := filepath.Join(t.TempDir(), "crawl")
-	if runtime.GOOS == "windows" {
-		bin += ".exe"
+	b := &testBinary
+	b.once.Do(func() {
+		b.dir, b.err = os.MkdirTemp("", "crawl-bin-")
+		if b.err != nil {
+			return
+		}
+		b.bin = filepath.Join(b.dir, "crawl")
+		if runtime.GOOS == "windows" {
+			b.bin += ".exe"
+		}
+		b.out, b.err = exec.Command("go", "build", "-o", b.bin, ".").CombinedOutput()
+	})
+	if b.err != nil {
+		t.Fatalf("go build: %v\n%s", b.err, b.out)
 	}
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
+	return b.bin
 }
 
 // logSite is a local site that logs every request start, server side.
@@ -180,5 +208,51 @@ func TestKill9Resume(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestInterruptStopsCleanlyAndResumes sends SIGINT mid-crawl: the process
+// exits 130 with a line saying how to continue, and the same command then
+// finishes the crawl without fetching anything twice.
+func TestInterruptStopsCleanlyAndResumes(t *testing.T) {
+	bin := buildCrawl(t)
+	site := startLogSite(t, "User-agent: *\nCrawl-delay: 0.1\n", 8)
+	dir := t.TempDir()
+	seedFile := filepath.Join(dir, "seeds.txt")
+	os.WriteFile(seedFile, []byte(site.url+"/\n"), 0o644)
+	args := []string{"--seed", seedFile, "--out", filepath.Join(dir, "out"), "--progress", "never"}
+	cmd := exec.Command(bin, args...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for len(site.hits()) < 4 {
+		time.Sleep(5 * time.Millisecond)
+	}
+	cmd.Process.Signal(os.Interrupt)
+	err := cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != exitInterrupted {
+		t.Fatalf("want exit %d after SIGINT, got %v", exitInterrupted, err)
+	}
+	if !strings.Contains(stderr.String(), "Run the same command again to continue") {
+		t.Errorf("stderr does not say how to continue: %q", stderr.String())
+	}
+	again := exec.Command(bin, args...)
+	if b, err := again.CombinedOutput(); err != nil {
+		t.Fatalf("resume: %v\n%s", err, b)
+	}
+	counts := map[string]int{}
+	for _, h := range site.hits() {
+		counts[h.path]++
+	}
+	for p := range 8 {
+		if c := counts[fmt.Sprintf("/p%d", p)]; c < 1 || c > 2 {
+			t.Errorf("/p%d fetched %d times", p, c)
+		}
+	}
+	if counts["/robots.txt"] != 1 {
+		t.Errorf("robots.txt fetched %d times; the persisted copy must be reused", counts["/robots.txt"])
 	}
 }
