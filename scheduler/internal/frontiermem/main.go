@@ -27,14 +27,15 @@ func main() {
 	hosts := flag.Int("hosts", 1000, "hosts to spread them over")
 	dir := flag.String("dir", "", "directory for the frontier file (default: a temporary one)")
 	memprofile := flag.String("memprofile", "", "write a heap profile after adding to this file")
+	every := flag.Int("every", 0, "print the memory every this many URLs (0: only at the end)")
 	flag.Parse()
-	if err := run(*n, *hosts, *dir, *memprofile); err != nil {
+	if err := run(*n, *hosts, *dir, *memprofile, *every); err != nil {
 		fmt.Fprintln(os.Stderr, "frontiermem:", err)
 		os.Exit(1)
 	}
 }
 
-func run(n, hosts int, dir, memprofile string) error {
+func run(n, hosts int, dir, memprofile string, every int) error {
 	if dir == "" {
 		d, err := os.MkdirTemp("", "frontiermem")
 		if err != nil {
@@ -60,6 +61,9 @@ func run(n, hosts int, dir, memprofile string) error {
 		u := fmt.Sprintf("http://host%d.example.com/section/%d/page-%d.html?id=%d", i%hosts, i%97, i, i)
 		if sk, err := s.Add(scheduler.Candidate{URL: u, Parent: "http://example.com/index.html", Depth: 1}); err != nil || sk != nil {
 			return fmt.Errorf("add %s: %v %v", u, sk, err)
+		}
+		if every > 0 && (i+1)%every == 0 {
+			fmt.Printf("  %d added: VmRSS=%s RssAnon=%s RssFile=%s\n", i+1, status("VmRSS"), status("RssAnon"), status("RssFile"))
 		}
 	}
 	if err := s.Flush(); err != nil {
