@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -39,7 +40,7 @@ func refDecide(g *Group, u string) (bool, int) {
 	bestPrio, bestAllow := -1, true
 	for i := range g.rules {
 		r := &g.rules[i]
-		if !refMatch(r.pattern, r.anchored, u) {
+		if !refMatch(g.txt.str(r.pattern), r.anchored, u) {
 			continue
 		}
 		if p := r.priority(); p > bestPrio || p == bestPrio && r.allow && !bestAllow {
@@ -82,8 +83,8 @@ func FuzzParse(f *testing.F) {
 		}
 		wild, patBytes := 0, 0
 		for _, rl := range g1.rules {
-			patBytes += len(rl.pattern)
-			if rl.anchored || slices.Contains([]byte(rl.pattern), '*') {
+			patBytes += int(rl.pattern.n)
+			if rl.anchored || strings.Contains(g1.txt.str(rl.pattern), "*") {
 				wild++
 			}
 		}

@@ -21,6 +21,7 @@ type Group struct {
 	agents   []string // user-agent values as written
 	name     string   // agents joined by ", "
 	rules    []rule
+	txt      *texts // what the rules' spans point into
 	deny     Reason // non-zero: a policy group that disallows everything
 	delay    time.Duration
 	hasDelay bool
@@ -78,7 +79,8 @@ func (g *Group) verdict(i int, why Reason) Verdict {
 		return Verdict{Allowed: why == ReasonNoRule || why == ReasonRobotsTxt, Agent: g.name, Reason: why}
 	}
 	r := &g.rules[i]
-	return Verdict{Allowed: r.allow, Rule: r.text, Line: r.line, Pattern: r.shown, Agent: g.name, Reason: ReasonRule}
+	return Verdict{Allowed: r.allow, Rule: g.txt.str(r.text), Line: int(r.line), Pattern: g.txt.str(r.shown()),
+		Agent: g.name, Reason: ReasonRule}
 }
 
 // decide returns the index of the rule that decides u, a path in normal
@@ -94,7 +96,7 @@ func (g *Group) decide(u string, steps *int) (int, Reason) {
 	case len(g.rules) == 0:
 		return -1, ReasonNoRule
 	}
-	g.once.Do(func() { g.m = newMatcher(g.rules) })
+	g.once.Do(func() { g.m = newMatcher(g.rules, g.txt) })
 	if i := g.m.best(u, g.rules, steps); i >= 0 {
 		return i, ReasonRule
 	}
@@ -117,7 +119,7 @@ func (g *Group) Rules() []Rule {
 	}
 	out := make([]Rule, len(g.rules))
 	for i, r := range g.rules {
-		out[i] = Rule{Allow: r.allow, Pattern: r.shown, Line: r.line, Text: r.text}
+		out[i] = Rule{Allow: r.allow, Pattern: g.txt.str(r.shown()), Line: int(r.line), Text: g.txt.str(r.text)}
 	}
 	return out
 }
@@ -242,6 +244,7 @@ func merge(gs []*Group) *Group {
 			}
 		}
 		m.rules = append(m.rules, g.rules...)
+		m.txt = g.txt
 		if g.hasDelay && (!m.hasDelay || g.delay > m.delay) {
 			m.delay, m.hasDelay, m.delayAt, m.delayTxt = g.delay, true, g.delayAt, g.delayTxt
 		}
@@ -253,7 +256,7 @@ func merge(gs []*Group) *Group {
 		}
 		m.warnings = append(m.warnings, g.warnings...)
 	}
-	slices.SortStableFunc(m.rules, func(a, b rule) int { return a.line - b.line })
+	slices.SortStableFunc(m.rules, func(a, b rule) int { return int(a.line - b.line) })
 	m.name = strings.Join(m.agents, ", ")
 	return m
 }

@@ -6,23 +6,52 @@ import (
 	"unsafe"
 )
 
-// rule is one Allow or Disallow line of a group.
+// rule is one Allow or Disallow line of a group. It holds no pointers, so
+// a file's rules cost the garbage collector nothing to scan: its strings are
+// spans of the file's texts.
 type rule struct {
 	allow    bool
-	anchored bool   // the pattern ended with '$'
-	line     int    // 1-based line number
-	text     string // the line as written, trimmed, without comment
-	pattern  string // normal form, '*' kept, final '$' removed
-	shown    string // pattern with its final '$', as reported in Verdict.Pattern
+	anchored bool  // the pattern ended with '$'
+	line     int32 // 1-based line number
+	text     span  // the line as written, trimmed, without comment
+	pattern  span  // normal form, '*' kept, final '$' removed; a '$' follows it
 }
 
 // priority is the rule's length in octets (RFC 9309 2.2.2 "most octets"),
 // counting the wildcards and the final '$' as Google's matcher does.
 func (r *rule) priority() int {
 	if r.anchored {
-		return len(r.pattern) + 1
+		return int(r.pattern.n) + 1
 	}
-	return len(r.pattern)
+	return int(r.pattern.n)
+}
+
+// shown is the pattern with its final '$', as Verdict.Pattern reports it.
+func (r *rule) shown() span {
+	if r.anchored {
+		return span{r.pattern.off, r.pattern.n + 1}
+	}
+	return r.pattern
+}
+
+// A span locates a string in a file's texts: in the body, or in the arena
+// of rewritten patterns if off has inArena set.
+type span struct{ off, n uint32 }
+
+const inArena = 1 << 31
+
+// texts are the strings a parsed file's spans point into.
+type texts struct {
+	body  string // the parsed part of the robots.txt
+	arena string // patterns that normalisation rewrote, each followed by '$'
+}
+
+func (t *texts) str(s span) string {
+	if s.off&inArena != 0 {
+		o := s.off &^ inArena
+		return t.arena[o : o+s.n]
+	}
+	return t.body[s.off : s.off+s.n]
 }
 
 // matcher is a group's rules compiled for matching: a compressed trie
@@ -50,14 +79,14 @@ type edge struct {
 	label string // non-empty; labels of siblings differ in their first octet
 }
 
-func newMatcher(rules []rule) *matcher {
+func newMatcher(rules []rule, t *texts) *matcher {
 	type entry struct {
 		lit  string
 		rule int32
 	}
 	entries := make([]entry, len(rules))
 	for i := range rules {
-		lit := rules[i].pattern
+		lit := t.str(rules[i].pattern)
 		if k := strings.IndexByte(lit, '*'); k >= 0 {
 			lit = lit[:k]
 		}
@@ -116,14 +145,14 @@ func newMatcher(rules []rule) *matcher {
 		}
 		prev = e.lit
 		r := &rules[e.rule]
-		if !r.anchored && len(e.lit) == len(r.pattern) {
+		if !r.anchored && len(e.lit) == int(r.pattern.n) {
 			if s := simple[top]; s < 0 || (r.allow && !rules[s].allow) {
 				simple[top] = e.rule
 			}
 			continue
 		}
 		wilds = append(wilds, wildAt{top, int32(len(m.wild))})
-		m.wild = append(m.wild, compileWild(r, e.rule, len(e.lit)))
+		m.wild = append(m.wild, compileWild(r, t.str(r.pattern), e.rule, len(e.lit)))
 	}
 
 	// Lay the tree out: children of a node contiguous, in label order.
@@ -209,9 +238,9 @@ func octetSet(set uint64, s string) uint64 {
 	return a | b
 }
 
-func compileWild(r *rule, idx int32, litLen int) wildRule {
+func compileWild(r *rule, pattern string, idx int32, litLen int) wildRule {
 	w := wildRule{rule: idx, prio: int32(r.priority()), allow: r.allow}
-	rest := r.pattern[litLen:]
+	rest := pattern[litLen:]
 	if rest == "" {
 		w.exact = true // anchored, no '*'
 		return w

@@ -55,7 +55,7 @@ func TestRFC9309_2_2_2_Normalisation(t *testing.T) {
 		if got := string(appendNormal(nil, c.in, false)); got != c.url {
 			t.Errorf("URL %q -> %q, want %q", c.in, got, c.url)
 		}
-		if got, _, _ := normalPattern(c.in); got != c.pattern {
+		if got, _ := normalPattern(c.in); got != c.pattern {
 			t.Errorf("pattern %q -> %q, want %q", c.in, got, c.pattern)
 		}
 		if urlIsNormal(c.in) && c.in != c.url {

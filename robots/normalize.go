@@ -108,36 +108,35 @@ func appendNormal(dst []byte, s string, pattern bool) []byte {
 	return dst
 }
 
-// normalPattern returns the normal form of a rule's path pattern without
-// its final '$' anchor, whether it had one, and the normal form with the
-// anchor. The results share memory with value when value needs no change.
-func normalPattern(value string) (pattern string, anchored bool, shown string) {
+// patternIsNormal reports whether a rule's value is already in normal form
+// (so its pattern can point into the body), and whether it ends with the
+// '$' anchor.
+func patternIsNormal(value string) (clean, anchored bool) {
 	body := value
 	if strings.HasSuffix(body, "$") {
 		body, anchored = body[:len(body)-1], true
 	}
-	clean := true
 	for i := 0; i < len(body); i++ {
 		if isPlain(body[i]) || body[i] == '*' {
 			continue
 		}
 		if !canonicalEscape(body, i) {
-			clean = false
-			break
+			return false, anchored
 		}
 		i += 2
 	}
+	return true, anchored
+}
+
+// normalPattern returns the normal form of a rule's path pattern without
+// its final '$' anchor, and whether it had one.
+func normalPattern(value string) (pattern string, anchored bool) {
+	clean, anchored := patternIsNormal(value)
+	body := strings.TrimSuffix(value, "$")
 	if clean {
-		return body, anchored, value
+		return body, anchored
 	}
-	b := appendNormal(make([]byte, 0, len(body)+9), body, true)
-	if anchored {
-		b = append(b, '$')
-		s := string(b)
-		return s[:len(s)-1], true, s
-	}
-	s := string(b)
-	return s, false, s
+	return string(appendNormal(nil, body, true)), anchored
 }
 
 // pathOf returns the path, parameters and query of target, which may be an

@@ -2,6 +2,7 @@ package robots
 
 import (
 	"strings"
+	"unsafe"
 )
 
 // The directives Parse knows.
@@ -143,6 +144,7 @@ type parser struct {
 	open   bool     // cur still takes user-agent lines: no Allow/Disallow yet
 	rules  []rule   // the rules of all groups, in file order
 	spans  []int    // for r.all[i], its rules are rules[spans[i]:spans[i+1]]
+	arena  []byte   // rewritten patterns, each followed by a dollar sign
 	agents []string // the user-agent values of all groups, in file order
 	aspans []int    // for r.all[i], its agents are agents[aspans[i]:aspans[i+1]]
 	slab   []Group  // groups are allocated in chunks
@@ -269,8 +271,27 @@ func (p *parser) rule(s, val string, n int, allow bool) {
 	if val[0] != '/' && val[0] != '*' {
 		p.warn(p.cur, n, s, "pattern does not start with '/' or '*'; matched as written, so it matches no path")
 	}
-	pat, anchored, shown := normalPattern(val)
-	p.rules = append(p.rules, rule{allow: allow, anchored: anchored, line: n, text: s, pattern: pat, shown: shown})
+	r := rule{allow: allow, line: int32(n), text: p.spanOf(s)}
+	clean, anchored := patternIsNormal(val)
+	r.anchored = anchored
+	if clean {
+		r.pattern = p.spanOf(val)
+		if anchored {
+			r.pattern.n--
+		}
+	} else {
+		start := len(p.arena)
+		p.arena = appendNormal(p.arena, strings.TrimSuffix(val, "$"), true)
+		r.pattern = span{uint32(start) | inArena, uint32(len(p.arena) - start)}
+		p.arena = append(p.arena, '$')
+	}
+	p.rules = append(p.rules, r)
+}
+
+// spanOf locates s, a non-empty substring of the body, in the body.
+func (p *parser) spanOf(s string) span {
+	off := uintptr(unsafe.Pointer(unsafe.StringData(s))) - uintptr(unsafe.Pointer(unsafe.StringData(p.r.body)))
+	return span{uint32(off), uint32(len(s))}
 }
 
 // finish indexes the groups by product token, merging groups that name the
@@ -280,7 +301,9 @@ func (p *parser) finish() {
 	r.none = &Group{}
 	p.spans = append(p.spans, len(p.rules))
 	p.aspans = append(p.aspans, len(p.agents))
+	txt := &texts{body: r.body, arena: string(p.arena)}
 	for i, g := range r.all {
+		g.txt = txt
 		if from, to := p.spans[i], p.spans[i+1]; from < to {
 			g.rules = p.rules[from:to:to]
 		}
