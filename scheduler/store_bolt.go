@@ -151,6 +151,7 @@ func entryKey(id uint32, seq uint64) []byte {
 const (
 	flagSeed     = 0x10 // Entry.Seed
 	flagRelative = 0x20 // URL is stored without its origin
+	flagParentRe = 0x40 // Parent is stored without the URL's origin
 )
 
 // originOf returns the canonical "scheme://host[:port]" prefix of the URLs
@@ -171,17 +172,22 @@ func encodeEntry(e Entry) []byte {
 	if e.Seed {
 		flags |= flagSeed
 	}
-	u := e.URL
-	if rest, ok := strings.CutPrefix(u, originOf(e.Authority)); ok && strings.HasPrefix(rest, "/") {
+	origin := originOf(e.Authority)
+	u, parent := e.URL, e.Parent
+	if rest, ok := strings.CutPrefix(u, origin); ok && strings.HasPrefix(rest, "/") {
 		u = rest
 		flags |= flagRelative
+	}
+	if rest, ok := strings.CutPrefix(parent, origin); ok && strings.HasPrefix(rest, "/") {
+		parent = rest
+		flags |= flagParentRe
 	}
 	b = append(b, flags)
 	b = binary.AppendUvarint(b, uint64(e.Depth))
 	b = binary.AppendUvarint(b, uint64(e.Attempts))
 	b = binary.AppendUvarint(b, uint64(len(u)))
 	b = append(b, u...)
-	return append(b, e.Parent...)
+	return append(b, parent...)
 }
 
 var errBadEntry = errors.New("scheduler: corrupt frontier entry")
@@ -193,7 +199,7 @@ func decodeEntry(authority string, k, v []byte) (Entry, error) {
 	}
 	e.Kind = Kind(v[0] & 0x0f)
 	e.Seed = v[0]&flagSeed != 0
-	relative := v[0]&flagRelative != 0
+	relative, parentRe := v[0]&flagRelative != 0, v[0]&flagParentRe != 0
 	v = v[1:]
 	var vals [3]uint64
 	for i := range vals {
@@ -213,6 +219,9 @@ func decodeEntry(authority string, k, v []byte) (Entry, error) {
 		e.URL = originOf(authority) + e.URL
 	}
 	e.Parent = string(v[vals[2]:])
+	if parentRe {
+		e.Parent = originOf(authority) + e.Parent
+	}
 	return e, nil
 }
 

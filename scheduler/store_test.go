@@ -23,7 +23,11 @@ func storeImpls(t *testing.T) map[string]func() Store {
 }
 
 func entry(a string, seq uint64, u string) Entry {
-	return Entry{Authority: a, Seq: seq, URL: u, Parent: "http://p/", Depth: int(seq), Kind: KindRequisite, Seed: seq == 1, Attempts: int(seq % 3)}
+	parent := "http://p/" // another origin: stored whole
+	if seq%2 == 0 {
+		parent = originOf(a) + "/parent" // same origin: stored relative
+	}
+	return Entry{Authority: a, Seq: seq, URL: u, Parent: parent, Depth: int(seq), Kind: KindRequisite, Seed: seq == 1, Attempts: int(seq % 3)}
 }
 
 func TestStoreSuite(t *testing.T) {
