@@ -21,14 +21,18 @@ const (
 // extension reads a per-group extension directive into p.cur.
 func (p *parser) extension(d directive, s, val string, n int) {
 	g := p.cur
+	if g.ext == nil {
+		g.ext = &pacing{}
+	}
+	x := g.ext
 	switch d {
 	case dCrawlDelay:
 		delay, msg := parseDelay(val)
 		if msg != "" {
 			p.warn(g, n, s, msg)
 		}
-		if !g.hasDelay || delay > g.delay {
-			g.delay, g.hasDelay, g.delayAt, g.delayTxt = delay, true, n, s
+		if !x.hasDelay || delay > x.delay {
+			x.delay, x.hasDelay, x.delayAt, x.delayTxt = delay, true, n, s
 		}
 	case dRequestRate:
 		rate, msgs := parseRate(val)
@@ -36,24 +40,24 @@ func (p *parser) extension(d directive, s, val string, n int) {
 			p.warn(g, n, s, m)
 		}
 		rate.Line, rate.Text = n, s
-		g.rates = append(g.rates, rate)
+		x.rates = append(x.rates, rate)
 	case dVisitTime:
 		ws, ok := parseWindows(val)
 		if !ok || len(ws) == 0 {
 			p.warn(g, n, s, "Visit-time is not \"HHMM-HHMM\" or \"HHMM HHMM\" (UTC); ignored")
 			return
 		}
-		g.visits = append(g.visits, ws...)
+		x.visits = append(x.visits, ws...)
 	case dComment:
 		if val != "" {
-			g.comments = append(g.comments, val)
+			x.comments = append(x.comments, val)
 		}
 	case dRobotVersion:
-		if g.hasVer {
+		if x.hasVer {
 			p.warn(g, n, s, "second Robot-version in the group; the first one is kept")
 			return
 		}
-		g.version, g.hasVer = val, true
+		x.version, x.hasVer = val, true
 		if val != "1.0" && val != "2.0" && val != "1.0.0" && val != "2.0.0" {
 			p.warn(g, n, s, "unknown Robot-version; rules are read per RFC 9309 anyway")
 		}

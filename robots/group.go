@@ -21,8 +21,18 @@ type Group struct {
 	agents   []string // user-agent values as written
 	name     string   // agents joined by ", "
 	rules    []rule
-	txt      *texts // what the rules' spans point into
-	deny     Reason // non-zero: a policy group that disallows everything
+	txt      *texts  // what the rules' spans point into
+	deny     Reason  // non-zero: a policy group that disallows everything
+	ext      *pacing // the extension directives; nil if the group has none
+	warnings []Warning
+
+	once sync.Once
+	m    *matcher
+}
+
+// pacing holds a group's extension directives. Most groups have none, so
+// they live apart from Group.
+type pacing struct {
 	delay    time.Duration
 	hasDelay bool
 	delayAt  int    // line of the Crawl-delay that set delay
@@ -32,10 +42,14 @@ type Group struct {
 	comments []string
 	version  string
 	hasVer   bool
-	warnings []Warning
+}
 
-	once sync.Once
-	m    *matcher
+// pacing returns g's extension directives, nil if it has none.
+func (g *Group) pacing() *pacing {
+	if g == nil {
+		return nil
+	}
+	return g.ext
 }
 
 // Agents returns the user-agent values (as written) of the groups merged
@@ -127,45 +141,50 @@ func (g *Group) Rules() []Rule {
 // CrawlDelay returns the group's Crawl-delay and whether it has one. If
 // several lines give one, the longest delay is returned.
 func (g *Group) CrawlDelay() (time.Duration, bool) {
-	if g == nil {
+	x := g.pacing()
+	if x == nil {
 		return 0, false
 	}
-	return g.delay, g.hasDelay
+	return x.delay, x.hasDelay
 }
 
 // RequestRates returns a copy of the group's Request-rate lines in file order.
 func (g *Group) RequestRates() []RequestRate {
-	if g == nil {
+	x := g.pacing()
+	if x == nil {
 		return nil
 	}
-	return slices.Clone(g.rates)
+	return slices.Clone(x.rates)
 }
 
 // VisitTimes returns a copy of the group's Visit-time windows in file order.
 // No windows means any time is fine.
 func (g *Group) VisitTimes() []Window {
-	if g == nil {
+	x := g.pacing()
+	if x == nil {
 		return nil
 	}
-	return slices.Clone(g.visits)
+	return slices.Clone(x.visits)
 }
 
 // Comments returns a copy of the group's Comment lines, meant to be shown
 // to the crawler's operator.
 func (g *Group) Comments() []string {
-	if g == nil {
+	x := g.pacing()
+	if x == nil {
 		return nil
 	}
-	return slices.Clone(g.comments)
+	return slices.Clone(x.comments)
 }
 
 // RobotVersion returns the group's Robot-version value and whether it has one.
 // The version is informational only: matching always follows RFC 9309.
 func (g *Group) RobotVersion() (string, bool) {
-	if g == nil {
+	x := g.pacing()
+	if x == nil {
 		return "", false
 	}
-	return g.version, g.hasVer
+	return x.version, x.hasVer
 }
 
 // Warnings returns a copy of the warnings for lines inside the group.
@@ -182,14 +201,15 @@ func (g *Group) Warnings() []Warning {
 // source names the line that set the pace ("line 7: Crawl-delay: 10");
 // ok is false if the group asks for no pace at now.
 func (g *Group) Pace(now time.Time) (interval time.Duration, source string, ok bool) {
-	if g == nil {
+	x := g.pacing()
+	if x == nil {
 		return 0, "", false
 	}
 	line, text := 0, ""
-	if g.hasDelay {
-		interval, line, text, ok = g.delay, g.delayAt, g.delayTxt, true
+	if x.hasDelay {
+		interval, line, text, ok = x.delay, x.delayAt, x.delayTxt, true
 	}
-	for _, r := range g.rates {
+	for _, r := range x.rates {
 		if !r.ActiveAt(now) {
 			continue
 		}
@@ -206,10 +226,11 @@ func (g *Group) Pace(now time.Time) (interval time.Duration, source string, ok b
 // VisitAllowed reports whether now is inside one of the group's Visit-time
 // windows, or the group has none.
 func (g *Group) VisitAllowed(now time.Time) bool {
-	if g == nil || len(g.visits) == 0 {
+	x := g.pacing()
+	if x == nil || len(x.visits) == 0 {
 		return true
 	}
-	for _, w := range g.visits {
+	for _, w := range x.visits {
 		if w.Contains(now) {
 			return true
 		}
@@ -224,7 +245,7 @@ func (g *Group) NextVisit(now time.Time) time.Time {
 		return now
 	}
 	next := time.Time{}
-	for _, w := range g.visits {
+	for _, w := range g.ext.visits {
 		if t := w.NextOpen(now); next.IsZero() || t.Before(next) {
 			next = t
 		}
@@ -245,14 +266,20 @@ func merge(gs []*Group) *Group {
 		}
 		m.rules = append(m.rules, g.rules...)
 		m.txt = g.txt
-		if g.hasDelay && (!m.hasDelay || g.delay > m.delay) {
-			m.delay, m.hasDelay, m.delayAt, m.delayTxt = g.delay, true, g.delayAt, g.delayTxt
-		}
-		m.rates = append(m.rates, g.rates...)
-		m.visits = append(m.visits, g.visits...)
-		m.comments = append(m.comments, g.comments...)
-		if g.hasVer && !m.hasVer {
-			m.version, m.hasVer = g.version, true
+		if x := g.ext; x != nil {
+			if m.ext == nil {
+				m.ext = &pacing{}
+			}
+			mx := m.ext
+			if x.hasDelay && (!mx.hasDelay || x.delay > mx.delay) {
+				mx.delay, mx.hasDelay, mx.delayAt, mx.delayTxt = x.delay, true, x.delayAt, x.delayTxt
+			}
+			mx.rates = append(mx.rates, x.rates...)
+			mx.visits = append(mx.visits, x.visits...)
+			mx.comments = append(mx.comments, x.comments...)
+			if x.hasVer && !mx.hasVer {
+				mx.version, mx.hasVer = x.version, true
+			}
 		}
 		m.warnings = append(m.warnings, g.warnings...)
 	}
