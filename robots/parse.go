@@ -315,16 +315,40 @@ func (p *parser) finish() {
 			g.name = strings.Join(g.agents, ", ")
 		}
 	}
-	var dups map[string][]*Group
-	for _, g := range r.all {
-		for _, a := range g.agents {
-			key := "*"
-			if a[0:min(1, len(a))] != "*" || (len(a) > 1 && !isWS(a[1])) {
-				tok := productToken(a)
-				if tok == "" {
-					continue
+	// Lower-case every product token into one buffer, so that the map keys
+	// share a single allocation.
+	size := 0
+	for _, a := range p.agents {
+		size += len(a)
+	}
+	buf := make([]byte, 0, size)
+	ends := make([]int, len(p.agents))
+	for i, a := range p.agents {
+		if a == "*" || len(a) > 1 && a[0] == '*' && isWS(a[1]) {
+			buf = append(buf, '*')
+		} else {
+			tok := productToken(a)
+			for j := 0; j < len(tok); j++ {
+				c := tok[j]
+				if 'A' <= c && c <= 'Z' {
+					c += 'a' - 'A'
 				}
-				key = toLower(tok)
+				buf = append(buf, c)
+			}
+		}
+		ends[i] = len(buf)
+	}
+	keys := string(buf)
+	var dups map[string][]*Group
+	for gi, g := range r.all {
+		for i := p.aspans[gi]; i < p.aspans[gi+1]; i++ {
+			start := 0
+			if i > 0 {
+				start = ends[i-1]
+			}
+			key := keys[start:ends[i]]
+			if key == "" {
+				continue
 			}
 			if r.groups == nil {
 				r.groups = make(map[string]*Group, len(r.all))
