@@ -119,15 +119,18 @@ func Parse(body []byte) *Robots {
 	for k := 0; k < 3 && i < len(src) && src[i] == "\xEF\xBB\xBF"[k]; k++ {
 		i++
 	}
+	hasCR := strings.IndexByte(src, '\r') >= 0
 	for n := 1; i < len(src); n++ {
 		end, next := len(src), len(src)
 		if e := strings.IndexByte(src[i:], '\n'); e >= 0 {
 			end, next = i+e, i+e+1
 		}
-		if c := strings.IndexByte(src[i:end], '\r'); c >= 0 {
-			end, next = i+c, i+c+1
-			if next < len(src) && src[next] == '\n' {
-				next++
+		if hasCR {
+			if c := strings.IndexByte(src[i:end], '\r'); c >= 0 {
+				end, next = i+c, i+c+1
+				if next < len(src) && src[next] == '\n' {
+					next++
+				}
 			}
 		}
 		p.line(src[i:end], n)
