@@ -49,6 +49,7 @@ type crawl struct {
 	opts   Options
 	log    *slog.Logger
 	sched  *scheduler.Scheduler
+	store  scheduler.Store
 	tr     *politeTransport
 	robots *robotsLayer
 	col    *colly.Collector
@@ -56,6 +57,7 @@ type crawl struct {
 	logs   *logs
 	tally  *tally
 	events *eventSink
+	logged *recentSet // URLs whose repeatable skip was already logged
 }
 
 // Run crawls from opts.Seeds with cfg until the frontier is drained, every
@@ -102,12 +104,13 @@ func start(cfg Config, opts Options) (*crawl, error) {
 	if log == nil {
 		log = discardLogger()
 	}
-	c := &crawl{cfg: cfg, opts: opts, log: log, tally: newTally()}
+	c := &crawl{cfg: cfg, opts: opts, log: log, tally: newTally(), logged: newRecentSet(maxRecentSkips)}
 	c.events = &eventSink{fn: opts.Events, log: log}
 	store, err := scheduler.OpenBolt(filepath.Join(cfg.Out, FrontierFile))
 	if err != nil {
 		return nil, fmt.Errorf("crawler: open frontier: %w", err)
 	}
+	c.store = store
 	c.sched, err = scheduler.Open(schedulerConfig(cfg, c.onSchedulerSkip), store)
 	if err != nil {
 		store.Close()
@@ -194,6 +197,14 @@ func (c *crawl) add(cand scheduler.Candidate) {
 	if skip.Reason == scheduler.ReasonDuplicate && cand.Seed {
 		return // a seed already in the frontier from an earlier run
 	}
+	switch skip.Reason {
+	case scheduler.ReasonOutOfScope, scheduler.ReasonMaxDepth, scheduler.ReasonMaxPages, scheduler.ReasonInvalidURL:
+		// The frontier does not remember refused URLs, so the same link
+		// on every page would be refused again: log it once.
+		if !c.logged.add(skip.URL) {
+			return
+		}
+	}
 	c.recordSkip(*skip)
 }
 
@@ -214,7 +225,7 @@ func (c *crawl) close() error {
 	if c.arch != nil {
 		errs = append(errs, c.arch.Close())
 	}
-	errs = append(errs, c.logs.close(), c.sched.Close())
+	errs = append(errs, c.logs.close(), c.sched.Close(), c.store.Close())
 	return errors.Join(errs...)
 }
 

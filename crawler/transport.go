@@ -25,6 +25,7 @@ const jobHeader = "X-Crawl-Job"
 type pacer interface {
 	Wait(ctx context.Context, authority string) error
 	Observe(authority string, status int, dur time.Duration, retryAfter string, err error)
+	Answered(authority string, at time.Time)
 	Host(authority string) scheduler.HostStatus
 }
 
@@ -144,6 +145,10 @@ func (t *politeTransport) RoundTrip(in *http.Request) (*http.Response, error) {
 		t.pace.Observe(auth, 0, ex.Duration, "", err)
 		return nil, err
 	}
+	// The server had the request by the time it answered: the next
+	// interval counts from here, so no jitter on the way can make two
+	// requests reach the server closer than the pace.
+	t.pace.Answered(auth, time.Now())
 	body, rerr := io.ReadAll(io.LimitReader(resp.Body, t.maxBody+1))
 	resp.Body.Close()
 	ex.Duration = time.Since(ex.Start)

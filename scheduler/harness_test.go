@@ -75,6 +75,7 @@ type fakeCrawler struct {
 	s       *Scheduler
 	rules   map[string]Rules
 	respond func(url string, n int) response
+	answer  bool // report each response's arrival with Answered, as the crawler's transport does
 
 	mu       sync.Mutex
 	fetches  []fetch
@@ -148,6 +149,9 @@ func (f *fakeCrawler) one(l *Lease) {
 		r = f.respond(l.URL, n)
 	}
 	time.Sleep(r.Dur)
+	if f.answer {
+		f.s.Answered(l.Authority, time.Now())
+	}
 	f.mu.Lock()
 	f.inflight[l.Authority]--
 	f.mu.Unlock()

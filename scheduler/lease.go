@@ -110,10 +110,19 @@ func (s *Scheduler) drainLocked(now time.Time) []Skip {
 	return out
 }
 
+// deferReason names what holds a deferred host back: its Visit-time, its
+// robots.txt being unreachable, a back-off or Retry-After, or else the pace
+// its robots.txt asks for.
 func (s *Scheduler) deferReason(h *host, now time.Time) Reason {
 	p := h.pace()
-	if sc := earliest(&s.cfg, &p, now); sc.parked {
+	sc := earliest(&s.cfg, &p, now)
+	switch {
+	case sc.parked:
 		return ReasonVisitTimeDeferred
+	case !h.rulesKnown:
+		return ReasonRobotsUnreachable
+	case !p.until.IsZero() && !sc.start.After(p.until):
+		return ReasonBackoffDeferred
 	}
 	return ReasonCrawlDelayTooLong
 }

@@ -186,6 +186,29 @@ func (s *Scheduler) Observe(authority string, status int, dur time.Duration, ret
 	s.notify()
 }
 
+// Answered tells the pace that the server answered a request to authority
+// at t (its response headers arrived): it had the request by then, so the
+// host's last request start is taken as no earlier than t. Counting the
+// next interval from there keeps the gaps the server sees at least the
+// interval, whatever delayed the previous request on its way (connection
+// set-up, scheduling on either side). The transport calls it once per
+// response, before Observe.
+func (s *Scheduler) Answered(authority string, t time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return
+	}
+	h := s.host(authority)
+	if !t.After(h.rec.LastStart) {
+		return
+	}
+	h.rec.LastStart = t
+	h.rec.NextAllowed = t.Add(h.rec.Interval)
+	s.touch(h)
+	s.fixAt(h, time.Now())
+}
+
 // backoff returns base x 2^(streak-1), at most limit.
 func backoff(base, limit time.Duration, streak int) time.Duration {
 	if streak <= 0 || base <= 0 {

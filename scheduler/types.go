@@ -52,6 +52,7 @@ const (
 	ReasonRobotsUnreachable Reason = "robots-unreachable"   // robots.txt could not be fetched MaxFailures times
 	ReasonVisitTimeDeferred Reason = "visit-time-deferred"  // the host's Visit-time window opens after MaxWait
 	ReasonCrawlDelayTooLong Reason = "crawl-delay-too-long" // Crawl-delay beyond MaxCrawlDelay (policy skip) or MaxWait
+	ReasonBackoffDeferred   Reason = "backoff-deferred"     // a back-off or Retry-After ends after MaxWait
 	ReasonOutOfScope        Reason = "out-of-scope"         // host or include/exclude pattern rules the URL out
 	ReasonMaxDepth          Reason = "max-depth"            // deeper than Scope.MaxDepth
 	ReasonDuplicate         Reason = "duplicate"            // the canonical URL was seen before
