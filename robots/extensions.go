@@ -22,7 +22,11 @@ const (
 func (p *parser) extension(d directive, s, val string, n int) {
 	g := p.cur
 	if g.ext == nil {
-		g.ext = &pacing{}
+		if len(p.pslab) == cap(p.pslab) {
+			p.pslab = make([]pacing, 0, min(4+2*cap(p.pslab), 64))
+		}
+		p.pslab = p.pslab[:len(p.pslab)+1]
+		g.ext = &p.pslab[len(p.pslab)-1]
 	}
 	x := g.ext
 	switch d {

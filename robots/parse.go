@@ -151,6 +151,7 @@ type parser struct {
 	agents []string // the user-agent values of all groups, in file order
 	aspans []int    // for r.all[i], its agents are agents[aspans[i]:aspans[i+1]]
 	slab   []Group  // groups are allocated in chunks
+	pslab  []pacing // and so are their extension directives
 }
 
 func (p *parser) warn(g *Group, n int, text, msg string) {
@@ -247,7 +248,7 @@ func (p *parser) line(raw string, n int) {
 func (p *parser) userAgent(s, val string, n int) {
 	if p.cur == nil || !p.open {
 		if len(p.slab) == cap(p.slab) {
-			p.slab = make([]Group, 0, 32)
+			p.slab = make([]Group, 0, min(4+2*cap(p.slab), 64))
 		}
 		p.slab = p.slab[:len(p.slab)+1]
 		p.cur = &p.slab[len(p.slab)-1]
