@@ -268,6 +268,9 @@ func (l *robotsLayer) fetch(ctx context.Context, authority string, prev *robotsS
 		}
 		l.onFetch(lastEntry, last)
 	}()
+	// Retries and the cache lifetime count from the answer, not from the
+	// request: the host saw the request at the latest when it answered.
+	now = time.Now()
 	rec.Status, rec.Fetched = status, now
 	switch robots.Classify(status, fetchErr, robots.PolicyOptions{RestrictedDisallows: l.cfg.ForbiddenDisallows}) {
 	case robots.Available:
