@@ -53,9 +53,12 @@
 // a crawler asks about), into a radix tree over their literal prefixes plus,
 // for the part after a '*', a greedy left-to-right segment search
 // (Knuth-Morris-Pratt; leftmost matches are correct for patterns whose only
-// wildcard is '*'). A check walks the path once, never backtracks, takes
-// time linear in the length of the path for any set of patterns, and does
-// not allocate for paths up to 1 KiB. Group lookup is one map access on the
+// wildcard is '*'). A check walks the path once for all literal prefixes
+// and at most once more for each wildcard rule it has to try (rules that
+// need an octet the path lacks are skipped), never backtracks, so its time
+// is linear in the path's length whatever the patterns, and it does not
+// allocate for paths up to 1 KiB. Rules hold no pointers (they are spans of
+// the body), which keeps parsing cheap for the garbage collector. Group lookup is one map access on the
 // lower-cased product token.
 //
 // Product tokens are [a-zA-Z_-] only (RFC 9309 2.2.1), so digits end them:
