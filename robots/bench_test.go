@@ -119,16 +119,20 @@ func BenchmarkCheck(b *testing.B) {
 			b.ReportAllocs()
 			i := 0
 			for b.Loop() {
-				ours.Group(f.agent).Allowed(f.paths[i%len(f.paths)])
-				i++
+				ours.Group(f.agent).Allowed(f.paths[i])
+				if i++; i == len(f.paths) {
+					i = 0
+				}
 			}
 		})
 		b.Run(f.name+"/temoto", func(b *testing.B) {
 			b.ReportAllocs()
 			i := 0
 			for b.Loop() {
-				theirs.TestAgent(f.paths[i%len(f.paths)], f.agent)
-				i++
+				theirs.TestAgent(f.paths[i], f.agent)
+				if i++; i == len(f.paths) {
+					i = 0
+				}
 			}
 		})
 	}
@@ -192,16 +196,20 @@ func BenchmarkCheckCachedGroup(b *testing.B) {
 			b.ReportAllocs()
 			i := 0
 			for b.Loop() {
-				ours.Allowed(f.paths[i%len(f.paths)])
-				i++
+				ours.Allowed(f.paths[i])
+				if i++; i == len(f.paths) {
+					i = 0
+				}
 			}
 		})
 		b.Run(f.name+"/temoto", func(b *testing.B) {
 			b.ReportAllocs()
 			i := 0
 			for b.Loop() {
-				tg.Test(f.paths[i%len(f.paths)])
-				i++
+				tg.Test(f.paths[i])
+				if i++; i == len(f.paths) {
+					i = 0
+				}
 			}
 		})
 	}
