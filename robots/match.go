@@ -65,6 +65,7 @@ type matcher struct {
 	edges   []edge
 	wild    []wildRule
 	wildIdx []int32
+	allNeed []uint64 // allNeed[j]: octets every rule in wildIdx[j:] of its node needs
 }
 
 type node struct {
@@ -206,6 +207,7 @@ func newMatcher(rules []rule, t *texts) *matcher {
 		}
 		nd.wLen++
 	}
+	m.fillAllNeed()
 	return m
 }
 
@@ -329,6 +331,20 @@ func (w *wildRule) match(u string, p int, steps *int) bool {
 	return len(u)-p >= len(w.suffix) && u[len(u)-len(w.suffix):] == w.suffix
 }
 
+// fillAllNeed computes allNeed, suffix intersections of the octet sets
+// that the wildcard rules of each node need.
+func (m *matcher) fillAllNeed() {
+	m.allNeed = make([]uint64, len(m.wildIdx))
+	for i := range m.nodes {
+		nd := &m.nodes[i]
+		acc := ^uint64(0)
+		for j := nd.wFirst + nd.wLen - 1; j >= nd.wFirst; j-- {
+			acc &= m.wild[m.wildIdx[j]].need
+			m.allNeed[j] = acc
+		}
+	}
+}
+
 // child returns the index of n's edge whose label starts with b, or -1.
 func (m *matcher) child(n int32, b byte) int32 {
 	nd := &m.nodes[n]
@@ -376,8 +392,11 @@ func (m *matcher) best(u string, rules []rule, steps *int) int {
 				uset, haveSet = octetSet(uset, u), true
 				walked += len(u)
 			}
-			for _, wi := range m.wildIdx[nd.wFirst : nd.wFirst+nd.wLen] {
-				w := &m.wild[wi]
+			for j := nd.wFirst; j < nd.wFirst+nd.wLen; j++ {
+				if m.allNeed[j]&^uset != 0 {
+					break // every rule left needs an octet u lacks
+				}
+				w := &m.wild[m.wildIdx[j]]
 				p := int(w.prio)
 				if !(p > bestPrio || p == bestPrio && w.allow && !bestAllow) {
 					break
