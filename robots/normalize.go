@@ -59,18 +59,15 @@ func urlIsNormal(s string) bool {
 // normalisation keeps as it is: upper-case hex for an octet that is not
 // unreserved.
 func canonicalEscape(s string, i int) bool {
-	if s[i] != '%' || i+2 >= len(s) {
+	if s[i] != '%' || i+2 >= len(s) || !isUpperHex(s[i+1]) || !isUpperHex(s[i+2]) {
 		return false
 	}
-	hi, lo := s[i+1], s[i+2]
-	isHex := func(c byte) bool { return '0' <= c && c <= '9' || 'A' <= c && c <= 'F' }
-	if !isHex(hi) || !isHex(lo) {
-		return false
-	}
-	h, _ := unhex(hi)
-	l, _ := unhex(lo)
+	h, _ := unhex(s[i+1])
+	l, _ := unhex(s[i+2])
 	return !isUnreserved(h<<4 | l)
 }
+
+func isUpperHex(c byte) bool { return '0' <= c && c <= '9' || 'A' <= c && c <= 'F' }
 
 // appendNormal appends the normal form of s to dst: octets outside US-ASCII,
 // controls, space and the characters RFC 3986 allows nowhere are
@@ -119,20 +116,19 @@ func patternIsNormal(value string) (clean, anchored bool) {
 	if strings.HasSuffix(body, "$") {
 		body, anchored = body[:len(body)-1], true
 	}
-	i := 0
-	for ; i+4 <= len(body); i += 4 {
-		if patternOctets[body[i]]&patternOctets[body[i+1]]&patternOctets[body[i+2]]&patternOctets[body[i+3]] == 0 {
-			break
+	for i := 0; i < len(body); {
+		if i+4 <= len(body) && patternOctets[body[i]]&patternOctets[body[i+1]]&patternOctets[body[i+2]]&patternOctets[body[i+3]] != 0 {
+			i += 4
+			continue
 		}
-	}
-	for ; i < len(body); i++ {
 		if patternOctets[body[i]] != 0 {
+			i++
 			continue
 		}
 		if !canonicalEscape(body, i) {
 			return false, anchored
 		}
-		i += 2
+		i += 3
 	}
 	return true, anchored
 }

@@ -25,67 +25,44 @@ const (
 // keyDirective maps a key to its directive. typo reports a misspelling
 // that is accepted anyway (the ones Google's parser accepts).
 func keyDirective(k string) (d directive, typo bool) {
-	switch len(k) {
-	case 4:
-		if strings.EqualFold(k, "host") {
-			return dIgnored, false
+	if len(k) < 4 || len(k) > 13 {
+		return dUnknown, false
+	}
+	var buf [13]byte
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
 		}
-	case 5:
-		if strings.EqualFold(k, "allow") {
-			return dAllow, false
-		}
-	case 7:
-		switch {
-		case strings.EqualFold(k, "sitemap"):
-			return dSitemap, false
-		case strings.EqualFold(k, "comment"):
-			return dComment, false
-		case strings.EqualFold(k, "disalow"):
-			return dDisallow, true
-		case strings.EqualFold(k, "noindex"):
-			return dIgnored, false
-		}
-	case 8:
-		switch {
-		case strings.EqualFold(k, "disallow"):
-			return dDisallow, false
-		case strings.EqualFold(k, "site-map"):
-			return dSitemap, true
-		case strings.EqualFold(k, "dissalow"), strings.EqualFold(k, "diasllow"),
-			strings.EqualFold(k, "disallaw"):
-			return dDisallow, true
-		}
-	case 9:
-		switch {
-		case strings.EqualFold(k, "useragent"):
-			return dUserAgent, true
-		case strings.EqualFold(k, "dissallow"):
-			return dDisallow, true
-		}
-	case 10:
-		switch {
-		case strings.EqualFold(k, "user-agent"):
-			return dUserAgent, false
-		case strings.EqualFold(k, "user agent"):
-			return dUserAgent, true
-		case strings.EqualFold(k, "visit-time"):
-			return dVisitTime, false
-		}
-	case 11:
-		switch {
-		case strings.EqualFold(k, "crawl-delay"):
-			return dCrawlDelay, false
-		case strings.EqualFold(k, "clean-param"):
-			return dIgnored, false
-		}
-	case 12:
-		if strings.EqualFold(k, "request-rate") {
-			return dRequestRate, false
-		}
-	case 13:
-		if strings.EqualFold(k, "robot-version") {
-			return dRobotVersion, false
-		}
+		buf[i] = c
+	}
+	switch string(buf[:len(k)]) {
+	case "user-agent":
+		return dUserAgent, false
+	case "allow":
+		return dAllow, false
+	case "disallow":
+		return dDisallow, false
+	case "sitemap":
+		return dSitemap, false
+	case "crawl-delay":
+		return dCrawlDelay, false
+	case "request-rate":
+		return dRequestRate, false
+	case "visit-time":
+		return dVisitTime, false
+	case "comment":
+		return dComment, false
+	case "robot-version":
+		return dRobotVersion, false
+	case "host", "noindex", "clean-param":
+		return dIgnored, false
+	case "useragent", "user agent":
+		return dUserAgent, true
+	case "disalow", "dissalow", "dissallow", "diasllow", "disallaw":
+		return dDisallow, true
+	case "site-map":
+		return dSitemap, true
 	}
 	return dUnknown, false
 }
@@ -114,7 +91,9 @@ func Parse(body []byte) *Robots {
 	src := string(body)
 	r.body = src
 	lines := strings.Count(src, "\n") + 1
-	p := parser{r: r, rules: make([]rule, 0, lines)}
+	p := parser{r: r, rules: make([]rule, 0, lines),
+		spans: make([]int, 0, 8), aspans: make([]int, 0, 8), agents: make([]string, 0, 8)}
+	r.all = make([]*Group, 0, 8)
 	i := 0
 	for k := 0; k < 3 && i < len(src) && src[i] == "\xEF\xBB\xBF"[k]; k++ {
 		i++
