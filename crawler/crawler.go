@@ -31,6 +31,15 @@ type Options struct {
 	// Events, if set, is called for each decision worth narrating. It is
 	// called from several goroutines, one call at a time.
 	Events func(Event)
+	// HostNotes, if set, label hosts in the summary and the report (the
+	// demo names each site and its lesson), keyed by authority.
+	HostNotes map[string]HostNote
+}
+
+// A HostNote is a short label and a sentence shown with a host.
+type HostNote struct {
+	Label string
+	Note  string
 }
 
 // An ErrOutDir is an output directory that cannot be used.

@@ -45,6 +45,8 @@ type Totals struct {
 // HostSummary is one host's line in the report.
 type HostSummary struct {
 	Host          string         `json:"host"`
+	Label         string         `json:"label,omitempty"`
+	Note          string         `json:"note,omitempty"`
 	State         string         `json:"state"`
 	PaceSeconds   float64        `json:"pace_seconds"`
 	PaceRule      string         `json:"pace_rule"`
@@ -125,6 +127,9 @@ func (c *crawl) finish(started time.Time, interrupted bool) *Summary {
 			DropReason: hs.DropReason, Warning: hs.Warning, Events: events[hs.Authority]}
 		if h.PagesByStatus == nil {
 			h.PagesByStatus = map[string]int{}
+		}
+		if n, ok := c.opts.HostNotes[hs.Authority]; ok {
+			h.Label, h.Note = n.Label, n.Note
 		}
 		if h.Events == nil {
 			h.Events = []HostEvent{}

@@ -49,6 +49,8 @@ type totals struct {
 
 type hostSummary struct {
 	Host          string         `json:"host"`
+	Label         string         `json:"label"`
+	Note          string         `json:"note"`
 	State         string         `json:"state"`
 	PaceSeconds   float64        `json:"pace_seconds"`
 	PaceRule      string         `json:"pace_rule"`

@@ -60,6 +60,7 @@ type skipExample struct {
 
 type hostView struct {
 	ID, Host, State            string
+	Label, Note                string
 	Pace, PaceRule             string
 	Fetched, Errors, Skipped   int
 	Queued                     int
@@ -251,6 +252,7 @@ func fillHost(hv *hostView, hs hostSummary, reqs []request, skips []skip, fetche
 		hv.State = hs.State
 	}
 	hv.Fetched, hv.Errors, hv.Skipped, hv.Queued = hs.Fetched, hs.Errors, hs.Skipped, hs.Queued
+	hv.Label, hv.Note = hs.Label, hs.Note
 	if hs.PaceRule != "" || hs.PaceSeconds > 0 {
 		hv.Pace, hv.PaceRule = fmtSeconds(hs.PaceSeconds), hs.PaceRule
 	}

@@ -94,15 +94,17 @@ func runDemo(ctx context.Context, out string, stdout, stderr io.Writer) error {
 		return err
 	}
 	names := map[string]string{}
+	notes := map[string]crawler.HostNote{}
 	var seeds []string
 	for _, s := range sites {
 		names[s.Authority] = s.Name
+		notes[s.Authority] = crawler.HostNote{Label: s.Name, Note: s.Lesson}
 		seeds = append(seeds, s.Seed)
 	}
 	fmt.Fprintf(stdout, "\nCrawling as %q, narrating each decision:\n\n", cfg.UserAgentHeader())
 	start := time.Now()
 	n := &narrator{w: stdout, names: names, start: start}
-	sum, runErr := crawler.Run(ctx, cfg, crawler.Options{Seeds: seeds, Logger: newLogger(cfg, io.Discard), Events: n.event})
+	sum, runErr := crawler.Run(ctx, cfg, crawler.Options{Seeds: seeds, Logger: newLogger(cfg, io.Discard), Events: n.event, HostNotes: notes})
 	if rerr := reportRun(ctx, cfg, sum, runErr, stdout); rerr != nil {
 		return rerr
 	}
