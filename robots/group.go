@@ -72,14 +72,23 @@ func (g *Group) Agents() []string {
 // Allowed does not allocate for targets up to 1 KiB and takes time linear
 // in the length of target for any set of patterns.
 func (g *Group) Allowed(target string) Verdict {
-	path, slash := pathOf(target)
+	var path string
+	var slash, normal bool
+	if len(target) > 0 && target[0] == '/' && (len(target) == 1 || target[1] != '/') {
+		var end int
+		end, normal = normalPathEnd(target)
+		path = target[:end]
+	} else {
+		path, slash = pathOf(target)
+		normal = !slash && urlIsNormal(path)
+	}
 	var i int
 	var why Reason
-	if slash || !urlIsNormal(path) {
-		i, why = g.decideSlow(path, slash)
-	} else {
+	if normal {
 		var steps int
 		i, why = g.decide(path, &steps)
+	} else {
+		i, why = g.decideSlow(path, slash)
 	}
 	return g.verdict(i, why)
 }
@@ -92,6 +101,11 @@ func (g *Group) verdict(i int, why Reason) Verdict {
 	if why != ReasonRule {
 		return Verdict{Allowed: why == ReasonNoRule || why == ReasonRobotsTxt, Agent: g.name, Reason: why}
 	}
+	return g.m.verdict[i] // a rule decided, so decide compiled g.m
+}
+
+// ruleVerdict builds the Verdict for rule i deciding.
+func (g *Group) ruleVerdict(i int) Verdict {
 	r := &g.rules[i]
 	return Verdict{Allowed: r.allow, Rule: g.txt.str(r.text), Line: int(r.line), Pattern: g.txt.str(r.shown()),
 		Agent: g.name, Reason: ReasonRule}
@@ -103,18 +117,29 @@ func (g *Group) decide(u string, steps *int) (int, Reason) {
 	switch {
 	case g == nil:
 		return -1, ReasonNoRule
-	case u == "/robots.txt" || strings.HasPrefix(u, "/robots.txt?"):
+	case len(u) >= len("/robots.txt") && u[:len("/robots.txt")] == "/robots.txt" &&
+		(len(u) == len("/robots.txt") || u[len("/robots.txt")] == '?'):
 		return -1, ReasonRobotsTxt
 	case g.deny != 0:
 		return -1, g.deny
 	case len(g.rules) == 0:
 		return -1, ReasonNoRule
 	}
-	g.once.Do(func() { g.m = newMatcher(g.rules, g.txt) })
-	if i := g.m.best(u, g.rules, steps); i >= 0 {
+	g.once.Do(g.compile)
+	if i := g.m.best(u, steps); i >= 0 {
 		return i, ReasonRule
 	}
 	return -1, ReasonNoRule
+}
+
+// compile builds g's matcher and the Verdict of each of its rules.
+func (g *Group) compile() {
+	m := newMatcher(g.rules, g.txt)
+	m.verdict = make([]Verdict, len(g.rules))
+	for i := range g.rules {
+		m.verdict[i] = g.ruleVerdict(i)
+	}
+	g.m = m
 }
 
 // A Rule is one Allow or Disallow line of a group, as Group.Rules lists it.

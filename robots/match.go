@@ -1,6 +1,8 @@
 package robots
 
 import (
+	"encoding/binary"
+	"math/bits"
 	"slices"
 	"strings"
 	"unsafe"
@@ -62,22 +64,25 @@ func (t *texts) str(s span) string {
 // greedy segment search. A matcher is immutable after construction.
 type matcher struct {
 	nodes   []node
-	edges   []edge
+	edgeB   []byte  // edgeB[i]: the first octet of edge i's label
+	edgeTo  []int32 // edgeTo[i]: the node edge i leads to
+	labels  string  // every node's incoming label, back to back
 	wild    []wildRule
 	wildIdx []int32
-	allNeed []uint64 // allNeed[j]: octets every rule in wildIdx[j:] of its node needs
+	allNeed []uint64  // allNeed[j]: octets every rule in wildIdx[j:] of its node needs
+	verdict []Verdict // verdict[i]: the Verdict for rule i deciding, built once
 }
 
+// node is a node of the radix tree. Its children are the edges
+// first..first+n-1, sorted by first octet; the label of the edge into the
+// node is labels[labOff : labOff+labLen].
 type node struct {
-	first, n     int32 // children are edges[first : first+n], sorted by label
-	simple       int32 // best pure prefix rule ending here, -1 if none
-	wFirst, wLen int32 // wild rules starting here: wildIdx[wFirst : wFirst+wLen]
-}
-
-type edge struct {
-	first byte   // label[0], kept inline for the sibling scan
-	to    int32  // child node
-	label string // non-empty; labels of siblings differ in their first octet
+	first, n       int32
+	kids           [4]uint64 // bit b set: an edge starts with octet b
+	labOff, labLen int32
+	simple         int32 // best pure prefix rule ending here, -1 if none
+	simpleAllow    bool  // rules[simple].allow
+	wFirst, wLen   int32 // wild rules starting here: wildIdx[wFirst : wFirst+wLen]
 }
 
 func newMatcher(rules []rule, t *texts) *matcher {
@@ -169,9 +174,18 @@ func newMatcher(rules []rule, t *texts) *matcher {
 		return int(first(a)) - int(first(b))
 	})
 	m.nodes = make([]node, len(bn))
-	m.edges = make([]edge, len(order))
+	m.edgeB = make([]byte, len(order))
+	m.edgeTo = make([]int32, len(order))
+	size := 0
+	for _, id := range order {
+		size += int(bn[id].depth - bn[bn[id].parent].depth)
+	}
+	labels := make([]byte, 0, size)
 	for i := range m.nodes {
 		m.nodes[i].simple = simple[i]
+		if simple[i] >= 0 {
+			m.nodes[i].simpleAllow = rules[simple[i]].allow
+		}
 	}
 	for i, id := range order {
 		b := &bn[id]
@@ -180,8 +194,15 @@ func newMatcher(rules []rule, t *texts) *matcher {
 			p.first = int32(i)
 		}
 		p.n++
-		m.edges[i] = edge{first: first(id), to: id, label: b.lit[bn[b.parent].depth:b.depth]}
+		m.edgeB[i] = first(id)
+		p.kids[first(id)>>6] |= 1 << (first(id) & 63)
+		m.edgeTo[i] = id
+		c := &m.nodes[id]
+		c.labOff = int32(len(labels))
+		labels = append(labels, b.lit[bn[b.parent].depth:b.depth]...)
+		c.labLen = int32(len(labels)) - c.labOff
 	}
+	m.labels = string(labels)
 	slices.SortFunc(wilds, func(a, b wildAt) int {
 		if a.node != b.node {
 			return int(a.node - b.node)
@@ -345,44 +366,18 @@ func (m *matcher) fillAllNeed() {
 	}
 }
 
-// child returns the index of n's edge whose label starts with b, or -1.
-func (m *matcher) child(n int32, b byte) int32 {
-	nd := &m.nodes[n]
-	es := m.edges[nd.first : nd.first+nd.n]
-	if len(es) <= 8 {
-		for i := range es {
-			if es[i].first == b {
-				return nd.first + int32(i)
-			}
-		}
-		return -1
-	}
-	lo, hi := 0, len(es)
-	for lo < hi {
-		mid := int(uint(lo+hi) >> 1)
-		if es[mid].first < b {
-			lo = mid + 1
-		} else {
-			hi = mid
-		}
-	}
-	if lo < len(es) && es[lo].first == b {
-		return nd.first + int32(lo)
-	}
-	return -1
-}
-
 // best returns the index of the deciding rule for the normalised path u, or
 // -1 if no rule matches: the longest match in octets, Allow on a tie.
-func (m *matcher) best(u string, rules []rule, steps *int) int {
+func (m *matcher) best(u string, steps *int) int {
 	best, bestPrio, bestAllow := int32(-1), -1, false
 	n, d, walked := int32(0), 0, 0
 	var uset uint64
 	haveSet := false
+	nodes := m.nodes
 	for {
-		nd := &m.nodes[n]
+		nd := &nodes[n]
 		if s := nd.simple; s >= 0 {
-			if a := rules[s].allow; d > bestPrio || d == bestPrio && a && !bestAllow {
+			if a := nd.simpleAllow; d > bestPrio || d == bestPrio && a && !bestAllow {
 				best, bestPrio, bestAllow = s, d, a
 			}
 		}
@@ -410,36 +405,54 @@ func (m *matcher) best(u string, rules []rule, steps *int) int {
 				}
 			}
 		}
-		if d == len(u) {
+		if d >= len(u) || nd.n == 0 {
 			break
 		}
-		// Find the child edge whose label starts with u[d].
-		es := m.edges[nd.first : nd.first+nd.n]
+		// Find the child edge whose label starts with u[d]: its index
+		// among the siblings is the number of smaller first octets.
 		b := u[d]
-		var e *edge
-		if len(es) <= 8 {
-			for i := range es {
-				if es[i].first == b {
-					e = &es[i]
-					break
-				}
-			}
-		} else if ei := m.child(n, b); ei >= 0 {
-			e = &m.edges[ei]
-		}
-		if e == nil {
+		w, bit := b>>6, uint64(1)<<(b&63)
+		if nd.kids[w&3]&bit == 0 {
 			break
 		}
-		l := len(e.label)
+		k := bits.OnesCount64(nd.kids[w&3] & (bit - 1))
+		for x := range w & 3 {
+			k += bits.OnesCount64(nd.kids[x])
+		}
+		n = m.edgeTo[int(nd.first)+k]
+		c := &nodes[n]
+		l := int(c.labLen)
 		walked += l
-		if l > 1 && (len(u)-d < l || u[d+1:d+l] != e.label[1:]) {
+		if l > 1 && (len(u)-d < l || !sameOctets(u[d+1:d+l], m.labels[c.labOff+1:c.labOff+c.labLen])) {
 			break
 		}
 		d += l
-		n = e.to
 	}
 	*steps += walked
 	return int(best)
+}
+
+// sameOctets reports whether a and b, of equal length, are equal,
+// comparing eight octets at a time.
+func sameOctets(a, b string) bool {
+	for len(a) >= 8 {
+		if load64(a) != load64(b) {
+			return false
+		}
+		a, b = a[8:], b[8:]
+	}
+	for i := 0; i < len(a); i++ {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// load64 returns the first eight octets of s, which must have that many,
+// as one word.
+func load64(s string) uint64 {
+	return binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s), 8))
 }
 
 // decideSlow decides a path that needs rewriting into normal form, using

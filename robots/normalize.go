@@ -55,6 +55,35 @@ func urlIsNormal(s string) bool {
 	return true
 }
 
+// normalPathEnd returns where the path s, which starts with '/', ends (at
+// its '#' fragment, if any) and whether s[:end] is in normal form, looking
+// at each octet once.
+func normalPathEnd(s string) (end int, normal bool) {
+	i := 0
+	for {
+		for ; i+4 <= len(s); i += 4 {
+			if plainOctets[s[i]]&plainOctets[s[i+1]]&plainOctets[s[i+2]]&plainOctets[s[i+3]] == 0 {
+				break
+			}
+		}
+		for ; i < len(s) && plainOctets[s[i]] != 0; i++ {
+		}
+		if i == len(s) {
+			return i, true
+		}
+		if s[i] == '#' {
+			return i, true
+		}
+		if !canonicalEscape(s, i) {
+			if h := strings.IndexByte(s[i:], '#'); h >= 0 {
+				return i + h, false
+			}
+			return len(s), false
+		}
+		i += 3
+	}
+}
+
 // canonicalEscape reports whether s[i:] starts with a "%XX" escape that
 // normalisation keeps as it is: upper-case hex for an octet that is not
 // unreserved.
