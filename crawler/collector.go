@@ -2,6 +2,7 @@ package crawler
 
 import (
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/gocolly/colly/v2"
@@ -41,6 +42,13 @@ func newCollector(tr http.RoundTripper, cfg Config) *colly.Collector {
 	c.Headers = nil
 
 	token := strings.ToLower(cfg.Agent.Token)
+	c.OnHTML("base[href]", func(e *colly.HTMLElement) {
+		if j := jobOf(e); j.base == nil {
+			if b, err := e.Request.URL.Parse(strings.TrimSpace(e.Attr("href"))); err == nil {
+				j.base = b
+			}
+		}
+	})
 	c.OnHTML("meta[name]", func(e *colly.HTMLElement) {
 		name := strings.ToLower(strings.TrimSpace(e.Attr("name")))
 		if name != "robots" && name != token {
@@ -56,7 +64,7 @@ func newCollector(tr http.RoundTripper, cfg Config) *colly.Collector {
 		if j == nil || j.nofollow || !ok2xx(e.Response.StatusCode) {
 			return
 		}
-		if u := e.Request.AbsoluteURL(e.Attr("href")); u != "" {
+		if u := j.resolve(e.Request.URL, e.Attr("href")); u != "" {
 			j.links = append(j.links, u)
 		}
 	})
@@ -76,7 +84,7 @@ func newCollector(tr http.RoundTripper, cfg Config) *colly.Collector {
 			if e.Name == "link" {
 				src = e.Attr("href")
 			}
-			if u := e.Request.AbsoluteURL(src); u != "" {
+			if u := j.resolve(e.Request.URL, src); u != "" {
 				j.requisites = append(j.requisites, u)
 			}
 		})
@@ -93,3 +101,21 @@ func jobOf(e *colly.HTMLElement) *job {
 }
 
 func ok2xx(code int) bool { return code >= 200 && code < 300 }
+
+// resolve makes ref absolute against the page's <base href> or its URL;
+// "" for references that lead nowhere to fetch (fragments, javascript:).
+func (j *job) resolve(page *url.URL, ref string) string {
+	ref = strings.TrimSpace(ref)
+	if ref == "" || ref[0] == '#' {
+		return ""
+	}
+	base := page
+	if j.base != nil {
+		base = j.base
+	}
+	u, err := base.Parse(ref)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+		return ""
+	}
+	return u.String()
+}

@@ -24,6 +24,7 @@ type job struct {
 	links      []string
 	requisites []string
 	nofollow   bool
+	base       *url.URL // the page's <base href>, if any
 }
 
 func (c *crawl) handle(ctx context.Context, l *scheduler.Lease) error {

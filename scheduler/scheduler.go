@@ -67,6 +67,7 @@ type Scheduler struct {
 	flushDone   chan struct{}
 	cacheTotal  int
 	leases      int
+	waiters     int // goroutines in awaitFlush
 	accepted    int
 	stats       Stats
 	outSkips    []Skip // skips found by the flusher, not yet passed to OnSkip
@@ -185,11 +186,20 @@ func (s *Scheduler) notify() {
 
 // awaitFlush blocks until generation g is durable. s.mu must be held.
 func (s *Scheduler) awaitFlush(g uint64) error {
+	s.waiters++
 	for s.flushed < g && s.err == nil && !s.closed {
 		s.cond.Wait()
 	}
+	s.waiters--
 	return s.err
 }
+
+// The flusher's batching: a commit waits up to coalesceDelay for more
+// changes unless someone waits for it or coalesceOps changes are pending.
+const (
+	coalesceDelay = 2 * time.Millisecond
+	coalesceOps   = 4096
+)
 
 // flushLoop is the single writer: it group-commits pending ops, refills
 // host queue heads from the store and drains dropped hosts.
@@ -204,6 +214,17 @@ func (s *Scheduler) flushLoop() {
 		if s.closed && len(s.pending) == 0 && len(s.dirty) == 0 {
 			s.mu.Unlock()
 			return
+		}
+		if s.waiters == 0 && len(s.refills) == 0 && len(s.drops) == 0 && !s.closed && len(s.pending) < coalesceOps {
+			// Nobody waits for this batch to be durable and no worker waits
+			// for a queue refill: let a few more changes join it, so a fast
+			// crawl commits a few hundred times a second, not per page. A
+			// kill -9 loses at most this batch, which holds the lease
+			// finishes together with the links they queued: a resumed
+			// crawl refetches those pages and finds the links again.
+			s.mu.Unlock()
+			time.Sleep(coalesceDelay)
+			s.mu.Lock()
 		}
 		ops := s.pending
 		s.pending = spare

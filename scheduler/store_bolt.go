@@ -42,6 +42,7 @@ type BoltOptions struct {
 type BoltStore struct {
 	db    *bolt.DB
 	bloom atomic.Pointer[bloom] // over the seen bucket; rebuilt when full
+	hot   hotSeen               // recently confirmed seen keys, answered without a read
 
 	mu     sync.Mutex // guards ids, names, nextID
 	ids    map[string]uint32
@@ -371,6 +372,9 @@ func (s *BoltStore) Seen(url string) (bool, error) {
 	if !s.bloom.Load().has(k) {
 		return false, nil
 	}
+	if s.hot.has(k) {
+		return true, nil
+	}
 	var ok bool
 	err := s.db.View(func(tx *bolt.Tx) error {
 		ok = tx.Bucket(bucketSeen).Get(k) != nil
@@ -378,6 +382,9 @@ func (s *BoltStore) Seen(url string) (bool, error) {
 	})
 	if err != nil {
 		return false, fmt.Errorf("scheduler: read seen set: %w", err)
+	}
+	if ok {
+		s.hot.add(k)
 	}
 	return ok, nil
 }
