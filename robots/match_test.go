@@ -189,3 +189,34 @@ func TestConcurrentUse(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestGroupLastAgent checks that the remembered last agent never answers
+// for another agent, also when goroutines alternate agents concurrently.
+func TestGroupLastAgent(t *testing.T) {
+	r := Parse(readTestdata(t, "shop-like.txt"))
+	agents := []string{"Googlebot/2.1", "AdsBot-Google", "bingbot", "anybot", "GOOGLEBOT", "", "Bingbot/2"}
+	want := make([]*Group, len(agents))
+	for i, a := range agents {
+		want[i] = r.lookup(a)
+	}
+	if want[0] == want[1] || want[0] == want[3] || want[2] != want[6] {
+		t.Fatalf("test file does not separate the agents")
+	}
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Go(func() {
+			for k := range 500 {
+				i := (k + w) % len(agents)
+				a := string([]byte(agents[i])) // a fresh copy: compared by content
+				if got := r.Group(a); got != want[i] {
+					t.Errorf("Group(%q) = %v, want %v", a, got.Agents(), want[i].Agents())
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if n := testing.AllocsPerRun(100, func() { r.Group("bingbot"); r.Group("anybot") }); n != 0 {
+		t.Errorf("alternating Group: %v allocs", n)
+	}
+}

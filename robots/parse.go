@@ -112,7 +112,9 @@ func Parse(body []byte) *Robots {
 				}
 			}
 		}
-		p.line(src[i:end], n)
+		if raw := src[i:end]; !p.fastLine(raw, n) {
+			p.line(raw, n)
+		}
 		i = next
 	}
 	p.finish()
@@ -203,6 +205,12 @@ func (p *parser) line(raw string, n int) {
 	if typo {
 		p.warn(p.cur, n, s, "misspelt key \""+key+"\"; accepted")
 	}
+	p.directive(d, s, val, n)
+}
+
+// directive applies a line with a known key; s is the line as written,
+// trimmed and without comment, val its trimmed value.
+func (p *parser) directive(d directive, s, val string, n int) {
 	switch d {
 	case dUserAgent:
 		p.userAgent(s, val, n)

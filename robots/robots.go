@@ -1,6 +1,10 @@
 package robots
 
-import "slices"
+import (
+	"slices"
+	"sync/atomic"
+	"unsafe"
+)
 
 // MaxSize is the number of bytes of a robots.txt that Parse reads: RFC 9309
 // section 2.5 requires a parsing limit of at least 500 KiB. Longer files are
@@ -22,6 +26,47 @@ type Robots struct {
 	warnings  []Warning
 	truncated bool
 	avail     Availability
+	last      lastAgent // the last agent looked up, and its group
+}
+
+// lastAgent remembers the agent of the last Group lookup and its answer:
+// a crawler asks with the same agent over and over. It is a sequence lock
+// built from atomics, so lookups stay allocation-free and safe for
+// concurrent use: a reader uses the fields only if seq was even and
+// unchanged around reading them.
+type lastAgent struct {
+	seq   atomic.Uint64 // odd while a writer fills the fields
+	agent atomic.Pointer[byte]
+	n     atomic.Int64
+	g     atomic.Pointer[Group]
+}
+
+// get returns the remembered group for agent, or nil.
+func (l *lastAgent) get(agent string) *Group {
+	s := l.seq.Load()
+	if s&1 != 0 {
+		return nil
+	}
+	p, n, g := l.agent.Load(), l.n.Load(), l.g.Load()
+	if l.seq.Load() != s || g == nil || int(n) != len(agent) {
+		return nil
+	}
+	if p != unsafe.StringData(agent) && unsafe.String(p, n) != agent {
+		return nil
+	}
+	return g
+}
+
+// put remembers g as the group for agent, unless another writer is busy.
+func (l *lastAgent) put(agent string, g *Group) {
+	s := l.seq.Load()
+	if s&1 != 0 || !l.seq.CompareAndSwap(s, s+1) {
+		return
+	}
+	l.agent.Store(unsafe.StringData(agent))
+	l.n.Store(int64(len(agent)))
+	l.g.Store(g)
+	l.seq.Store(s + 2)
 }
 
 // AllowAll returns a Robots without rules: every URL is allowed. It is the
@@ -51,6 +96,20 @@ func (r *Robots) Group(agent string) *Group {
 	if r == nil {
 		return nil
 	}
+	if len(agent) > 0 {
+		if g := r.last.get(agent); g != nil {
+			return g
+		}
+	}
+	g := r.lookup(agent)
+	if len(agent) > 0 {
+		r.last.put(agent, g)
+	}
+	return g
+}
+
+// lookup finds the group for agent in the index.
+func (r *Robots) lookup(agent string) *Group {
 	tok := productToken(agent)
 	if tok != "" && len(r.groups) > 0 {
 		var g *Group
