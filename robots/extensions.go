@@ -36,7 +36,7 @@ func (p *parser) extension(d directive, s, val string, n int) {
 			p.warn(g, n, s, msg)
 		}
 		if !x.hasDelay || delay > x.delay {
-			x.delay, x.hasDelay, x.delayAt, x.delayTxt = delay, true, n, s
+			x.delay, x.hasDelay, x.delayAt, x.delayTxt = delay, true, int32(n), s
 		}
 	case dRequestRate:
 		rate, msgs := parseRate(val)
@@ -44,17 +44,20 @@ func (p *parser) extension(d directive, s, val string, n int) {
 			p.warn(g, n, s, m)
 		}
 		rate.Line, rate.Text = n, s
-		x.rates = append(x.rates, rate)
+		l := x.list()
+		l.rates = append(l.rates, rate)
 	case dVisitTime:
 		ws, ok := parseWindows(val)
 		if !ok || len(ws) == 0 {
 			p.warn(g, n, s, "Visit-time is not \"HHMM-HHMM\" or \"HHMM HHMM\" (UTC); ignored")
 			return
 		}
-		x.visits = append(x.visits, ws...)
+		l := x.list()
+		l.visits = append(l.visits, ws...)
 	case dComment:
 		if val != "" {
-			x.comments = append(x.comments, val)
+			l := x.list()
+			l.comments = append(l.comments, val)
 		}
 	case dRobotVersion:
 		if x.hasVer {

@@ -31,17 +31,52 @@ type Group struct {
 }
 
 // pacing holds a group's extension directives. Most groups have none, so
-// they live apart from Group.
+// they live apart from Group, and the lists most groups lack live apart
+// from the Crawl-delay most pacing groups have.
 type pacing struct {
 	delay    time.Duration
+	delayAt  int32 // line of the Crawl-delay that set delay
 	hasDelay bool
-	delayAt  int    // line of the Crawl-delay that set delay
+	hasVer   bool
 	delayTxt string // its text
+	version  string
+	lists    *pacingLists // nil without Request-rate, Visit-time or Comment lines
+}
+
+// pacingLists holds a group's Request-rate, Visit-time and Comment lines.
+type pacingLists struct {
 	rates    []RequestRate
 	visits   []Window
 	comments []string
-	version  string
-	hasVer   bool
+}
+
+func (x *pacing) rates() []RequestRate {
+	if x == nil || x.lists == nil {
+		return nil
+	}
+	return x.lists.rates
+}
+
+func (x *pacing) visits() []Window {
+	if x == nil || x.lists == nil {
+		return nil
+	}
+	return x.lists.visits
+}
+
+func (x *pacing) comments() []string {
+	if x == nil || x.lists == nil {
+		return nil
+	}
+	return x.lists.comments
+}
+
+// list returns x's lists, creating them if need be.
+func (x *pacing) list() *pacingLists {
+	if x.lists == nil {
+		x.lists = &pacingLists{}
+	}
+	return x.lists
 }
 
 // pacing returns g's extension directives, nil if it has none.
@@ -179,7 +214,7 @@ func (g *Group) RequestRates() []RequestRate {
 	if x == nil {
 		return nil
 	}
-	return slices.Clone(x.rates)
+	return slices.Clone(x.rates())
 }
 
 // VisitTimes returns a copy of the group's Visit-time windows in file order.
@@ -189,7 +224,7 @@ func (g *Group) VisitTimes() []Window {
 	if x == nil {
 		return nil
 	}
-	return slices.Clone(x.visits)
+	return slices.Clone(x.visits())
 }
 
 // Comments returns a copy of the group's Comment lines, meant to be shown
@@ -199,7 +234,7 @@ func (g *Group) Comments() []string {
 	if x == nil {
 		return nil
 	}
-	return slices.Clone(x.comments)
+	return slices.Clone(x.comments())
 }
 
 // RobotVersion returns the group's Robot-version value and whether it has one.
@@ -232,9 +267,9 @@ func (g *Group) Pace(now time.Time) (interval time.Duration, source string, ok b
 	}
 	line, text := 0, ""
 	if x.hasDelay {
-		interval, line, text, ok = x.delay, x.delayAt, x.delayTxt, true
+		interval, line, text, ok = x.delay, int(x.delayAt), x.delayTxt, true
 	}
-	for _, r := range x.rates {
+	for _, r := range x.rates() {
 		if !r.ActiveAt(now) {
 			continue
 		}
@@ -252,10 +287,10 @@ func (g *Group) Pace(now time.Time) (interval time.Duration, source string, ok b
 // windows, or the group has none.
 func (g *Group) VisitAllowed(now time.Time) bool {
 	x := g.pacing()
-	if x == nil || len(x.visits) == 0 {
+	if x == nil || len(x.visits()) == 0 {
 		return true
 	}
-	for _, w := range x.visits {
+	for _, w := range x.visits() {
 		if w.Contains(now) {
 			return true
 		}
@@ -270,7 +305,7 @@ func (g *Group) NextVisit(now time.Time) time.Time {
 		return now
 	}
 	next := time.Time{}
-	for _, w := range g.ext.visits {
+	for _, w := range g.ext.visits() {
 		if t := w.NextOpen(now); next.IsZero() || t.Before(next) {
 			next = t
 		}
@@ -299,9 +334,12 @@ func merge(gs []*Group) *Group {
 			if x.hasDelay && (!mx.hasDelay || x.delay > mx.delay) {
 				mx.delay, mx.hasDelay, mx.delayAt, mx.delayTxt = x.delay, true, x.delayAt, x.delayTxt
 			}
-			mx.rates = append(mx.rates, x.rates...)
-			mx.visits = append(mx.visits, x.visits...)
-			mx.comments = append(mx.comments, x.comments...)
+			if x.lists != nil {
+				l := mx.list()
+				l.rates = append(l.rates, x.lists.rates...)
+				l.visits = append(l.visits, x.lists.visits...)
+				l.comments = append(l.comments, x.lists.comments...)
+			}
 			if x.hasVer && !mx.hasVer {
 				mx.version, mx.hasVer = x.version, true
 			}

@@ -92,7 +92,7 @@ func Parse(body []byte) *Robots {
 	r.body = src
 	lines := strings.Count(src, "\n") + 1
 	p := parser{r: r, rules: make([]rule, 0, lines),
-		spans: make([]int, 0, 8), aspans: make([]int, 0, 8), agents: make([]string, 0, 8)}
+		spans: make([]int32, 0, 8), aspans: make([]int32, 0, 8), agents: make([]string, 0, 8)}
 	r.all = make([]*Group, 0, 8)
 	i := 0
 	for k := 0; k < 3 && i < len(src) && src[i] == "\xEF\xBB\xBF"[k]; k++ {
@@ -127,10 +127,10 @@ type parser struct {
 	cur    *Group   // the group being read, nil before the first user-agent
 	open   bool     // cur still takes user-agent lines: no Allow/Disallow yet
 	rules  []rule   // the rules of all groups, in file order
-	spans  []int    // for r.all[i], its rules are rules[spans[i]:spans[i+1]]
+	spans  []int32  // for r.all[i], its rules are rules[spans[i]:spans[i+1]]
 	arena  []byte   // rewritten patterns, each followed by a dollar sign
 	agents []string // the user-agent values of all groups, in file order
-	aspans []int    // for r.all[i], its agents are agents[aspans[i]:aspans[i+1]]
+	aspans []int32  // for r.all[i], its agents are agents[aspans[i]:aspans[i+1]]
 	slab   []Group  // groups are allocated in chunks
 	pslab  []pacing // and so are their extension directives
 }
@@ -240,8 +240,8 @@ func (p *parser) userAgent(s, val string, n int) {
 		p.slab = p.slab[:len(p.slab)+1]
 		p.cur = &p.slab[len(p.slab)-1]
 		p.r.all = append(p.r.all, p.cur)
-		p.spans = append(p.spans, len(p.rules))
-		p.aspans = append(p.aspans, len(p.agents))
+		p.spans = append(p.spans, int32(len(p.rules)))
+		p.aspans = append(p.aspans, int32(len(p.agents)))
 		p.open = true
 	}
 	if val == "" {
@@ -290,8 +290,8 @@ func (p *parser) spanOf(s string) span {
 func (p *parser) finish() {
 	r := p.r
 	r.none = &Group{}
-	p.spans = append(p.spans, len(p.rules))
-	p.aspans = append(p.aspans, len(p.agents))
+	p.spans = append(p.spans, int32(len(p.rules)))
+	p.aspans = append(p.aspans, int32(len(p.agents)))
 	txt := &texts{body: r.body, arena: string(p.arena)}
 	for i, g := range r.all {
 		g.txt = txt
@@ -313,7 +313,7 @@ func (p *parser) finish() {
 		size += len(a)
 	}
 	buf := make([]byte, 0, size)
-	ends := make([]int, len(p.agents))
+	ends := make([]int32, len(p.agents))
 	for i, a := range p.agents {
 		if a == "*" || len(a) > 1 && a[0] == '*' && isWS(a[1]) {
 			buf = append(buf, '*')
@@ -327,13 +327,13 @@ func (p *parser) finish() {
 				buf = append(buf, c)
 			}
 		}
-		ends[i] = len(buf)
+		ends[i] = int32(len(buf))
 	}
 	keys := string(buf)
 	var dups map[string][]*Group
 	for gi, g := range r.all {
 		for i := p.aspans[gi]; i < p.aspans[gi+1]; i++ {
-			start := 0
+			start := int32(0)
 			if i > 0 {
 				start = ends[i-1]
 			}
