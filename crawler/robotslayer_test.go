@@ -1,0 +1,161 @@
+package crawler
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/crawlproject/crawl/scheduler"
+)
+
+// newTestLayer builds a robots layer over a fast scheduler, as a crawl does.
+func newTestLayer(t *testing.T, cfg RobotsConfig, busy func(string) bool) (*robotsLayer, *[]RobotsEntry) {
+	t.Helper()
+	c := Default()
+	c.Agent.Token = "testbot"
+	c.Politeness.DefaultDelay = 0
+	c.Politeness.Margin = 0
+	store := scheduler.NewMemStore()
+	sched, err := scheduler.Open(schedulerConfig(c, nil), store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sched.Close() })
+	tr := newPoliteTransport(sched, nil, c.UserAgentHeader(), c.Fetch.MaxBody, 2*time.Second)
+	var log []RobotsEntry
+	l := newRobotsLayer(tr, store, cfg, "testbot", busy, func(e RobotsEntry, _ *exchange) { log = append(log, e) })
+	tr.gate = l
+	return l, &log
+}
+
+func testRobotsConfig() RobotsConfig {
+	r := Default().Robots
+	r.RetryBase = 50 * time.Millisecond
+	return r
+}
+
+// RFC 9309 2.4: a crawler may keep using a cached copy while the host is
+// unreachable, and retries later rather than giving up for the run.
+func TestRobotsLayerUsesGoodCopyWhileUnreachable(t *testing.T) {
+	var down atomic.Bool
+	h := newTestHost(t)
+	h.robots = func(w http.ResponseWriter, _ *http.Request) {
+		if down.Load() {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			return
+		}
+		w.Header().Set("Cache-Control", "max-age=0")
+		fmt.Fprint(w, "User-agent: *\nDisallow: /private\n")
+	}
+	l, log := newTestLayer(t, testRobotsConfig(), nil)
+	a := h.srv.URL
+	st, err := l.refresh(context.Background(), a)
+	if err != nil || st.rec.Outcome != outcomeParsed {
+		t.Fatalf("first fetch: %v %+v", err, st)
+	}
+	// max-age=0 is floored at minRobotsTTL, not refetched per page.
+	if ttl := st.rec.Expires.Sub(st.rec.Fetched); ttl != minRobotsTTL {
+		t.Errorf("cache lifetime %v, want the %v floor", ttl, minRobotsTTL)
+	}
+	down.Store(true)
+	st, err = l.refresh(context.Background(), a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !st.good() || !st.rec.Stale || st.rec.Failures != 1 {
+		t.Fatalf("want the previous good copy, marked stale: %+v", st.rec)
+	}
+	if st.group.Allowed("/private/x").Allowed {
+		t.Error("the good copy's rules must still apply")
+	}
+	if wait := st.rec.Expires.Sub(time.Now()); wait <= 0 || wait > time.Second {
+		t.Errorf("an unreachable host is retried soon with back-off, not cached for the run: expires in %v", wait)
+	}
+	if n := len(*log); n != 2 || (*log)[1].Outcome != outcomeUnreachable {
+		t.Errorf("every fetch and its outcome must be recorded: %+v", *log)
+	}
+}
+
+func TestRobotsLayerUnreachableWithoutCopyDisallowsAll(t *testing.T) {
+	h := newTestHost(t)
+	h.robots = func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusTooManyRequests) }
+	l, _ := newTestLayer(t, testRobotsConfig(), nil)
+	st, err := l.refresh(context.Background(), h.srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.good() || st.rec.Outcome != outcomeUnreachable {
+		t.Fatalf("429 is unreachable (RFC 9309 2.3.1.4): %+v", st.rec)
+	}
+	if err := l.permit(h.srv.URL, h.URL("/")); err == nil {
+		t.Error("nothing may be fetched from a host whose robots.txt is unreachable")
+	}
+}
+
+// The cache is bounded but never forgets a host with queued URLs.
+func TestRobotsLayerEvictsOnlyIdleHosts(t *testing.T) {
+	var hosts []*testHost
+	for range 4 {
+		h := newTestHost(t)
+		h.robotsText("User-agent: *\nDisallow: /x\n")
+		hosts = append(hosts, h)
+	}
+	busy := hosts[0].srv.URL
+	cfg := testRobotsConfig()
+	cfg.CacheSize = 2
+	l, _ := newTestLayer(t, cfg, func(a string) bool { return a == busy })
+	for _, h := range hosts {
+		if _, err := l.refresh(context.Background(), h.srv.URL); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l.mu.Lock()
+	_, kept := l.states[busy]
+	n := len(l.states)
+	l.mu.Unlock()
+	if !kept {
+		t.Error("the host with queued URLs was forgotten")
+	}
+	if n > 2 {
+		t.Errorf("cache holds %d entries, bound is 2", n)
+	}
+	// An evicted idle host comes back from the store without a new fetch.
+	before := len(hosts[1].requests())
+	if st, fresh := l.cached(hosts[1].srv.URL, time.Now()); st == nil || !fresh {
+		t.Error("evicted entry must reload from the persisted store")
+	}
+	if len(hosts[1].requests()) != before {
+		t.Error("reloading from the store must not refetch")
+	}
+}
+
+// Redirects are followed across hosts (at most five) and the result applies
+// to the original authority; a sixth hop means "unavailable".
+func TestRobotsLayerRedirectHops(t *testing.T) {
+	final := newTestHost(t)
+	final.robotsText("User-agent: *\nDisallow: /only-here\n")
+	start := newTestHost(t)
+	start.robots = func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, final.URL("/robots.txt"), http.StatusFound) }
+	loop := newTestHost(t)
+	n := 0
+	loop.robots = func(w http.ResponseWriter, r *http.Request) {
+		n++
+		http.Redirect(w, r, fmt.Sprintf("/robots.txt?hop=%d", n), http.StatusFound)
+	}
+	loop.pages["/robots.txt?hop=1"] = loop.robots
+	for i := 1; i < 10; i++ {
+		loop.pages[fmt.Sprintf("/robots.txt?hop=%d", i)] = loop.robots
+	}
+	l, _ := newTestLayer(t, testRobotsConfig(), nil)
+	st, err := l.refresh(context.Background(), start.srv.URL)
+	if err != nil || st.rec.Outcome != outcomeParsed || st.group.Allowed("/only-here").Allowed {
+		t.Errorf("redirected robots.txt must apply to the original host: %v %+v", err, st.rec)
+	}
+	st, err = l.refresh(context.Background(), loop.srv.URL)
+	if err != nil || st.rec.Outcome != outcomeUnavailable || len(loop.requests()) != maxRobotsRedirects+1 {
+		t.Errorf("endless redirects: %d requests, outcome %+v, %v", len(loop.requests()), st.rec, err)
+	}
+}
