@@ -138,7 +138,9 @@ func TestRobotsLayerRedirectHops(t *testing.T) {
 	final := newTestHost(t)
 	final.robotsText("User-agent: *\nDisallow: /only-here\n")
 	start := newTestHost(t)
-	start.robots = func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, final.URL("/robots.txt"), http.StatusFound) }
+	start.robots = func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, final.URL("/robots.txt"), http.StatusFound)
+	}
 	loop := newTestHost(t)
 	n := 0
 	loop.robots = func(w http.ResponseWriter, r *http.Request) {
