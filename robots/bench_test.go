@@ -104,7 +104,10 @@ func BenchmarkParseAndFirstCheck(b *testing.B) {
 }
 
 // BenchmarkCheck measures one check: finding the agent's group and matching
-// a path, as Robots.Allowed and temoto's TestAgent do.
+// a path, as Robots.Allowed and temoto's TestAgent do. Both sides get the
+// same path strings. A crawler asks with one agent, so our lookup is
+// answered by the remembered last agent; BenchmarkGroupLookup measures the
+// lookup without that.
 func BenchmarkCheck(b *testing.B) {
 	for _, f := range append(realFiles(b), adversarialFiles()...) {
 		ours := Parse(f.body)
@@ -210,6 +213,36 @@ func BenchmarkCheckCachedGroup(b *testing.B) {
 				if i++; i == len(f.paths) {
 					i = 0
 				}
+			}
+		})
+	}
+}
+
+// BenchmarkGroupLookup measures finding a group with agents that alternate
+// between two crawlers, so that our remembered last agent never answers:
+// the product-token index against temoto's FindGroup.
+func BenchmarkGroupLookup(b *testing.B) {
+	for _, f := range append(realFiles(b), adversarialFiles()...) {
+		ours := Parse(f.body)
+		theirs, err := robotstxt.FromBytes(f.body)
+		if err != nil {
+			b.Fatal(err)
+		}
+		agents := [2]string{f.agent, "OtherBot/3.0"}
+		b.Run(f.name+"/ours", func(b *testing.B) {
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				ours.Group(agents[i])
+				i ^= 1
+			}
+		})
+		b.Run(f.name+"/temoto", func(b *testing.B) {
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				theirs.FindGroup(agents[i])
+				i ^= 1
 			}
 		})
 	}
