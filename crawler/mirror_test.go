@@ -20,8 +20,14 @@ func TestRequisitesAndMirror(t *testing.T) {
 		w.Write([]byte(`<html><head><link rel="stylesheet" href="/s.css"></head><body><img src="/i.png"><img src="/private/p.png"><a href="/a">a</a></body></html>`))
 	}
 	h.html("/a")
-	h.pages["/s.css"] = func(w http.ResponseWriter, _ *http.Request) { w.Header().Set("Content-Type", "text/css"); w.Write([]byte("body{}")) }
-	h.pages["/i.png"] = func(w http.ResponseWriter, _ *http.Request) { w.Header().Set("Content-Type", "image/png"); w.Write([]byte{0x89, 'P', 'N', 'G'}) }
+	h.pages["/s.css"] = func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/css")
+		w.Write([]byte("body{}"))
+	}
+	h.pages["/i.png"] = func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "image/png")
+		w.Write([]byte{0x89, 'P', 'N', 'G'})
+	}
 	cfg := testConfig(t)
 	cfg.Fetch.Requisites = true
 	cfg.Archive.Mirror = true
