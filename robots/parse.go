@@ -289,10 +289,11 @@ func (p *parser) spanOf(s string) span {
 // same token (RFC 9309 2.2.1).
 func (p *parser) finish() {
 	r := p.r
-	r.none = &Group{}
+	r.none = &r.noGroup
 	p.spans = append(p.spans, int32(len(p.rules)))
 	p.aspans = append(p.aspans, int32(len(p.agents)))
-	txt := &texts{body: r.body, arena: string(p.arena)}
+	r.txt = texts{body: r.body, arena: string(p.arena)}
+	txt := &r.txt
 	for i, g := range r.all {
 		g.txt = txt
 		if from, to := p.spans[i], p.spans[i+1]; from < to {
@@ -329,7 +330,8 @@ func (p *parser) finish() {
 		}
 		ends[i] = int32(len(buf))
 	}
-	keys := string(buf)
+	// buf is not written again: the keys share its memory.
+	keys := unsafe.String(unsafe.SliceData(buf), len(buf))
 	var dups map[string][]*Group
 	for gi, g := range r.all {
 		for i := p.aspans[gi]; i < p.aspans[gi+1]; i++ {
@@ -342,7 +344,7 @@ func (p *parser) finish() {
 				continue
 			}
 			if r.groups == nil {
-				r.groups = make(map[string]*Group, len(r.all))
+				r.groups = make(map[string]*Group, len(p.agents))
 			}
 			prev, seen := r.groups[key]
 			if !seen {

@@ -27,6 +27,8 @@ type Robots struct {
 	truncated bool
 	avail     Availability
 	last      lastAgent // the last agent looked up, and its group
+	noGroup   Group     // none for a parsed file
+	txt       texts     // what the rules of a parsed file point into
 }
 
 // lastAgent remembers the agent of the last Group lookup and its answer:

@@ -1,5 +1,7 @@
 package robots
 
+import "strings"
+
 // fastLine reads the common shapes of a line, "key: value # comment" with
 // a correctly spelt key, blank lines and comment lines, in one pass and
 // reports true; for anything else it does nothing and reports false, and
@@ -34,11 +36,8 @@ func (p *parser) fastLine(raw string, n int) bool {
 		j++
 	}
 	vs, ve := j, len(raw)
-	for k := j; k < len(raw); k++ {
-		if raw[k] == '#' {
-			ve = k
-			break
-		}
+	if h := strings.IndexByte(raw[j:], '#'); h >= 0 {
+		ve = j + h
 	}
 	for ve > vs && isWS(raw[ve-1]) {
 		ve--
@@ -122,7 +121,14 @@ func foldEq(k, lower string) bool {
 	if len(k) != len(lower) {
 		return false
 	}
-	for i := 0; i < len(k); i++ {
+	const fold = 0x2020202020202020
+	i := 0
+	for ; i+8 <= len(k); i += 8 {
+		if load64(k[i:])|fold != load64(lower[i:]) {
+			return false
+		}
+	}
+	for ; i < len(k); i++ {
 		if k[i]|0x20 != lower[i] {
 			return false
 		}
