@@ -162,17 +162,24 @@ func newMatcher(rules []rule, t *texts) *matcher {
 	}
 
 	// Lay the tree out: children of a node contiguous, in label order.
-	order := make([]int32, 0, len(bn)-1)
+	// Nodes were created in the order of the sorted literals, and a node
+	// splitting an edge takes the place of the newest child of its parent,
+	// so a stable counting sort of the nodes by parent keeps every node's
+	// children in label order.
+	start := make([]int32, len(bn)+1)
 	for id := 1; id < len(bn); id++ {
-		order = append(order, int32(id))
+		start[bn[id].parent+1]++
+	}
+	for i := 1; i < len(start); i++ {
+		start[i] += start[i-1]
+	}
+	order := make([]int32, len(bn)-1)
+	for id := 1; id < len(bn); id++ {
+		p := bn[id].parent
+		order[start[p]] = int32(id)
+		start[p]++
 	}
 	first := func(id int32) byte { return bn[id].lit[bn[bn[id].parent].depth] }
-	slices.SortFunc(order, func(a, b int32) int {
-		if pa, pb := bn[a].parent, bn[b].parent; pa != pb {
-			return int(pa - pb)
-		}
-		return int(first(a)) - int(first(b))
-	})
 	m.nodes = make([]node, len(bn))
 	m.edgeB = make([]byte, len(order))
 	m.edgeTo = make([]int32, len(order))
