@@ -128,7 +128,7 @@ func Default() Config {
 			BackoffMax:       10 * time.Minute,
 			RetryAfterMax:    time.Hour,
 			MaxFailures:      5,
-			Margin:           5 * time.Millisecond,
+			Margin:           time.Millisecond,
 		},
 		Fetch: FetchConfig{
 			Workers: 16,

@@ -145,13 +145,14 @@ func (t *politeTransport) RoundTrip(in *http.Request) (*http.Response, error) {
 		t.pace.Observe(auth, 0, ex.Duration, "", err)
 		return nil, err
 	}
-	// The server had the request by the time it answered: the next
-	// interval counts from here, so no jitter on the way can make two
-	// requests reach the server closer than the pace.
-	t.pace.Answered(auth, time.Now())
 	body, rerr := io.ReadAll(io.LimitReader(resp.Body, t.maxBody+1))
 	resp.Body.Close()
 	ex.Duration = time.Since(ex.Start)
+	// The server had received (and finished) the request by the time its
+	// whole answer arrived: the next interval counts from here, so no delay
+	// on the way can make two requests reach the server, or leave it,
+	// closer than the pace.
+	t.pace.Answered(auth, time.Now())
 	if rerr != nil {
 		ex.Err = rerr
 		t.pace.Observe(auth, 0, ex.Duration, "", rerr)
