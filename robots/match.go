@@ -85,11 +85,14 @@ type node struct {
 	wFirst, wLen   int32 // wild rules starting here: wildIdx[wFirst : wFirst+wLen]
 }
 
+// litEntry is a rule's literal prefix, the part before its first '*'.
+type litEntry struct {
+	lit  string
+	rule int32
+}
+
 func newMatcher(rules []rule, t *texts) *matcher {
-	type entry struct {
-		lit  string
-		rule int32
-	}
+	type entry = litEntry
 	entries := make([]entry, len(rules))
 	for i := range rules {
 		lit := t.str(rules[i].pattern)
@@ -98,12 +101,7 @@ func newMatcher(rules []rule, t *texts) *matcher {
 		}
 		entries[i] = entry{lit, int32(i)}
 	}
-	slices.SortFunc(entries, func(a, b entry) int {
-		if c := strings.Compare(a.lit, b.lit); c != 0 {
-			return c
-		}
-		return int(a.rule - b.rule)
-	})
+	sortLiterals(entries, 0, 2*bits.Len(uint(len(entries))))
 
 	// Build the radix tree straight from the sorted literals, as a suffix
 	// tree is built from a suffix array: keep the path to the previous
@@ -124,10 +122,7 @@ func newMatcher(rules []rule, t *texts) *matcher {
 	stack := []int32{0}
 	prev := ""
 	for _, e := range entries {
-		l := 0
-		for l < len(prev) && l < len(e.lit) && prev[l] == e.lit[l] {
-			l++
-		}
+		l := commonPrefix(prev, e.lit)
 		last := int32(-1)
 		for bn[stack[len(stack)-1]].depth > int32(l) {
 			last = stack[len(stack)-1]
@@ -237,6 +232,83 @@ func newMatcher(rules []rule, t *texts) *matcher {
 	}
 	m.fillAllNeed()
 	return m
+}
+
+// compareLiterals orders entries by literal, then by rule index.
+func compareLiterals(a, b litEntry) int {
+	if c := strings.Compare(a.lit, b.lit); c != 0 {
+		return c
+	}
+	return int(a.rule - b.rule)
+}
+
+// octetAt returns s[d], or -1 if s is that short.
+func octetAt(s string, d int) int {
+	if d < len(s) {
+		return int(s[d])
+	}
+	return -1
+}
+
+// sortLiterals sorts e, whose literals share their first d octets, by
+// compareLiterals. It is a multikey quicksort (each octet is looked at a
+// few times, not once per comparison of long common prefixes); after depth
+// partitions that split e without finishing, it leaves the rest to
+// slices.SortFunc, whose time is O(n log n) whatever the input. Stepping
+// over an octet all literals share costs O(len(e)) once per octet.
+func sortLiterals(e []litEntry, d, depth int) {
+	for len(e) > 12 {
+		if depth == 0 {
+			slices.SortFunc(e, compareLiterals)
+			return
+		}
+		piv := octetAt(e[len(e)/2].lit, d)
+		lt, i, gt := 0, 0, len(e)
+		for i < gt {
+			switch c := octetAt(e[i].lit, d); {
+			case c < piv:
+				e[lt], e[i] = e[i], e[lt]
+				lt++
+				i++
+			case c > piv:
+				gt--
+				e[i], e[gt] = e[gt], e[i]
+			default:
+				i++
+			}
+		}
+		if lt > 0 || gt < len(e) {
+			depth--
+		}
+		sortLiterals(e[:lt], d, depth)
+		sortLiterals(e[gt:], d, depth)
+		if piv < 0 { // equal literals
+			slices.SortFunc(e[lt:gt], compareLiterals)
+			return
+		}
+		e, d = e[lt:gt], d+1
+	}
+	for i := 1; i < len(e); i++ {
+		for j := i; j > 0 && compareLiterals(e[j], e[j-1]) < 0; j-- {
+			e[j], e[j-1] = e[j-1], e[j]
+		}
+	}
+}
+
+// commonPrefix returns the length of the longest common prefix of a and b,
+// comparing eight octets at a time.
+func commonPrefix(a, b string) int {
+	n := min(len(a), len(b))
+	l := 0
+	for ; l+8 <= n; l += 8 {
+		if x := load64(a[l:]) ^ load64(b[l:]); x != 0 {
+			return l + bits.TrailingZeros64(x)/8
+		}
+	}
+	for l < n && a[l] == b[l] {
+		l++
+	}
+	return l
 }
 
 // wildRule is the part of a rule after its literal prefix: segments to find

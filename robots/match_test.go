@@ -1,6 +1,8 @@
 package robots
 
 import (
+	"math/rand"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -218,5 +220,32 @@ func TestGroupLastAgent(t *testing.T) {
 	wg.Wait()
 	if n := testing.AllocsPerRun(100, func() { r.Group("bingbot"); r.Group("anybot") }); n != 0 {
 		t.Errorf("alternating Group: %v allocs", n)
+	}
+}
+
+// TestSortLiterals checks the multikey quicksort that orders a group's
+// literals against slices.SortFunc, with and without its fallback.
+func TestSortLiterals(t *testing.T) {
+	rnd := rand.New(rand.NewSource(2))
+	for range 2000 {
+		n := rnd.Intn(80)
+		e := make([]litEntry, n)
+		for i := range e {
+			b := make([]byte, rnd.Intn(6))
+			for k := range b {
+				b[k] = "ab/"[rnd.Intn(3)]
+			}
+			if rnd.Intn(3) == 0 {
+				b = append([]byte("/common/prefix/"), b...)
+			}
+			e[i] = litEntry{string(b), int32(i)}
+		}
+		rnd.Shuffle(n, func(i, j int) { e[i], e[j] = e[j], e[i] })
+		want := slices.Clone(e)
+		slices.SortFunc(want, compareLiterals)
+		sortLiterals(e, 0, rnd.Intn(8))
+		if !slices.Equal(e, want) {
+			t.Fatalf("got %v, want %v", e, want)
+		}
 	}
 }
