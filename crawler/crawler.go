@@ -14,6 +14,7 @@ import (
 	"github.com/gocolly/colly/v2"
 
 	"github.com/crawlproject/crawl/archive"
+	"github.com/crawlproject/crawl/crawllog"
 	"github.com/crawlproject/crawl/scheduler"
 )
 
@@ -74,7 +75,7 @@ type crawl struct {
 // the logs in cfg.Out and returns the summary (also written as summary.json).
 // Re-running with the same cfg.Out resumes. When ctx is cancelled the state
 // is saved and Run returns the summary with Interrupted set and ctx's error.
-func Run(ctx context.Context, cfg Config, opts Options) (*Summary, error) {
+func Run(ctx context.Context, cfg Config, opts Options) (*crawllog.Summary, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -223,7 +224,7 @@ func (c *crawl) recordSkip(s scheduler.Skip) {
 	if s.Time.IsZero() {
 		s.Time = time.Now()
 	}
-	c.logs.skips.write(SkipEntry{Time: s.Time.UTC(), URL: s.URL, Host: s.Authority, Reason: string(s.Reason),
+	c.logs.skips.write(crawllog.SkipEntry{Time: s.Time.UTC(), URL: s.URL, Host: s.Authority, Reason: string(s.Reason),
 		Detail: s.Detail, Rule: s.Rule, Line: s.Line, Parent: s.Parent})
 	c.tally.skip(s.Authority, string(s.Reason))
 	c.events.emit(Event{Time: s.Time, Kind: EventSkip, Host: s.Authority, URL: s.URL, Reason: string(s.Reason), Rule: s.Rule, Line: s.Line, Detail: s.Detail})

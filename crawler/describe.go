@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/crawlproject/crawl/crawllog"
 	"github.com/crawlproject/crawl/scheduler"
 )
 
@@ -49,7 +50,7 @@ func describeFailure(rec robotsRecord) string {
 	return fmt.Sprintf("HTTP %d", rec.Status)
 }
 
-func describeFetch(e CrawlEntry) string {
+func describeFetch(e crawllog.CrawlEntry) string {
 	if e.Error != "" {
 		return fmt.Sprintf("%s failed: %s", e.URL, e.Error)
 	}

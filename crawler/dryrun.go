@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/crawlproject/crawl/crawllog"
 	"github.com/crawlproject/crawl/scheduler"
 )
 
@@ -20,16 +21,16 @@ const DryRunFile = "dry-run.json"
 
 // DryRunHost is what one seed host's robots.txt says to our agent.
 type DryRunHost struct {
-	Host        string          `json:"host"`
-	Outcome     string          `json:"outcome"`
-	Status      int             `json:"status"`
-	PaceSeconds float64         `json:"pace_seconds"`
-	PaceRule    string          `json:"pace_rule"`
-	VisitTimes  []WindowJSON    `json:"visit_times"`
-	VisitOpen   bool            `json:"visit_open"`
-	NextVisit   *time.Time      `json:"next_visit"`
-	Comments    []string        `json:"comments"`
-	Seeds       []DryRunVerdict `json:"seeds"`
+	Host        string                `json:"host"`
+	Outcome     string                `json:"outcome"`
+	Status      int                   `json:"status"`
+	PaceSeconds float64               `json:"pace_seconds"`
+	PaceRule    string                `json:"pace_rule"`
+	VisitTimes  []crawllog.WindowJSON `json:"visit_times"`
+	VisitOpen   bool                  `json:"visit_open"`
+	NextVisit   *time.Time            `json:"next_visit"`
+	Comments    []string              `json:"comments"`
+	Seeds       []DryRunVerdict       `json:"seeds"`
 }
 
 // DryRunVerdict is whether one seed URL may be fetched and which rule said so.
@@ -113,7 +114,7 @@ func DryRun(ctx context.Context, cfg Config, seeds []string, log io.Writer) ([]D
 }
 
 func (c *crawl) dryRunHost(ctx context.Context, a string, seeds []string) DryRunHost {
-	h := DryRunHost{Host: a, VisitTimes: []WindowJSON{}, Comments: []string{}}
+	h := DryRunHost{Host: a, VisitTimes: []crawllog.WindowJSON{}, Comments: []string{}}
 	st, err := c.robots.refresh(ctx, a)
 	if err != nil {
 		h.Outcome = "not fetched: " + err.Error()
@@ -126,7 +127,7 @@ func (c *crawl) dryRunHost(ctx context.Context, a string, seeds []string) DryRun
 		hs := c.sched.Host(a)
 		h.PaceSeconds, h.PaceRule = hs.Interval.Seconds(), hs.PaceSource
 		for _, w := range st.group.VisitTimes() {
-			h.VisitTimes = append(h.VisitTimes, WindowJSON{From: w.FromClock(), To: w.ToClock()})
+			h.VisitTimes = append(h.VisitTimes, crawllog.WindowJSON{From: w.FromClock(), To: w.ToClock()})
 		}
 		h.VisitOpen = st.group.VisitAllowed(now)
 		if !h.VisitOpen {

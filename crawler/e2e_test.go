@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/crawlproject/crawl/crawllog"
 )
 
 // testConfig is a fast config for local crawls: hosts that ask for no pace
@@ -31,7 +33,7 @@ func testConfig(t *testing.T) Config {
 	return cfg
 }
 
-func crawlFor(t *testing.T, cfg Config, seeds ...string) *Summary {
+func crawlFor(t *testing.T, cfg Config, seeds ...string) *crawllog.Summary {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -162,12 +164,12 @@ func TestCrawlHonoursEveryInvariant(t *testing.T) {
 		t.Errorf("404 robots.txt means allow all: got %v", p)
 	}
 	// Invariant 5: every skip has its reason, and robots skips their rule and line.
-	skips := readJSONL[SkipEntry](t, filepath.Join(cfg.Out, SkipLogFile))
-	byURL := map[string]SkipEntry{}
+	skips := readJSONL[crawllog.SkipEntry](t, filepath.Join(cfg.Out, crawllog.SkipLogFile))
+	byURL := map[string]crawllog.SkipEntry{}
 	for _, s := range skips {
 		byURL[s.URL] = s
 	}
-	for url, want := range map[string]SkipEntry{
+	for url, want := range map[string]crawllog.SkipEntry{
 		delay.URL("/trap/1"):        {Reason: "robots-disallowed", Rule: "Disallow: /trap/", Line: 6},
 		delay.URL("/file.pdf"):      {Reason: "robots-disallowed", Rule: "Disallow: /*.pdf$", Line: 7},
 		redir.URL("/secret/1"):      {Reason: "robots-disallowed", Rule: "Disallow: /secret", Line: 2},
@@ -182,7 +184,7 @@ func TestCrawlHonoursEveryInvariant(t *testing.T) {
 		t.Errorf("the 503 host's seed must be skipped as robots-unreachable, got %+v", s)
 	}
 	// The summary names each host's pace, its source, deferral and Comments.
-	hosts := map[string]HostSummary{}
+	hosts := map[string]crawllog.HostSummary{}
 	for _, h := range sum.Hosts {
 		hosts[h.Host] = h
 	}
@@ -195,7 +197,7 @@ func TestCrawlHonoursEveryInvariant(t *testing.T) {
 		t.Errorf("closed host must be deferred: %+v", h)
 	}
 	// Every request made is in the crawl log, with its pace.
-	entries := readJSONL[CrawlEntry](t, filepath.Join(cfg.Out, CrawlLogFile))
+	entries := readJSONL[crawllog.CrawlEntry](t, filepath.Join(cfg.Out, crawllog.CrawlLogFile))
 	total := 0
 	for _, h := range []*testHost{delay, rate, open, closed, missing, down, target, redir, hop} {
 		total += len(h.requests())

@@ -5,6 +5,8 @@ import (
 	"log/slog"
 	"sync"
 	"time"
+
+	"github.com/crawlproject/crawl/crawllog"
 )
 
 // An EventKind names a decision the crawler narrates.
@@ -41,18 +43,18 @@ type eventSink struct {
 	mu    sync.Mutex
 	fn    func(Event)
 	log   *slog.Logger
-	hosts map[string][]HostEvent // EventHost history per host, for the report
+	hosts map[string][]crawllog.HostEvent // EventHost history per host, for the report
 }
 
 // maxHostEvents bounds the state changes kept per host.
 const maxHostEvents = 200
 
-func (s *eventSink) hostEvents() map[string][]HostEvent {
+func (s *eventSink) hostEvents() map[string][]crawllog.HostEvent {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := make(map[string][]HostEvent, len(s.hosts))
+	out := make(map[string][]crawllog.HostEvent, len(s.hosts))
 	for h, evs := range s.hosts {
-		out[h] = append([]HostEvent(nil), evs...)
+		out[h] = append([]crawllog.HostEvent(nil), evs...)
 	}
 	return out
 }
@@ -90,10 +92,10 @@ func (s *eventSink) emit(e Event) {
 	defer s.mu.Unlock()
 	if e.Kind == EventHost {
 		if s.hosts == nil {
-			s.hosts = map[string][]HostEvent{}
+			s.hosts = map[string][]crawllog.HostEvent{}
 		}
 		if len(s.hosts[e.Host]) < maxHostEvents {
-			he := HostEvent{Time: e.Time.UTC(), Kind: e.Reason, Detail: e.Detail}
+			he := crawllog.HostEvent{Time: e.Time.UTC(), Kind: e.Reason, Detail: e.Detail}
 			if !e.Until.IsZero() {
 				u := e.Until.UTC()
 				he.Until = &u

@@ -12,6 +12,7 @@ import (
 	"github.com/gocolly/colly/v2"
 
 	"github.com/crawlproject/crawl/archive"
+	"github.com/crawlproject/crawl/crawllog"
 	"github.com/crawlproject/crawl/robots"
 	"github.com/crawlproject/crawl/scheduler"
 )
@@ -137,7 +138,7 @@ func (c *crawl) finishSkip(l *scheduler.Lease, reason scheduler.Reason, detail, 
 // record writes the crawl log line and the archive records of a fetch.
 func (c *crawl) record(j *job) {
 	l, ex := j.lease, j.ex
-	e := CrawlEntry{Time: ex.Start.UTC(), URL: l.URL, Host: l.Authority, Kind: l.Kind.String(), Status: ex.Status,
+	e := crawllog.CrawlEntry{Time: ex.Start.UTC(), URL: l.URL, Host: l.Authority, Kind: l.Kind.String(), Status: ex.Status,
 		Bytes: int64(len(ex.Body)), DurationMS: float64(ex.Duration) / float64(time.Millisecond), Depth: l.Depth,
 		Parent: l.Parent, PaceSeconds: ex.PaceSeconds, PaceRule: ex.PaceRule, RobotsRule: j.verdict.Rule,
 		RobotsLine: j.verdict.Line, Truncated: ex.Truncated}
@@ -249,12 +250,12 @@ func resolve(base, ref string) (string, error) {
 }
 
 // onRobotsFetch logs and archives each robots.txt request (and redirect hop).
-func (c *crawl) onRobotsFetch(e RobotsEntry, ex *exchange) {
+func (c *crawl) onRobotsFetch(e crawllog.RobotsEntry, ex *exchange) {
 	c.logs.robots.write(e)
 	if ex.Start.IsZero() {
 		return
 	}
-	ce := CrawlEntry{Time: ex.Start.UTC(), URL: e.URL, Host: scheduler.Authority(mustURL(e.URL)), Kind: "robots", Status: ex.Status,
+	ce := crawllog.CrawlEntry{Time: ex.Start.UTC(), URL: e.URL, Host: scheduler.Authority(mustURL(e.URL)), Kind: "robots", Status: ex.Status,
 		Bytes: int64(len(ex.Body)), DurationMS: e.DurationMS, PaceSeconds: ex.PaceSeconds, PaceRule: ex.PaceRule, Truncated: ex.Truncated}
 	if ex.Header != nil {
 		ce.ContentType = ex.Header.Get("Content-Type")

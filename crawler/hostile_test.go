@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/crawlproject/crawl/crawllog"
 )
 
 // TestCollyEnvironmentCannotLoosenPoliteness sets every COLLY_* variable
@@ -54,7 +56,7 @@ func TestCollyEnvironmentCannotLoosenPoliteness(t *testing.T) {
 			t.Errorf("User-Agent %q, want ours", r.UA)
 		}
 	}
-	entries := readJSONL[CrawlEntry](t, filepath.Join(cfg.Out, CrawlLogFile))
+	entries := readJSONL[crawllog.CrawlEntry](t, filepath.Join(cfg.Out, crawllog.CrawlLogFile))
 	for _, e := range entries {
 		if strings.HasSuffix(e.URL, "/big") && (!e.Truncated || e.Bytes != 64<<10) {
 			t.Errorf("body cap not applied: %+v", e)
@@ -105,7 +107,7 @@ func TestHostileServersDoNotStopTheCrawl(t *testing.T) {
 	}
 	h.assertMinGap(100 * time.Millisecond)
 	reasons := map[string]string{}
-	for _, s := range readJSONL[SkipEntry](t, filepath.Join(cfg.Out, SkipLogFile)) {
+	for _, s := range readJSONL[crawllog.SkipEntry](t, filepath.Join(cfg.Out, crawllog.SkipLogFile)) {
 		reasons[strings.TrimPrefix(s.URL, h.srv.URL)] = s.Reason
 	}
 	if reasons["/trap/4"] != "max-depth" {

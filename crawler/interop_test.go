@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/crawlproject/crawl/crawllog"
 )
 
 // TestArchiveReadByWarcio crawls local hosts and reads the crawler's own WARC
@@ -75,7 +77,7 @@ func TestArchiveReadByWarcio(t *testing.T) {
 		}
 	}
 	var fetched []string
-	for _, e := range readJSONL[CrawlEntry](t, filepath.Join(cfg.Out, CrawlLogFile)) {
+	for _, e := range readJSONL[crawllog.CrawlEntry](t, filepath.Join(cfg.Out, crawllog.CrawlLogFile)) {
 		if e.Error == "" {
 			fetched = append(fetched, e.URL)
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 
+	"github.com/crawlproject/crawl/crawllog"
 	"github.com/crawlproject/crawl/scheduler"
 )
 
@@ -30,7 +31,7 @@ func FetchRobots(ctx context.Context, cfg Config, robotsURL string) ([]byte, int
 	}
 	defer sched.Close()
 	tr := newPoliteTransport(sched, nil, cfg.UserAgentHeader(), cfg.Fetch.MaxBody, cfg.Fetch.Timeout)
-	layer := newRobotsLayer(tr, store, cfg.Robots, cfg.Agent.Token, nil, func(RobotsEntry, *exchange) {})
+	layer := newRobotsLayer(tr, store, cfg.Robots, cfg.Agent.Token, nil, func(crawllog.RobotsEntry, *exchange) {})
 	tr.gate = layer
 	rec, err := layer.fetch(ctx, scheduler.Authority(canon), nil)
 	if err != nil {

@@ -6,64 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
-	"time"
+
+	"github.com/crawlproject/crawl/crawllog"
 )
-
-// The files a crawl writes in its output directory.
-const (
-	CrawlLogFile  = "crawl.jsonl"
-	SkipLogFile   = "skips.jsonl"
-	RobotsLogFile = "robots.jsonl"
-	SummaryFile   = "summary.json"
-)
-
-// CrawlEntry is one line of crawl.jsonl: one HTTP request made.
-type CrawlEntry struct {
-	Time        time.Time `json:"time"`
-	URL         string    `json:"url"`
-	Host        string    `json:"host"`
-	Kind        string    `json:"kind"`
-	Status      int       `json:"status"`
-	Bytes       int64     `json:"bytes"`
-	DurationMS  float64   `json:"duration_ms"`
-	ContentType string    `json:"content_type,omitempty"`
-	Depth       int       `json:"depth"`
-	Parent      string    `json:"parent,omitempty"`
-	PaceSeconds float64   `json:"pace_seconds"`
-	PaceRule    string    `json:"pace_rule"`
-	RobotsRule  string    `json:"robots_rule"`
-	RobotsLine  int       `json:"robots_line"`
-	Redirect    string    `json:"redirect,omitempty"`
-	Truncated   bool      `json:"truncated,omitempty"`
-	Error       string    `json:"error,omitempty"`
-}
-
-// SkipEntry is one line of skips.jsonl: one URL not fetched, and why.
-type SkipEntry struct {
-	Time   time.Time `json:"time"`
-	URL    string    `json:"url"`
-	Host   string    `json:"host,omitempty"`
-	Reason string    `json:"reason"`
-	Detail string    `json:"detail,omitempty"`
-	Rule   string    `json:"rule,omitempty"`
-	Line   int       `json:"line,omitempty"`
-	Parent string    `json:"parent,omitempty"`
-}
-
-// RobotsEntry is one line of robots.jsonl: one robots.txt fetch.
-type RobotsEntry struct {
-	Time       time.Time `json:"time"`
-	Host       string    `json:"host"`
-	URL        string    `json:"url"`
-	Status     int       `json:"status"`
-	Outcome    string    `json:"outcome"`
-	Bytes      int64     `json:"bytes"`
-	DurationMS float64   `json:"duration_ms"`
-	Redirects  []string  `json:"redirects"`
-	Truncated  bool      `json:"truncated"`
-	Error      string    `json:"error,omitempty"`
-	Expires    time.Time `json:"expires"`
-}
 
 // jsonlFile appends JSON lines to one file, each line in one write so that
 // a kill -9 never loses or tears a line. Safe for concurrent use.
@@ -104,14 +49,14 @@ type logs struct {
 func openLogs(dir string) (*logs, error) {
 	l := &logs{}
 	var err error
-	if l.crawl, err = openJSONL(dir, CrawlLogFile); err != nil {
+	if l.crawl, err = openJSONL(dir, crawllog.CrawlLogFile); err != nil {
 		return nil, err
 	}
-	if l.skips, err = openJSONL(dir, SkipLogFile); err != nil {
+	if l.skips, err = openJSONL(dir, crawllog.SkipLogFile); err != nil {
 		l.crawl.close()
 		return nil, err
 	}
-	if l.robots, err = openJSONL(dir, RobotsLogFile); err != nil {
+	if l.robots, err = openJSONL(dir, crawllog.RobotsLogFile); err != nil {
 		l.crawl.close()
 		l.skips.close()
 		return nil, err

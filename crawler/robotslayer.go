@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/crawlproject/crawl/crawllog"
 	"github.com/crawlproject/crawl/robots"
 	"github.com/crawlproject/crawl/scheduler"
 )
@@ -81,7 +82,7 @@ type robotsLayer struct {
 	cfg     RobotsConfig
 	agent   string
 	busy    func(authority string) bool
-	onFetch func(RobotsEntry, *exchange)
+	onFetch func(crawllog.RobotsEntry, *exchange)
 
 	mu       sync.Mutex
 	states   map[string]*robotsState
@@ -95,7 +96,7 @@ type robotsCall struct {
 	err   error
 }
 
-func newRobotsLayer(tr *politeTransport, store robotsStore, cfg RobotsConfig, agent string, busy func(string) bool, onFetch func(RobotsEntry, *exchange)) *robotsLayer {
+func newRobotsLayer(tr *politeTransport, store robotsStore, cfg RobotsConfig, agent string, busy func(string) bool, onFetch func(crawllog.RobotsEntry, *exchange)) *robotsLayer {
 	return &robotsLayer{
 		client: &http.Client{
 			Transport:     tr,
@@ -230,7 +231,7 @@ func (l *robotsLayer) fetch(ctx context.Context, authority string, prev *robotsS
 	var fetchErr error
 	var hdr http.Header
 	var last *exchange
-	var lastEntry RobotsEntry
+	var lastEntry crawllog.RobotsEntry
 	for hop := 0; ; hop++ {
 		ex, err := l.get(ctx, target)
 		if ex.Start.IsZero() && err != nil {
@@ -238,7 +239,7 @@ func (l *robotsLayer) fetch(ctx context.Context, authority string, prev *robotsS
 			return rec, err
 		}
 		last = ex
-		lastEntry = RobotsEntry{Time: ex.Start.UTC(), Host: authority, URL: target, Status: ex.Status, Bytes: int64(len(ex.Body)),
+		lastEntry = crawllog.RobotsEntry{Time: ex.Start.UTC(), Host: authority, URL: target, Status: ex.Status, Bytes: int64(len(ex.Body)),
 			DurationMS: float64(ex.Duration) / float64(time.Millisecond), Redirects: append([]string{}, rec.Redirects...), Truncated: ex.Truncated}
 		if err != nil {
 			fetchErr = err

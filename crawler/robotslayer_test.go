@@ -8,11 +8,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/crawlproject/crawl/crawllog"
 	"github.com/crawlproject/crawl/scheduler"
 )
 
 // newTestLayer builds a robots layer over a fast scheduler, as a crawl does.
-func newTestLayer(t *testing.T, cfg RobotsConfig, busy func(string) bool) (*robotsLayer, *[]RobotsEntry) {
+func newTestLayer(t *testing.T, cfg RobotsConfig, busy func(string) bool) (*robotsLayer, *[]crawllog.RobotsEntry) {
 	t.Helper()
 	c := Default()
 	c.Agent.Token = "testbot"
@@ -25,8 +26,8 @@ func newTestLayer(t *testing.T, cfg RobotsConfig, busy func(string) bool) (*robo
 	}
 	t.Cleanup(func() { sched.Close() })
 	tr := newPoliteTransport(sched, nil, c.UserAgentHeader(), c.Fetch.MaxBody, 2*time.Second)
-	var log []RobotsEntry
-	l := newRobotsLayer(tr, store, cfg, "testbot", busy, func(e RobotsEntry, _ *exchange) { log = append(log, e) })
+	var log []crawllog.RobotsEntry
+	l := newRobotsLayer(tr, store, cfg, "testbot", busy, func(e crawllog.RobotsEntry, _ *exchange) { log = append(log, e) })
 	tr.gate = l
 	return l, &log
 }

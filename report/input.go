@@ -10,142 +10,33 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"time"
+
+	"github.com/crawlproject/crawl/crawllog"
 )
 
-// The file names a crawl writes into its output directory (see
-// /work/notes/outputs.md for their format).
+// The file names a crawl writes into its output directory (their formats
+// are package crawllog's), and the page this package writes.
 const (
-	SummaryFile = "summary.json"
-	CrawlFile   = "crawl.jsonl"
-	SkipsFile   = "skips.jsonl"
-	RobotsFile  = "robots.jsonl"
+	SummaryFile = crawllog.SummaryFile
+	CrawlFile   = crawllog.CrawlLogFile
+	SkipsFile   = crawllog.SkipLogFile
+	RobotsFile  = crawllog.RobotsLogFile
 	ReportFile  = "report.html"
 )
 
-// summary is summary.json.
-type summary struct {
-	Started     time.Time      `json:"started"`
-	Finished    time.Time      `json:"finished"`
-	Agent       string         `json:"agent"`
-	UserAgent   string         `json:"user_agent"`
-	Out         string         `json:"out"`
-	Interrupted bool           `json:"interrupted"`
-	ExitCode    int            `json:"exit_code"`
-	Politeness  map[string]any `json:"politeness"`
-	Totals      totals         `json:"totals"`
-	Hosts       []hostSummary  `json:"hosts"`
-	SkipReasons map[string]int `json:"skip_reasons"` // counts, including skips not logged one by one
-}
-
-type totals struct {
-	Fetched       int `json:"fetched"`
-	Skipped       int `json:"skipped"`
-	Errors        int `json:"errors"`
-	Queued        int `json:"queued"`
-	DeferredHosts int `json:"deferred_hosts"`
-	Duplicates    int `json:"duplicate_links"`
-}
-
-type hostSummary struct {
-	Host          string         `json:"host"`
-	Label         string         `json:"label"`
-	Note          string         `json:"note"`
-	State         string         `json:"state"`
-	PaceSeconds   float64        `json:"pace_seconds"`
-	PaceRule      string         `json:"pace_rule"`
-	PagesByStatus map[string]int `json:"pages_by_status"`
-	Fetched       int            `json:"fetched"`
-	Errors        int            `json:"errors"`
-	Skipped       int            `json:"skipped"`
-	Queued        int            `json:"queued"`
-	DeferredUntil *time.Time     `json:"deferred_until"`
-	DeferReason   string         `json:"defer_reason"`
-	DropReason    string         `json:"drop_reason"`
-	Warning       string         `json:"warning"`
-	Robots        *robotsSummary `json:"robots"`
-	Events        []event        `json:"events"`
-}
-
-type robotsSummary struct {
-	URL               string        `json:"url"`
-	Status            int           `json:"status"`
-	Outcome           string        `json:"outcome"`
-	Body              string        `json:"body"`
-	Group             string        `json:"group"`
-	CrawlDelaySeconds *float64      `json:"crawl_delay_seconds"`
-	RequestRates      []requestRate `json:"request_rates"`
-	VisitTimes        []visitTime   `json:"visit_times"`
-	Comments          []string      `json:"comments"`
-	Sitemaps          []string      `json:"sitemaps"`
-	Warnings          []string      `json:"warnings"`
-}
-
-type requestRate struct {
-	Requests int     `json:"requests"`
-	Seconds  float64 `json:"seconds"`
-	From     *string `json:"from"`
-	To       *string `json:"to"`
-}
-
-type visitTime struct {
-	From string `json:"from"`
-	To   string `json:"to"`
-}
-
-type event struct {
-	Time   time.Time  `json:"time"`
-	Kind   string     `json:"kind"`
-	Until  *time.Time `json:"until"`
-	Detail string     `json:"detail"`
-}
-
-// request is one line of crawl.jsonl.
-type request struct {
-	Time        time.Time `json:"time"`
-	URL         string    `json:"url"`
-	Host        string    `json:"host"`
-	Kind        string    `json:"kind"`
-	Status      int       `json:"status"`
-	Bytes       int64     `json:"bytes"`
-	DurationMS  float64   `json:"duration_ms"`
-	ContentType string    `json:"content_type"`
-	Depth       int       `json:"depth"`
-	Parent      string    `json:"parent"`
-	PaceSeconds float64   `json:"pace_seconds"`
-	PaceRule    string    `json:"pace_rule"`
-	RobotsRule  string    `json:"robots_rule"`
-	RobotsLine  int       `json:"robots_line"`
-	Redirect    string    `json:"redirect"`
-	Error       string    `json:"error"`
-}
-
-// skip is one line of skips.jsonl.
-type skip struct {
-	Time   time.Time `json:"time"`
-	URL    string    `json:"url"`
-	Host   string    `json:"host"`
-	Reason string    `json:"reason"`
-	Detail string    `json:"detail"`
-	Rule   string    `json:"rule"`
-	Line   int       `json:"line"`
-	Parent string    `json:"parent"`
-}
-
-// robotsFetch is one line of robots.jsonl.
-type robotsFetch struct {
-	Time       time.Time  `json:"time"`
-	Host       string     `json:"host"`
-	URL        string     `json:"url"`
-	Status     int        `json:"status"`
-	Outcome    string     `json:"outcome"`
-	Bytes      int64      `json:"bytes"`
-	DurationMS float64    `json:"duration_ms"`
-	Redirects  []string   `json:"redirects"`
-	Truncated  bool       `json:"truncated"`
-	Error      string     `json:"error"`
-	Expires    *time.Time `json:"expires"`
-}
+// Local names for the crawl's file formats.
+type (
+	summary       = crawllog.Summary
+	totals        = crawllog.Totals
+	hostSummary   = crawllog.HostSummary
+	robotsSummary = crawllog.RobotsSummary
+	requestRate   = crawllog.RateSummary
+	visitTime     = crawllog.WindowJSON
+	event         = crawllog.HostEvent
+	request       = crawllog.CrawlEntry
+	skip          = crawllog.SkipEntry
+	robotsFetch   = crawllog.RobotsEntry
+)
 
 // input is everything read from a crawl's output directory.
 type input struct {

@@ -412,8 +412,8 @@ func robotsViewFor(hostID, authority string, rb *robotsSummary, reqs []request, 
 		row := fetchRow{Time: fmtTime(f.Time), URL: f.URL, Status: f.Status, Outcome: f.Outcome,
 			Bytes: strconv.FormatInt(f.Bytes, 10), Duration: fmtSeconds(f.DurationMS / 1000),
 			Redirects: f.Redirects, Truncated: f.Truncated, Error: f.Error}
-		if f.Expires != nil {
-			row.Expires = fmtTime(*f.Expires)
+		if !f.Expires.IsZero() {
+			row.Expires = fmtTime(f.Expires)
 		}
 		rv.Fetches = append(rv.Fetches, row)
 	}

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/crawlproject/crawl/crawler"
+	"github.com/crawlproject/crawl/crawllog"
 )
 
 // runCrawl reads the seeds, runs the crawl and prints the summary.
@@ -39,7 +40,7 @@ func runCrawl(ctx context.Context, cfg crawler.Config, stdout, stderr io.Writer)
 }
 
 // reportRun prints the summary and maps the crawl's outcome to an error.
-func reportRun(ctx context.Context, cfg crawler.Config, sum *crawler.Summary, err error, stdout io.Writer) error {
+func reportRun(ctx context.Context, cfg crawler.Config, sum *crawllog.Summary, err error, stdout io.Writer) error {
 	var od *crawler.ErrOutDir
 	if errors.As(err, &od) {
 		return &usageError{err}

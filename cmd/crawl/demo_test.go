@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/crawlproject/crawl/crawler"
+	"github.com/crawlproject/crawl/crawllog"
 	"github.com/crawlproject/crawl/demo"
 )
 
@@ -65,8 +65,8 @@ func TestDemoShowsEveryLesson(t *testing.T) {
 	}
 	// The 503 site and the closed Visit-time site got no page request:
 	// read the crawl log, which lists every request made.
-	var sum crawler.Summary
-	b, err := os.ReadFile(filepath.Join(out, crawler.SummaryFile))
+	var sum crawllog.Summary
+	b, err := os.ReadFile(filepath.Join(out, crawllog.SummaryFile))
 	if err != nil {
 		t.Fatal(err)
 	}

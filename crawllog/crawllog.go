@@ -1,0 +1,227 @@
+// Package crawllog defines the files a crawl writes in its output
+// directory besides the archive: the crawl log (crawl.jsonl, one line per
+// request), the skip log (skips.jsonl, one line per URL not fetched, with
+// why), the robots log (robots.jsonl, one line per robots.txt fetch) and the
+// end-of-crawl summary (summary.json). The crawler writes them and the
+// report reads them; both use these types, so the format is defined once.
+//
+// Times are UTC with nanoseconds (RFC 3339). Every type is a plain value.
+package crawllog
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"time"
+)
+
+// The files a crawl writes in its output directory.
+const (
+	CrawlLogFile  = "crawl.jsonl"
+	SkipLogFile   = "skips.jsonl"
+	RobotsLogFile = "robots.jsonl"
+	SummaryFile   = "summary.json"
+)
+
+// CrawlEntry is one line of crawl.jsonl: one HTTP request made.
+type CrawlEntry struct {
+	Time        time.Time `json:"time"`
+	URL         string    `json:"url"`
+	Host        string    `json:"host"`
+	Kind        string    `json:"kind"`
+	Status      int       `json:"status"`
+	Bytes       int64     `json:"bytes"`
+	DurationMS  float64   `json:"duration_ms"`
+	ContentType string    `json:"content_type,omitempty"`
+	Depth       int       `json:"depth"`
+	Parent      string    `json:"parent,omitempty"`
+	PaceSeconds float64   `json:"pace_seconds"`
+	PaceRule    string    `json:"pace_rule"`
+	RobotsRule  string    `json:"robots_rule"`
+	RobotsLine  int       `json:"robots_line"`
+	Redirect    string    `json:"redirect,omitempty"`
+	Truncated   bool      `json:"truncated,omitempty"`
+	Error       string    `json:"error,omitempty"`
+}
+
+// SkipEntry is one line of skips.jsonl: one URL not fetched, and why.
+type SkipEntry struct {
+	Time   time.Time `json:"time"`
+	URL    string    `json:"url"`
+	Host   string    `json:"host,omitempty"`
+	Reason string    `json:"reason"`
+	Detail string    `json:"detail,omitempty"`
+	Rule   string    `json:"rule,omitempty"`
+	Line   int       `json:"line,omitempty"`
+	Parent string    `json:"parent,omitempty"`
+}
+
+// RobotsEntry is one line of robots.jsonl: one robots.txt fetch.
+type RobotsEntry struct {
+	Time       time.Time `json:"time"`
+	Host       string    `json:"host"`
+	URL        string    `json:"url"`
+	Status     int       `json:"status"`
+	Outcome    string    `json:"outcome"`
+	Bytes      int64     `json:"bytes"`
+	DurationMS float64   `json:"duration_ms"`
+	Redirects  []string  `json:"redirects"`
+	Truncated  bool      `json:"truncated"`
+	Error      string    `json:"error,omitempty"`
+	Expires    time.Time `json:"expires"`
+}
+
+// Summary is the end-of-crawl report, written as summary.json.
+type Summary struct {
+	Started     time.Time      `json:"started"`
+	Finished    time.Time      `json:"finished"`
+	Agent       string         `json:"agent"`
+	UserAgent   string         `json:"user_agent"`
+	Out         string         `json:"out"`
+	Interrupted bool           `json:"interrupted"`
+	ExitCode    int            `json:"exit_code"`
+	Politeness  map[string]any `json:"politeness"`
+	Totals      Totals         `json:"totals"`
+	Hosts       []HostSummary  `json:"hosts"`
+	SkipReasons map[string]int `json:"skip_reasons"`
+}
+
+// Totals counts the whole run.
+type Totals struct {
+	Fetched        int `json:"fetched"`
+	RobotsFetches  int `json:"robots_fetches"`
+	Skipped        int `json:"skipped"`
+	Errors         int `json:"errors"`
+	Queued         int `json:"queued"`
+	DeferredHosts  int `json:"deferred_hosts"`
+	DuplicateLinks int `json:"duplicate_links"`
+}
+
+// HostSummary is one host's line in the report.
+type HostSummary struct {
+	Host          string         `json:"host"`
+	Label         string         `json:"label,omitempty"`
+	Note          string         `json:"note,omitempty"`
+	State         string         `json:"state"`
+	PaceSeconds   float64        `json:"pace_seconds"`
+	PaceRule      string         `json:"pace_rule"`
+	PagesByStatus map[string]int `json:"pages_by_status"`
+	Fetched       int            `json:"fetched"`
+	RobotsFetches int            `json:"robots_fetches"`
+	Errors        int            `json:"errors"`
+	Skipped       int            `json:"skipped"`
+	Queued        int            `json:"queued"`
+	DeferredUntil *time.Time     `json:"deferred_until"`
+	DeferReason   string         `json:"defer_reason,omitempty"`
+	DropReason    string         `json:"drop_reason,omitempty"`
+	Warning       string         `json:"warning,omitempty"`
+	Robots        *RobotsSummary `json:"robots,omitempty"`
+	Events        []HostEvent    `json:"events"`
+}
+
+// RobotsSummary is what a host's robots.txt said to our agent.
+type RobotsSummary struct {
+	URL               string        `json:"url"`
+	Status            int           `json:"status"`
+	Outcome           string        `json:"outcome"`
+	Body              string        `json:"body"`
+	Group             string        `json:"group"`
+	CrawlDelaySeconds *float64      `json:"crawl_delay_seconds"`
+	RequestRates      []RateSummary `json:"request_rates"`
+	VisitTimes        []WindowJSON  `json:"visit_times"`
+	Comments          []string      `json:"comments"`
+	Sitemaps          []string      `json:"sitemaps"`
+	Warnings          []string      `json:"warnings"`
+}
+
+// RateSummary is one Request-rate line.
+type RateSummary struct {
+	Requests int     `json:"requests"`
+	Seconds  float64 `json:"seconds"`
+	From     *string `json:"from"`
+	To       *string `json:"to"`
+}
+
+// WindowJSON is a UTC window as "HH:MM".
+type WindowJSON struct {
+	From string `json:"from"`
+	To   string `json:"to"`
+}
+
+// HostEvent is a host state change worth showing on its timeline.
+type HostEvent struct {
+	Time   time.Time  `json:"time"`
+	Kind   string     `json:"kind"`
+	Until  *time.Time `json:"until"`
+	Detail string     `json:"detail"`
+}
+
+// Print writes the summary for a person: per host, pages by status, the pace
+// used and what set it, deferred URLs and the site's Comment lines.
+func (s *Summary) Print(w io.Writer) {
+	fmt.Fprintf(w, "\nCrawl summary (%s, %s)\n", s.Out, s.Finished.Sub(s.Started).Round(time.Millisecond))
+	fmt.Fprintf(w, "  fetched %d pages (and %d robots.txt), skipped %d, errors %d, still queued %d\n", s.Totals.Fetched, s.Totals.RobotsFetches, s.Totals.Skipped, s.Totals.Errors, s.Totals.Queued)
+	for _, h := range s.Hosts {
+		fmt.Fprintf(w, "\n  %s  [%s]\n", h.Host, h.State)
+		fmt.Fprintf(w, "    pages: %s\n", statusMix(h.PagesByStatus))
+		if h.PaceRule != "" {
+			fmt.Fprintf(w, "    pace:  %s, set by %s\n", roundDur(time.Duration(h.PaceSeconds*float64(time.Second))), h.PaceRule)
+		}
+		if h.Warning != "" {
+			fmt.Fprintf(w, "    warning: %s\n", h.Warning)
+		}
+		if h.DeferredUntil != nil {
+			fmt.Fprintf(w, "    deferred until %s (%s): %d URLs wait in the frontier\n", h.DeferredUntil.Format(time.RFC3339), h.DeferReason, h.Queued)
+		}
+		if h.DropReason != "" {
+			fmt.Fprintf(w, "    dropped: %s\n", h.DropReason)
+		}
+		if h.Robots != nil {
+			for _, c := range h.Robots.Comments {
+				fmt.Fprintf(w, "    the site says: %s\n", c)
+			}
+		}
+	}
+	if len(s.SkipReasons) > 0 {
+		keys := make([]string, 0, len(s.SkipReasons))
+		for k := range s.SkipReasons {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		fmt.Fprintf(w, "\n  not fetched:")
+		for _, k := range keys {
+			fmt.Fprintf(w, " %s %d;", k, s.SkipReasons[k])
+		}
+		fmt.Fprintln(w, " (reasons in skips.jsonl)")
+	}
+	if s.Totals.DeferredHosts > 0 {
+		fmt.Fprintf(w, "\n  %d host(s) deferred: run the same command again later to continue.\n", s.Totals.DeferredHosts)
+	}
+}
+
+func statusMix(m map[string]int) string {
+	if len(m) == 0 {
+		return "none"
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s x%d", k, m[k])
+	}
+	return strings.Join(parts, ", ")
+}
+
+func roundDur(d time.Duration) time.Duration {
+	switch {
+	case d >= time.Second:
+		return d.Round(10 * time.Millisecond)
+	case d >= time.Millisecond:
+		return d.Round(100 * time.Microsecond)
+	}
+	return d
+}

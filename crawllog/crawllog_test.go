@@ -1,0 +1,42 @@
+package crawllog
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestSummaryPrintTellsPaceDeferralAndComments(t *testing.T) {
+	until := time.Date(2026, 1, 2, 6, 0, 0, 0, time.UTC)
+	s := &Summary{Out: "out", Started: until.Add(-time.Minute), Finished: until.Add(-30 * time.Second),
+		Totals:      Totals{Fetched: 3, RobotsFetches: 1, DeferredHosts: 1},
+		SkipReasons: map[string]int{"robots-disallowed": 2},
+		Hosts: []HostSummary{{Host: "http://a.test:80", State: "deferred", PaceSeconds: 10, PaceRule: "crawl-delay 10s (line 3)",
+			PagesByStatus: map[string]int{"200": 3}, DeferredUntil: &until, DeferReason: "visit-time 06:00-08:45", Queued: 4,
+			Robots: &RobotsSummary{Comments: []string{"be gentle"}}}}}
+	var b strings.Builder
+	s.Print(&b)
+	for _, want := range []string{"http://a.test:80", "200 x3", "10s, set by crawl-delay 10s (line 3)",
+		"deferred until 2026-01-02T06:00:00Z", "4 URLs wait", "the site says: be gentle", "robots-disallowed 2", "run the same command again"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("summary lacks %q:\n%s", want, b.String())
+		}
+	}
+}
+
+// The JSON names are the contract with the report and outside tools.
+func TestFieldNames(t *testing.T) {
+	b, _ := json.Marshal(CrawlEntry{URL: "u", PaceRule: "r", Error: "e"})
+	for _, k := range []string{`"time"`, `"url"`, `"host"`, `"kind"`, `"status"`, `"bytes"`, `"duration_ms"`, `"pace_seconds"`, `"pace_rule"`, `"robots_rule"`, `"robots_line"`, `"error"`} {
+		if !strings.Contains(string(b), k) {
+			t.Errorf("crawl.jsonl line lacks %s: %s", k, b)
+		}
+	}
+	b, _ = json.Marshal(SkipEntry{Reason: "robots-disallowed", Rule: "Disallow: /x", Line: 2, Parent: "p"})
+	for _, k := range []string{`"reason"`, `"rule"`, `"line"`, `"parent"`} {
+		if !strings.Contains(string(b), k) {
+			t.Errorf("skips.jsonl line lacks %s: %s", k, b)
+		}
+	}
+}
