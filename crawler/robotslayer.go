@@ -320,7 +320,7 @@ func (l *robotsLayer) get(ctx context.Context, target string) (*exchange, error)
 	}
 	id, ex := l.tr.track()
 	defer l.tr.untrack(id)
-	ex.robots = true
+	ex.robots, ex.limit = true, l.cfg.MaxBytes
 	req.Header.Set(jobHeader, id)
 	resp, err := l.client.Do(req)
 	if err != nil {

@@ -162,3 +162,34 @@ func TestRobotsLayerRedirectHops(t *testing.T) {
 		t.Errorf("endless redirects: %d requests, outcome %+v, %v", len(loop.requests()), st.rec, err)
 	}
 }
+
+// A huge robots.txt is read only up to robots.max_bytes, cut at the last
+// whole line by the parser, and recorded as truncated (RFC 9309 2.5).
+func TestRobotsLayerCapsTheBodyItReads(t *testing.T) {
+	h := newTestHost(t)
+	var sent atomic.Int64
+	h.robots = func(w http.ResponseWriter, _ *http.Request) {
+		fmt.Fprint(w, "User-agent: *\nDisallow: /early\n")
+		line := []byte("Disallow: /x-filler-line-that-repeats\n")
+		for range (8 << 20) / len(line) {
+			n, err := w.Write(line)
+			sent.Add(int64(n))
+			if err != nil {
+				return
+			}
+		}
+		fmt.Fprint(w, "Disallow: /late\n")
+	}
+	cfg := testRobotsConfig()
+	l, _ := newTestLayer(t, cfg, nil)
+	st, err := l.refresh(context.Background(), h.srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !st.rec.Truncated || int64(len(st.rec.Body)) != cfg.MaxBytes {
+		t.Errorf("body %d bytes, truncated %v; want the %d-byte cap", len(st.rec.Body), st.rec.Truncated, cfg.MaxBytes)
+	}
+	if st.group.Allowed("/early").Allowed || !st.group.Allowed("/late").Allowed {
+		t.Error("rules before the cap apply, rules after it do not")
+	}
+}

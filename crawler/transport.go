@@ -54,7 +54,8 @@ type exchange struct {
 	PaceRule    string
 	Err         error
 
-	robots bool // a robots.txt fetch or one of its redirect hops: always permitted
+	robots bool  // a robots.txt fetch or one of its redirect hops: always permitted
+	limit  int64 // a smaller body cap for this request (robots.max_bytes); 0: the transport's
 }
 
 // politeTransport is the one choke point every request passes: pages,
@@ -145,7 +146,11 @@ func (t *politeTransport) RoundTrip(in *http.Request) (*http.Response, error) {
 		t.pace.Observe(auth, 0, ex.Duration, "", err)
 		return nil, err
 	}
-	body, rerr := io.ReadAll(io.LimitReader(resp.Body, t.maxBody+1))
+	limit := t.maxBody
+	if ex.limit > 0 && ex.limit < limit {
+		limit = ex.limit
+	}
+	body, rerr := io.ReadAll(io.LimitReader(resp.Body, limit+1))
 	resp.Body.Close()
 	ex.Duration = time.Since(ex.Start)
 	// The server had received (and finished) the request by the time its
@@ -158,8 +163,8 @@ func (t *politeTransport) RoundTrip(in *http.Request) (*http.Response, error) {
 		t.pace.Observe(auth, 0, ex.Duration, "", rerr)
 		return nil, rerr
 	}
-	if int64(len(body)) > t.maxBody {
-		body, ex.Truncated = body[:t.maxBody], true
+	if int64(len(body)) > limit {
+		body, ex.Truncated = body[:limit], true
 	}
 	ex.Status, ex.Header, ex.Body = resp.StatusCode, resp.Header, body
 	ex.Chunked = len(resp.TransferEncoding) > 0
