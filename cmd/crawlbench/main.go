@@ -5,6 +5,13 @@
 // pages per second for both.
 //
 //	go run ./cmd/crawlbench -hosts 200 -pages 50 -workers 16
+//
+// With -paced it instead serves hosts that ask for Crawl-delays (0.1 to 1 s),
+// crawls them with the default config, and reports the pace violations the
+// servers saw (there must be none) and the crawl time against the fastest
+// the hosts' pace allows:
+//
+//	go run ./cmd/crawlbench -paced -hosts 30 -pages 12
 package main
 
 import (
@@ -32,7 +39,15 @@ func main() {
 	rounds := flag.Int("rounds", 1, "runs of each crawler (the best is reported)")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the crawl runs to this file")
 	blockprofile := flag.String("blockprofile", "", "write a blocking profile of the whole run to this file")
+	paced := flag.Bool("paced", false, "instead: crawl hosts that ask for Crawl-delays and report pace violations and speed against the best the pace allows")
 	flag.Parse()
+	if *paced {
+		if err := runPaced(*hosts, *pages, *workers); err != nil {
+			fmt.Fprintln(os.Stderr, "crawlbench:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *blockprofile != "" {
 		runtime.SetBlockProfileRate(10000)
 		defer func() {
