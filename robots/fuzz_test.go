@@ -1,6 +1,7 @@
 package robots
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -108,6 +109,61 @@ func FuzzParse(f *testing.F) {
 			if w.Message == "" {
 				t.Fatalf("warning without message: %#v", w)
 			}
+		}
+	})
+}
+
+// sameParse reports how a and b differ in what the API shows, or "".
+func sameParse(a, b *Robots) string {
+	if !slices.Equal(a.Warnings(), b.Warnings()) {
+		return fmt.Sprintf("warnings %v vs %v", a.Warnings(), b.Warnings())
+	}
+	if !slices.Equal(a.Sitemaps(), b.Sitemaps()) {
+		return fmt.Sprintf("sitemaps %v vs %v", a.Sitemaps(), b.Sitemaps())
+	}
+	ga, gb := a.Groups(), b.Groups()
+	if len(ga) != len(gb) {
+		return fmt.Sprintf("%d vs %d groups", len(ga), len(gb))
+	}
+	for i := range ga {
+		x, y := ga[i], gb[i]
+		if !slices.Equal(x.Agents(), y.Agents()) || !slices.Equal(x.Rules(), y.Rules()) ||
+			!slices.Equal(x.Warnings(), y.Warnings()) || !slices.Equal(x.Comments(), y.Comments()) ||
+			!slices.Equal(x.RequestRates(), y.RequestRates()) || !slices.Equal(x.VisitTimes(), y.VisitTimes()) {
+			return fmt.Sprintf("group %d: %v %v vs %v %v", i, x.Agents(), x.Rules(), y.Agents(), y.Rules())
+		}
+		dx, okx := x.CrawlDelay()
+		dy, oky := y.CrawlDelay()
+		vx, okvx := x.RobotVersion()
+		vy, okvy := y.RobotVersion()
+		if dx != dy || okx != oky || vx != vy || okvx != okvy {
+			return fmt.Sprintf("group %d: pacing differs", i)
+		}
+	}
+	return ""
+}
+
+// FuzzFastLines checks that the one-pass line readers give what the
+// general line method gives.
+func FuzzFastLines(f *testing.F) {
+	files, _ := filepath.Glob(filepath.Join("..", "testdata", "robots", "*.txt"))
+	for _, name := range files {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	for _, s := range []string{
+		"User-agent: a\nDisallow: /a$b\nAllow: /x$ # c\nAllow:$\nDisallow: \v/y\nallow: /%7e%2f\nDISALLOW:/p\t\t#x\n",
+		"Allow: /before-agent\nuser-agent:\tb # c\nDisallow: x/\nDisallow: /a b\nAllow: /%zz\nDisallow: *\nAllow:\n",
+		"User-Agent : c\nDisallow : /q\n  Disallow: /lead\nCrawl-delay: 2 # s\nSitemap: \nSitemap: http://h/s.xml\nHost: h\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		if d := sameParse(parse(body, true), parse(body, false)); d != "" {
+			t.Fatal(d)
 		}
 	})
 }

@@ -75,6 +75,12 @@ func keyDirective(k string) (d directive, typo bool) {
 // CR, LF and CRLF line ends, '#' comments anywhere, keys in any case and
 // white space around ':'. Parse copies body; the caller may reuse it.
 func Parse(body []byte) *Robots {
+	return parse(body, true)
+}
+
+// parse is Parse; fast false reads every line with the general line
+// method, which tests compare the one-pass readers against.
+func parse(body []byte, fast bool) *Robots {
 	r := &Robots{avail: Available}
 	if len(body) > MaxSize {
 		cut := body[:MaxSize]
@@ -112,7 +118,7 @@ func Parse(body []byte) *Robots {
 				}
 			}
 		}
-		if raw := src[i:end]; !p.fastLine(raw, n) {
+		if raw := src[i:end]; !fast || !p.fastRule(raw, n) && !p.fastLine(raw, n) {
 			p.line(raw, n)
 		}
 		i = next

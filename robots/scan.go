@@ -53,6 +53,65 @@ func (p *parser) fastLine(raw string, n int) bool {
 	return true
 }
 
+// fastRule reads the commonest line, "Allow:" or "Disallow:" written from
+// the start of the line, followed by a pattern already in normal form and
+// an optional comment, in one pass over its octets, and reports true. For
+// any other line it does nothing and reports false. It gives the same
+// result as line for every line it accepts.
+func (p *parser) fastRule(raw string, n int) bool {
+	const fold, fold32 = 0x2020202020202020, 0x20202020
+	var j int
+	var allow bool
+	switch {
+	case p.cur == nil:
+		return false
+	case len(raw) >= 9 && raw[8] == ':' && load64(raw)|fold == load64("disallow"):
+		j = 9
+	case len(raw) >= 6 && raw[5] == ':' && load32(raw)|fold32 == load32("allo") && raw[4]|0x20 == 'w':
+		j, allow = 6, true
+	default:
+		return false
+	}
+	for j < len(raw) && (raw[j] == ' ' || raw[j] == '\t') {
+		j++
+	}
+	vs := j
+	for {
+		for ; j+4 <= len(raw); j += 4 {
+			if patternOctets[raw[j]]&patternOctets[raw[j+1]]&patternOctets[raw[j+2]]&patternOctets[raw[j+3]] == 0 {
+				break
+			}
+		}
+		for j < len(raw) && patternOctets[raw[j]] != 0 {
+			j++
+		}
+		if j < len(raw) && raw[j] == '%' && canonicalEscape(raw, j) {
+			j += 3
+			continue
+		}
+		break
+	}
+	ve := j
+	if j < len(raw) && raw[j] == '$' {
+		j++
+	}
+	for k := j; k < len(raw) && raw[k] != '#'; k++ {
+		if !isWS(raw[k]) {
+			return false // the value goes on in a form fastRule does not read
+		}
+	}
+	if j > vs && raw[vs] != '/' && raw[vs] != '*' {
+		return false // line warns about it
+	}
+	p.open = false
+	if j == vs {
+		return true // an empty pattern is no rule
+	}
+	p.rules = append(p.rules, rule{allow: allow, anchored: j > ve, line: int32(n),
+		text: p.spanOf(raw[:j]), pattern: p.spanOf(raw[vs:ve])})
+	return true
+}
+
 // isKeyOctet reports whether c can be part of a correctly spelt key.
 func isKeyOctet(c byte) bool {
 	l := c | 0x20
