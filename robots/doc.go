@@ -71,10 +71,15 @@
 // same agent for every URL, and then Robots.Allowed costs one string
 // comparison more than Group.Allowed.
 //
-// Parse reads the common line shapes ("Key: value # comment" with a
-// correctly spelt key, blank and comment lines) in one pass; any other
-// line takes the general path, which gives the same result for the lines
-// the fast path accepts.
+// Parse reads the common line shapes in one pass over their octets:
+// "Allow:"/"Disallow:" at the start of a line with a pattern already in
+// normal form (checked in the same pass that finds its end), "Key: value
+// # comment" with a correctly spelt key, blank and comment lines. Any
+// other line takes the general path; FuzzFastLines checks that both give
+// the same result. Compiling a group sorts its literal prefixes with a
+// multikey quicksort (falling back to pdqsort after 2 log n splitting
+// rounds, so adversarial files stay O(n log n)) and lays the tree out with
+// a counting sort.
 //
 // Product tokens are [a-zA-Z_-] only (RFC 9309 2.2.1), so digits end them:
 // "User-agent: MJ12bot" names the token "MJ", and so does an agent called
