@@ -75,7 +75,11 @@ func (p *parser) extension(d directive, s, val string, n int) {
 // Conservative readings: a negative value counts by its magnitude, a value
 // that is not a number is FallbackDelay, and delays are capped at MaxDelay.
 func parseDelay(val string) (time.Duration, string) {
-	f, err := strconv.ParseFloat(val, 64)
+	f, ok := digits(val)
+	var err error
+	if !ok {
+		f, err = strconv.ParseFloat(val, 64)
+	}
 	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
 		if t, ok := strings.CutSuffix(val, "s"); ok {
 			if g, err2 := strconv.ParseFloat(trimWS(t), 64); err2 == nil && g >= 0 && !math.IsInf(g, 0) {
@@ -92,6 +96,23 @@ func parseDelay(val string) (time.Duration, string) {
 		return MaxDelay, "Crawl-delay longer than a day; capped at 24 h"
 	}
 	return secs(f), msg
+}
+
+// digits reads s if it is 1 to 9 decimal digits, the common Crawl-delay,
+// as strconv.ParseFloat would, without its generality.
+func digits(s string) (float64, bool) {
+	if len(s) == 0 || len(s) > 9 {
+		return 0, false
+	}
+	n := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return float64(n), true
 }
 
 func secs(f float64) time.Duration {

@@ -1,6 +1,8 @@
 package robots
 
 import (
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -176,5 +178,23 @@ func TestPace(t *testing.T) {
 	}
 	if _, _, ok := Parse(nil).Group("bot").Pace(at(0, 0)); ok {
 		t.Error("Pace ok for an empty group")
+	}
+}
+
+// TestDigitsLikeParseFloat checks the Crawl-delay shortcut against
+// strconv.ParseFloat, which reads every other value.
+func TestDigitsLikeParseFloat(t *testing.T) {
+	for _, s := range []string{"0", "7", "007", "86400", "86401", "999999999", "1234567890", "", "1.5", "-3", "+3", "3s", "1e3", " 3"} {
+		got, ok := digits(s)
+		want, err := strconv.ParseFloat(s, 64)
+		if ok && (err != nil || got != want) {
+			t.Errorf("digits(%q) = %v, ParseFloat = %v, %v", s, got, want, err)
+		}
+		if all := s != "" && strings.Trim(s, "0123456789") == ""; ok != (all && len(s) <= 9) {
+			t.Errorf("digits(%q) ok = %v", s, ok)
+		}
+	}
+	if d, msg := parseDelay("86401"); d != MaxDelay || msg == "" {
+		t.Errorf("parseDelay(86401) = %v, %q; want the 24 h cap with a warning", d, msg)
 	}
 }
