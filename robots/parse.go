@@ -97,9 +97,13 @@ func parse(body []byte, fast bool) *Robots {
 	src := string(body)
 	r.body = src
 	lines := strings.Count(src, "\n") + 1
+	// Real files have a group per 300 octets or more: a first guess at the
+	// number of groups for the slices that grow with them.
+	est := 4 + len(src)/300
 	p := parser{r: r, rules: make([]rule, 0, lines),
-		spans: make([]int32, 0, 8), aspans: make([]int32, 0, 8), agents: make([]string, 0, 8)}
-	r.all = make([]*Group, 0, 8)
+		spans: make([]int32, 0, est+1), aspans: make([]int32, 0, est+1), agents: make([]string, 0, 2*est),
+		slab: make([]Group, 0, min(est, 64))}
+	r.all = make([]*Group, 0, est)
 	i := 0
 	for k := 0; k < 3 && i < len(src) && src[i] == "\xEF\xBB\xBF"[k]; k++ {
 		i++
