@@ -45,6 +45,9 @@ func (p *parser) extension(d directive, s, val string, n int) {
 		}
 		rate.Line, rate.Text = n, s
 		l := x.list()
+		if l.rates == nil {
+			l.rates = make([]RequestRate, 0, 4) // files with rates tend to have several
+		}
 		l.rates = append(l.rates, rate)
 	case dVisitTime:
 		ws, ok := parseWindows(val)
@@ -240,7 +243,7 @@ func readNumber(s string) (float64, string, bool) {
 // "HH:MM-HH:MM", separated by white space or ','. "2400" as an end means
 // the end of the day.
 func parseWindows(s string) ([]Window, bool) {
-	var times []int
+	times := make([]int, 0, 8) // stays on the stack for the usual one or two windows
 	i := 0
 	for i < len(s) {
 		c := s[i]
