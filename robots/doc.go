@@ -58,9 +58,11 @@
 // need an octet the path lacks are skipped), never backtracks, so its time
 // is linear in the path's length whatever the patterns, and it does not
 // allocate for paths up to 1 KiB. Rules hold no pointers (they are spans of
-// the body), which keeps parsing cheap for the garbage collector. A node
-// finds its child edge from a 256-bit set of first octets and a population
-// count, without a search; the Verdict of every rule is built when the
+// the body), which keeps parsing cheap for the garbage collector. The
+// children of a node are numbered consecutively, and a node finds the
+// child for the next octet from a 256-bit set of first octets and a
+// population count, without a search; labels are compared eight octets at
+// a time. The Verdict of every rule is built when the
 // group is compiled, so a check copies it. A path that needs no rewriting
 // (no '#', octets that stay as written, canonical escapes) is scanned once
 // and matched in place.

@@ -63,23 +63,24 @@ func (t *texts) str(s span) string {
 // rules with '*' or '$' then check their remainder with a linear-time
 // greedy segment search. A matcher is immutable after construction.
 type matcher struct {
-	nodes   []node
-	edgeB   []byte  // edgeB[i]: the first octet of edge i's label
-	edgeTo  []int32 // edgeTo[i]: the node edge i leads to
-	labels  string  // every node's incoming label, back to back
+	nodes   []node // the root first, then the children of each node together
+	labels  string // every node's incoming label, back to back
 	wild    []wildRule
 	wildIdx []int32
 	allNeed []uint64  // allNeed[j]: octets every rule in wildIdx[j:] of its node needs
 	verdict []Verdict // verdict[i]: the Verdict for rule i deciding, built once
 }
 
-// node is a node of the radix tree. Its children are the edges
-// first..first+n-1, sorted by first octet; the label of the edge into the
-// node is labels[labOff : labOff+labLen].
+// node is a node of the radix tree. Its children are the nodes
+// first..first+n-1, sorted by the first octet of their label; the label of
+// the edge into the node is labels[labOff : labOff+labLen], and head holds
+// its first (up to) eight octets, mask selecting them.
 type node struct {
 	first, n       int32
-	kids           [4]uint64 // bit b set: an edge starts with octet b
+	kids           [4]uint64 // bit b set: a child's label starts with octet b
+	base           [4]uint8  // base[w]: the number of bits set in kids[:w]
 	labOff, labLen int32
+	head, mask     uint64
 	simple         int32 // best pure prefix rule ending here, -1 if none
 	simpleAllow    bool  // rules[simple].allow
 	wFirst, wLen   int32 // wild rules starting here: wildIdx[wFirst : wFirst+wLen]
@@ -175,36 +176,55 @@ func newMatcher(rules []rule, t *texts) *matcher {
 		start[p]++
 	}
 	first := func(id int32) byte { return bn[id].lit[bn[bn[id].parent].depth] }
+	// Number the nodes in that order, so that a node's children are the
+	// nodes that follow its first one.
+	newID := make([]int32, len(bn))
+	for i, id := range order {
+		newID[id] = int32(i + 1)
+	}
 	m.nodes = make([]node, len(bn))
-	m.edgeB = make([]byte, len(order))
-	m.edgeTo = make([]int32, len(order))
 	size := 0
 	for _, id := range order {
 		size += int(bn[id].depth - bn[bn[id].parent].depth)
 	}
 	labels := make([]byte, 0, size)
-	for i := range m.nodes {
-		m.nodes[i].simple = simple[i]
-		if simple[i] >= 0 {
-			m.nodes[i].simpleAllow = rules[simple[i]].allow
+	for id := range m.nodes {
+		nd := &m.nodes[newID[id]]
+		nd.simple = simple[id]
+		if simple[id] >= 0 {
+			nd.simpleAllow = rules[simple[id]].allow
 		}
 	}
 	for i, id := range order {
 		b := &bn[id]
-		p := &m.nodes[b.parent]
+		p := &m.nodes[newID[b.parent]]
 		if p.n == 0 {
-			p.first = int32(i)
+			p.first = int32(i + 1)
 		}
 		p.n++
-		m.edgeB[i] = first(id)
-		p.kids[first(id)>>6] |= 1 << (first(id) & 63)
-		m.edgeTo[i] = id
-		c := &m.nodes[id]
+		f := first(id)
+		p.kids[f>>6] |= 1 << (f & 63)
+		c := &m.nodes[i+1]
 		c.labOff = int32(len(labels))
-		labels = append(labels, b.lit[bn[b.parent].depth:b.depth]...)
-		c.labLen = int32(len(labels)) - c.labOff
+		lab := b.lit[bn[b.parent].depth:b.depth]
+		labels = append(labels, lab...)
+		c.labLen = int32(len(lab))
+		h := min(len(lab), 8)
+		for k := h - 1; k >= 0; k-- {
+			c.head = c.head<<8 | uint64(lab[k])
+		}
+		c.mask = ^uint64(0) >> (64 - 8*h)
+	}
+	for i := range m.nodes {
+		nd := &m.nodes[i]
+		for w := 1; w < 4; w++ {
+			nd.base[w] = nd.base[w-1] + uint8(bits.OnesCount64(nd.kids[w-1]))
+		}
 	}
 	m.labels = string(labels)
+	for i := range wilds {
+		wilds[i].node = newID[wilds[i].node]
+	}
 	slices.SortFunc(wilds, func(a, b wildAt) int {
 		if a.node != b.node {
 			return int(a.node - b.node)
@@ -487,22 +507,26 @@ func (m *matcher) best(u string, steps *int) int {
 		if d >= len(u) || nd.n == 0 {
 			break
 		}
-		// Find the child edge whose label starts with u[d]: its index
-		// among the siblings is the number of smaller first octets.
+		// Find the child whose label starts with u[d]: its index among
+		// the siblings is the number of smaller first octets.
 		b := u[d]
 		w, bit := b>>6, uint64(1)<<(b&63)
-		if nd.kids[w&3]&bit == 0 {
+		kw := nd.kids[w&3]
+		if kw&bit == 0 {
 			break
 		}
-		k := bits.OnesCount64(nd.kids[w&3] & (bit - 1))
-		for x := range w & 3 {
-			k += bits.OnesCount64(nd.kids[x])
-		}
-		n = m.edgeTo[int(nd.first)+k]
+		n = nd.first + int32(nd.base[w&3]) + int32(bits.OnesCount64(kw&(bit-1)))
 		c := &nodes[n]
 		l := int(c.labLen)
 		walked += l
-		if l > 1 && (len(u)-d < l || !sameOctets(u[d+1:d+l], m.labels[c.labOff+1:c.labOff+c.labLen])) {
+		if rest := u[d:]; len(rest) >= 8 {
+			if (load64(rest)^c.head)&c.mask != 0 {
+				break
+			}
+			if l > 8 && (len(rest) < l || !sameOctets(rest[8:l], m.labels[c.labOff+8:c.labOff+c.labLen])) {
+				break
+			}
+		} else if len(rest) < l || rest[:l] != m.labels[c.labOff:c.labOff+c.labLen] {
 			break
 		}
 		d += l
