@@ -34,7 +34,12 @@ func runCrawl(ctx context.Context, cfg crawler.Config, stdout, stderr io.Writer)
 	if cfg.DryRun {
 		return runDryRun(ctx, cfg, seeds, stdout, stderr)
 	}
-	opts := crawler.Options{Seeds: seeds, Logger: newLogger(cfg, stderr), Progress: progressWriter(cfg, stderr)}
+	progress := progressWriter(cfg, stderr)
+	logTo := stderr
+	if progress != nil {
+		logTo = clearLine{stderr}
+	}
+	opts := crawler.Options{Seeds: seeds, Logger: newLogger(cfg, logTo), Progress: progress}
 	sum, err := crawler.Run(ctx, cfg, opts)
 	return reportRun(ctx, cfg, sum, err, stdout)
 }
@@ -82,4 +87,15 @@ func progressWriter(cfg crawler.Config, stderr io.Writer) io.Writer {
 		return stderr
 	}
 	return nil
+}
+
+// clearLine erases the live progress line before each log record, so the
+// two never run into each other on a terminal.
+type clearLine struct{ w io.Writer }
+
+func (c clearLine) Write(p []byte) (int, error) {
+	if _, err := io.WriteString(c.w, "\r\033[K"); err != nil {
+		return 0, err
+	}
+	return c.w.Write(p)
 }
