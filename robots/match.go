@@ -274,8 +274,8 @@ func octetAt(s string, d int) int {
 // compareLiterals. It is a multikey quicksort (each octet is looked at a
 // few times, not once per comparison of long common prefixes); after depth
 // partitions that split e without finishing, it leaves the rest to
-// slices.SortFunc, whose time is O(n log n) whatever the input. Stepping
-// over an octet all literals share costs O(len(e)) once per octet.
+// slices.SortFunc, whose time is O(n log n) whatever the input. Octets all
+// literals share are skipped together, comparing a word at a time.
 func sortLiterals(e []litEntry, d, depth int) {
 	for len(e) > 12 {
 		if depth == 0 {
@@ -297,9 +297,16 @@ func sortLiterals(e []litEntry, d, depth int) {
 				i++
 			}
 		}
-		if lt > 0 || gt < len(e) {
-			depth--
+		if lt == 0 && gt == len(e) && piv >= 0 {
+			// All share octet d: skip every octet they all share.
+			l := len(e[0].lit)
+			for i := 1; i < len(e) && l > d+1; i++ {
+				l = min(l, commonPrefix(e[0].lit, e[i].lit))
+			}
+			d = max(l, d+1)
+			continue
 		}
+		depth--
 		sortLiterals(e[:lt], d, depth)
 		sortLiterals(e[gt:], d, depth)
 		if piv < 0 { // equal literals
