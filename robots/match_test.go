@@ -249,3 +249,66 @@ func TestSortLiterals(t *testing.T) {
 		}
 	}
 }
+
+// TestAgentIndex checks the product-token index against a scan of every
+// group (RFC 9309 2.2.1: case-insensitive product tokens, groups naming
+// the same token merged, else the "*" groups, else none).
+func TestAgentIndex(t *testing.T) {
+	rnd := rand.New(rand.NewSource(3))
+	names := []string{"FooBot", "foobot", "FOOBOT/2", "Bar", "bar-x", "Bar_x", "*", "* x", "MJ12bot", "mj", "Q", "", "9bot"}
+	for range 500 {
+		var b strings.Builder
+		for range 1 + rnd.Intn(8) {
+			for range 1 + rnd.Intn(3) {
+				b.WriteString("User-agent: " + names[rnd.Intn(len(names))] + "\n")
+			}
+			b.WriteString("Disallow: /" + string(rune('a'+rnd.Intn(26))) + "\n")
+		}
+		r := Parse([]byte(b.String()))
+		for _, agent := range append(names, "foobot/1.0", "BAR", "nobody") {
+			var want []string
+			var matched []*Group
+			seen := map[string]bool{}
+			add := func(g *Group) { // a single group keeps its agents as written
+				matched = append(matched, g)
+				if len(matched) == 2 {
+					want, seen = nil, map[string]bool{}
+					for _, a := range matched[0].Agents() {
+						if !seen[a] {
+							seen[a] = true
+							want = append(want, a)
+						}
+					}
+				}
+				for _, a := range g.Agents() {
+					if len(matched) == 1 || !seen[a] {
+						seen[a] = true
+						want = append(want, a)
+					}
+				}
+			}
+			tok := strings.ToLower(productToken(agent))
+			for _, g := range r.Groups() {
+				for _, a := range g.Agents() {
+					if tok != "" && a != "*" && !strings.HasPrefix(a, "* ") && strings.ToLower(productToken(a)) == tok {
+						add(g)
+						break
+					}
+				}
+			}
+			if want == nil {
+				for _, g := range r.Groups() {
+					for _, a := range g.Agents() {
+						if a == "*" || strings.HasPrefix(a, "* ") {
+							add(g)
+							break
+						}
+					}
+				}
+			}
+			if got := r.Group(agent).Agents(); !slices.Equal(got, want) {
+				t.Fatalf("%q in\n%s: Group agents %q, want %q", agent, b.String(), got, want)
+			}
+		}
+	}
+}

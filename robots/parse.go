@@ -342,7 +342,17 @@ func (p *parser) finish() {
 	}
 	// buf is not written again: the keys share its memory.
 	keys := unsafe.String(unsafe.SliceData(buf), len(buf))
-	var dups map[string][]*Group
+	nslots := 2
+	for nslots < 2*len(p.agents) {
+		nslots *= 2
+	}
+	x := &r.index
+	x.keys = keys
+	if len(p.agents) > 0 {
+		x.slots = make([]agentSlot, nslots)
+	}
+	var dups map[int32][]*Group // for a token named by several groups
+	var stars []*Group
 	for gi, g := range r.all {
 		for i := p.aspans[gi]; i < p.aspans[gi+1]; i++ {
 			start := int32(0)
@@ -350,36 +360,45 @@ func (p *parser) finish() {
 				start = ends[i-1]
 			}
 			key := keys[start:ends[i]]
-			if key == "" {
+			switch {
+			case key == "":
+				continue
+			case key == "*":
+				if len(stars) == 0 || stars[len(stars)-1] != g {
+					stars = append(stars, g)
+				}
 				continue
 			}
-			if r.groups == nil {
-				r.groups = make(map[string]*Group, len(p.agents))
-			}
-			prev, seen := r.groups[key]
-			if !seen {
-				r.groups[key] = g
+			h := foldHash(key)
+			s := x.find(key, h)
+			if s.n == 0 {
+				*s = agentSlot{hash: h, off: uint32(start), n: uint32(len(key)), group: int32(len(x.groups))}
+				x.groups = append(x.groups, g)
 				continue
 			}
+			prev := x.groups[s.group]
 			if prev == g {
 				continue
 			}
 			if dups == nil {
-				dups = map[string][]*Group{}
+				dups = map[int32][]*Group{}
 			}
-			if dups[key] == nil {
-				dups[key] = []*Group{prev}
+			if dups[s.group] == nil {
+				dups[s.group] = []*Group{prev}
 			}
-			if l := dups[key]; l[len(l)-1] != g {
-				dups[key] = append(l, g)
+			if l := dups[s.group]; l[len(l)-1] != g {
+				dups[s.group] = append(l, g)
 			}
 		}
 	}
-	for key, gs := range dups {
-		r.groups[key] = merge(gs)
+	for k, gs := range dups {
+		x.groups[k] = merge(gs)
 	}
-	if g, ok := r.groups["*"]; ok {
-		r.star = g
-		delete(r.groups, "*")
+	switch len(stars) {
+	case 0:
+	case 1:
+		r.star = stars[0]
+	default:
+		r.star = merge(stars)
 	}
 }

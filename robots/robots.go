@@ -18,10 +18,10 @@ const MaxSize = 500 << 10
 // *Robots allows everything.
 type Robots struct {
 	body      string
-	groups    map[string]*Group // lower-cased product token -> merged group
-	star      *Group            // the merged "*" groups, or nil
-	all       []*Group          // the groups as written, in file order
-	none      *Group            // returned when no group applies
+	index     agentIndex // lower-cased product token -> merged group
+	star      *Group     // the merged "*" groups, or nil
+	all       []*Group   // the groups as written, in file order
+	none      *Group     // returned when no group applies
 	sitemaps  []string
 	warnings  []Warning
 	truncated bool
@@ -112,28 +112,8 @@ func (r *Robots) Group(agent string) *Group {
 
 // lookup finds the group for agent in the index.
 func (r *Robots) lookup(agent string) *Group {
-	tok := productToken(agent)
-	if tok != "" && len(r.groups) > 0 {
-		var g *Group
-		var ok bool
-		switch {
-		case !hasUpper(tok):
-			g, ok = r.groups[tok]
-		case len(tok) <= 64:
-			var buf [64]byte
-			b := buf[:len(tok)]
-			for i := range len(tok) {
-				c := tok[i]
-				if 'A' <= c && c <= 'Z' {
-					c += 'a' - 'A'
-				}
-				b[i] = c
-			}
-			g, ok = r.groups[string(b)]
-		default:
-			g, ok = r.groups[toLower(tok)]
-		}
-		if ok {
+	if tok := productToken(agent); tok != "" {
+		if g := r.index.get(tok); g != nil {
 			return g
 		}
 	}
@@ -141,29 +121,6 @@ func (r *Robots) lookup(agent string) *Group {
 		return r.star
 	}
 	return r.none
-}
-
-func hasUpper(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if 'A' <= s[i] && s[i] <= 'Z' {
-			return true
-		}
-	}
-	return false
-}
-
-// toLower returns s with ASCII letters in lower case.
-func toLower(s string) string {
-	if !hasUpper(s) {
-		return s
-	}
-	b := []byte(s)
-	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
-	}
-	return string(b)
 }
 
 // productToken returns the leading run of [a-zA-Z_-] of s (RFC 9309 2.2.1).
