@@ -67,7 +67,9 @@
 // (no '#', octets that stay as written, canonical escapes) is scanned once
 // and matched in place.
 //
-// Group lookup is one map access on the lower-cased product token. Robots
+// Group lookup is one probe of an open-addressing table of product tokens
+// (pointer-free, hashed with the case folded on the fly, so the agent is
+// never copied or lower-cased). Robots
 // also remembers the last agent asked about and its group (a sequence lock
 // of atomics, so it neither allocates nor blocks): a crawler asks with the
 // same agent for every URL, and then Robots.Allowed costs one string
