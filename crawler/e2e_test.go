@@ -188,7 +188,7 @@ func TestCrawlHonoursEveryInvariant(t *testing.T) {
 	for _, h := range sum.Hosts {
 		hosts[h.Host] = h
 	}
-	if h := hosts[delay.srv.URL]; !strings.Contains(h.PaceRule, "Crawl-delay") && !strings.Contains(h.PaceRule, "crawl-delay") {
+	if h := hosts[delay.srv.URL]; !strings.Contains(h.PaceRule, "crawl-delay 300ms (line 5)") {
 		t.Errorf("delay host pace rule %q", h.PaceRule)
 	} else if h.Robots == nil || len(h.Robots.Comments) != 1 || h.Robots.Comments[0] != "please be gentle" {
 		t.Errorf("delay host comments: %+v", h.Robots)

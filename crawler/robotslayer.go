@@ -357,6 +357,7 @@ func rulesOf(g *robots.Group) scheduler.Rules {
 	var r scheduler.Rules
 	if d, ok := g.CrawlDelay(); ok {
 		r.CrawlDelay, r.HasCrawlDelay = d, true
+		r.CrawlDelayLine, _ = g.CrawlDelayLine()
 	}
 	r.RequestRates = g.RequestRates()
 	r.VisitTimes = g.VisitTimes()

@@ -61,6 +61,12 @@ func ExampleGroup_CrawlDelay() {
 	// Output: 2.5s true
 }
 
+func ExampleGroup_CrawlDelayLine() {
+	line, text := robots.Parse([]byte(exampleBody)).Group("anybot").CrawlDelayLine()
+	fmt.Println(line, text)
+	// Output: 5 Crawl-delay: 2.5
+}
+
 func ExampleGroup_RequestRates() {
 	for _, rate := range robots.Parse([]byte(exampleBody)).Group("hackerbot").RequestRates() {
 		fmt.Println(rate, rate.Interval())

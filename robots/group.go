@@ -208,6 +208,17 @@ func (g *Group) CrawlDelay() (time.Duration, bool) {
 	return x.delay, x.hasDelay
 }
 
+// CrawlDelayLine returns the 1-based line of the Crawl-delay that
+// CrawlDelay reports, with the line as written (without comment); 0 and ""
+// if the group has none.
+func (g *Group) CrawlDelayLine() (int, string) {
+	x := g.pacing()
+	if x == nil || !x.hasDelay {
+		return 0, ""
+	}
+	return int(x.delayAt), x.delayTxt
+}
+
 // RequestRates returns a copy of the group's Request-rate lines in file order.
 func (g *Group) RequestRates() []RequestRate {
 	x := g.pacing()
