@@ -225,7 +225,6 @@ func (l *robotsLayer) refresh(ctx context.Context, authority string) (*robotsSta
 func (l *robotsLayer) fetch(ctx context.Context, authority string, prev *robotsState) (robotsRecord, error) {
 	target := authority + "/robots.txt"
 	rec := robotsRecord{Authority: authority, URL: target}
-	now := time.Now()
 	var status int
 	var body []byte
 	var fetchErr error
@@ -271,7 +270,7 @@ func (l *robotsLayer) fetch(ctx context.Context, authority string, prev *robotsS
 	}()
 	// Retries and the cache lifetime count from the answer, not from the
 	// request: the host saw the request at the latest when it answered.
-	now = time.Now()
+	now := time.Now()
 	rec.Status, rec.Fetched = status, now
 	switch robots.Classify(status, fetchErr, robots.PolicyOptions{RestrictedDisallows: l.cfg.ForbiddenDisallows}) {
 	case robots.Available:

@@ -72,7 +72,7 @@ func TestRobotsLayerUsesGoodCopyWhileUnreachable(t *testing.T) {
 	if st.group.Allowed("/private/x").Allowed {
 		t.Error("the good copy's rules must still apply")
 	}
-	if wait := st.rec.Expires.Sub(time.Now()); wait <= 0 || wait > time.Second {
+	if wait := time.Until(st.rec.Expires); wait <= 0 || wait > time.Second {
 		t.Errorf("an unreachable host is retried soon with back-off, not cached for the run: expires in %v", wait)
 	}
 	if n := len(*log); n != 2 || (*log)[1].Outcome != outcomeUnreachable {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"runtime"
 	"sync"
@@ -181,30 +180,4 @@ func BenchmarkCrawlLoopBolt(b *testing.B) {
 	}
 	wg.Wait()
 	b.ReportMetric(float64(pages.Load())/b.Elapsed().Seconds(), "pages/s")
-}
-
-func rssKiB(field string) int64 {
-	data, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return -1
-	}
-	var v int64 = -1
-	for _, line := range splitLines(string(data)) {
-		if n, _ := fmt.Sscanf(line, field+": %d kB", &v); n == 1 {
-			return v
-		}
-	}
-	return -1
-}
-
-func splitLines(s string) []string {
-	var out []string
-	start := 0
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\n' {
-			out = append(out, s[start:i])
-			start = i + 1
-		}
-	}
-	return out
 }

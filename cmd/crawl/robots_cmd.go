@@ -28,12 +28,9 @@ type robotsOptions struct {
 	now   func() time.Time // clock for "the pace in force now"; nil means time.Now
 }
 
-// newRobotsCommand returns "crawl robots" with its check and explain
-// subcommands, working on a robots.txt file given with --file.
-func newRobotsCommand() *cobra.Command { return newRobotsCommandWith(robotsOptions{}) }
-
-// newRobotsCommandWith is newRobotsCommand with a live fetcher (used when
-// --file is absent and a URL is given) and a clock.
+// newRobotsCommandWith returns "crawl robots" with its check and explain
+// subcommands, working on a robots.txt file given with --file, or, when
+// --file is absent and a URL is given, on the robots.txt opts.fetch gets.
 func newRobotsCommandWith(opts robotsOptions) *cobra.Command {
 	if opts.now == nil {
 		opts.now = time.Now
