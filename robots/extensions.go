@@ -2,6 +2,7 @@ package robots
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -50,7 +51,8 @@ func (p *parser) extension(d directive, s, val string, n int) {
 		}
 		l.rates = append(l.rates, rate)
 	case dVisitTime:
-		ws, ok := parseWindows(val)
+		var buf [4]Window
+		ws, ok := appendWindows(buf[:0], val)
 		if !ok || len(ws) == 0 {
 			p.warn(g, n, s, "Visit-time is not \"HHMM-HHMM\" or \"HHMM HHMM\" (UTC); ignored")
 			return
@@ -203,7 +205,8 @@ func parseRate(val string) (RequestRate, []string) {
 		rate.Per = time.Nanosecond
 	}
 	if s = trimWS(s); s != "" {
-		ws, ok := parseWindows(s)
+		var one [2]Window
+		ws, ok := appendWindows(one[:0], s)
 		switch {
 		case ok && len(ws) == 1:
 			rate.Window, rate.Windowed = ws[0], true
@@ -239,10 +242,11 @@ func readNumber(s string) (float64, string, bool) {
 	return f, s[i:], true
 }
 
-// parseWindows reads one or more UTC windows: "HHMM-HHMM", "HHMM HHMM",
-// "HH:MM-HH:MM", separated by white space or ','. "2400" as an end means
-// the end of the day.
-func parseWindows(s string) ([]Window, bool) {
+// appendWindows reads one or more UTC windows from s, "HHMM-HHMM",
+// "HHMM HHMM" or "HH:MM-HH:MM", separated by white space or ',', and
+// appends them to ws (which callers keep on their stack). "2400" as an end
+// means the end of the day. It appends nothing if s cannot be read.
+func appendWindows(ws []Window, s string) ([]Window, bool) {
 	times := make([]int, 0, 8) // stays on the stack for the usual one or two windows
 	i := 0
 	for i < len(s) {
@@ -268,7 +272,7 @@ func parseWindows(s string) ([]Window, bool) {
 	if len(times) == 0 || len(times)%2 != 0 {
 		return nil, false
 	}
-	ws := make([]Window, 0, len(times)/2)
+	ws = slices.Grow(ws, len(times)/2)
 	for k := 0; k < len(times); k += 2 {
 		ws = append(ws, Window{From: times[k], To: times[k+1]})
 	}

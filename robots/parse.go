@@ -100,8 +100,11 @@ func parse(body []byte, fast bool) *Robots {
 	// Real files have a group per 300 octets or more: a first guess at the
 	// number of groups for the slices that grow with them.
 	est := 4 + len(src)/300
+	// spans and aspans share one allocation (append moves either out of
+	// it should it fill up).
+	sp := make([]int32, 2*est+2)
 	p := parser{r: r, rules: make([]rule, 0, lines),
-		spans: make([]int32, 0, est+1), aspans: make([]int32, 0, est+1), agents: make([]string, 0, 2*est),
+		spans: sp[: 0 : est+1], aspans: sp[est+1 : est+1 : 2*est+2], agents: make([]string, 0, 2*est),
 		slab: make([]Group, 0, min(est, 64))}
 	r.all = make([]*Group, 0, est)
 	i := 0
@@ -350,6 +353,7 @@ func (p *parser) finish() {
 	x.keys = keys
 	if len(p.agents) > 0 {
 		x.slots = make([]agentSlot, nslots)
+		x.groups = make([]*Group, 0, len(p.agents))
 	}
 	var dups map[int32][]*Group // for a token named by several groups
 	var stars []*Group
