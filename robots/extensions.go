@@ -45,7 +45,7 @@ func (p *parser) extension(d directive, s, val string, n int) {
 			p.warn(g, n, s, m)
 		}
 		rate.Line, rate.Text = n, s
-		l := x.list()
+		l := p.lists(x)
 		if l.rates == nil {
 			l.rates = make([]RequestRate, 0, 4) // files with rates tend to have several
 		}
@@ -57,11 +57,14 @@ func (p *parser) extension(d directive, s, val string, n int) {
 			p.warn(g, n, s, "Visit-time is not \"HHMM-HHMM\" or \"HHMM HHMM\" (UTC); ignored")
 			return
 		}
-		l := x.list()
+		l := p.lists(x)
 		l.visits = append(l.visits, ws...)
 	case dComment:
 		if val != "" {
-			l := x.list()
+			l := p.lists(x)
+			if l.comments == nil {
+				l.comments = make([]string, 0, 2)
+			}
 			l.comments = append(l.comments, val)
 		}
 	case dRobotVersion:
@@ -74,6 +77,18 @@ func (p *parser) extension(d directive, s, val string, n int) {
 			p.warn(g, n, s, "unknown Robot-version; rules are read per RFC 9309 anyway")
 		}
 	}
+}
+
+// lists returns x's lists, taking them from a chunk if x has none yet.
+func (p *parser) lists(x *pacing) *pacingLists {
+	if x.lists == nil {
+		if len(p.lslab) == cap(p.lslab) {
+			p.lslab = make([]pacingLists, 0, min(4+2*cap(p.lslab), 64))
+		}
+		p.lslab = p.lslab[:len(p.lslab)+1]
+		x.lists = &p.lslab[len(p.lslab)-1]
+	}
+	return x.lists
 }
 
 // parseDelay reads a Crawl-delay value in seconds, fractions allowed.

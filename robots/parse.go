@@ -146,6 +146,7 @@ type parser struct {
 	aspans []int32  // for r.all[i], its agents are agents[aspans[i]:aspans[i+1]]
 	slab   []Group  // groups are allocated in chunks
 	pslab  []pacing // and so are their extension directives
+	lslab  []pacingLists
 }
 
 func (p *parser) warn(g *Group, n int, text, msg string) {
@@ -307,6 +308,16 @@ func (p *parser) finish() {
 	p.aspans = append(p.aspans, int32(len(p.agents)))
 	r.txt = texts{body: r.body, arena: string(p.arena)}
 	txt := &r.txt
+	// The names of groups with several agents share one buffer.
+	nameLen := 0
+	for i := range r.all {
+		if from, to := p.aspans[i], p.aspans[i+1]; to-from > 1 {
+			for _, a := range p.agents[from:to] {
+				nameLen += len(a) + len(", ")
+			}
+		}
+	}
+	names := make([]byte, 0, nameLen)
 	for i, g := range r.all {
 		g.txt = txt
 		if from, to := p.spans[i], p.spans[i+1]; from < to {
@@ -316,8 +327,17 @@ func (p *parser) finish() {
 		g.agents = p.agents[from:to:to]
 		if len(g.agents) == 1 {
 			g.name = g.agents[0]
-		} else {
-			g.name = strings.Join(g.agents, ", ")
+		} else if len(g.agents) > 1 {
+			start := len(names)
+			for k, a := range g.agents {
+				if k > 0 {
+					names = append(names, ", "...)
+				}
+				names = append(names, a...)
+			}
+			// names never grows past its capacity, so what is written
+			// stays put, and is not written again.
+			g.name = unsafe.String(&names[start], len(names)-start)
 		}
 	}
 	// Lower-case every product token into one buffer, so that the map keys
