@@ -69,6 +69,7 @@ type matcher struct {
 	wildIdx []int32
 	allNeed []uint64  // allNeed[j]: octets every rule in wildIdx[j:] of its node needs
 	verdict []Verdict // verdict[i]: the Verdict for rule i deciding, built once
+	jump    jumpTable // where walks of paths with known first octets start
 }
 
 // node is a node of the radix tree. Its children are the nodes
@@ -251,6 +252,7 @@ func newMatcher(rules []rule, t *texts) *matcher {
 		nd.wLen++
 	}
 	m.fillAllNeed()
+	m.fillJump()
 	return m
 }
 
@@ -480,6 +482,14 @@ func (m *matcher) best(u string, steps *int) int {
 	var uset uint64
 	haveSet := false
 	nodes := m.nodes
+	if len(m.jump.keys) > 0 && len(u) >= jumpLen {
+		if v, ok := m.jump.lookup(u); ok {
+			n, d, walked = v.node, int(v.depth), int(v.depth)
+			if v.best >= 0 {
+				best, bestPrio, bestAllow = v.best, int(v.prio), v.allow
+			}
+		}
+	}
 	for {
 		nd := &nodes[n]
 		if s := nd.simple; s >= 0 {
