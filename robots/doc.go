@@ -62,10 +62,11 @@
 // children of a node are numbered consecutively, and a node finds the
 // child for the next octet from a 256-bit set of first octets and a
 // population count, without a search; labels are compared eight octets at
-// a time. A walk starts from a jump table when one is built: the
-// first eight octets of the path, read as one word, lead straight to the
-// node the walk would reach within them (if no wildcard rule lies on the
-// way), skipping the steps of common prefixes such as "/wiki/". The
+// a time. Trees of 32 nodes or more also get a jump table: from the root,
+// and from every node a jump lands on, the next eight octets of the path,
+// read as one word, lead straight to the deepest node the walk would
+// reach within them (if no wildcard rule lies strictly between), so a
+// walk covers eight octets per step through prefixes such as "/wiki/". The
 // Verdict of every rule is built when the group is compiled, so a check
 // copies it. A path that needs no rewriting
 // (no '#', octets that stay as written, canonical escapes) is scanned once

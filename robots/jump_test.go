@@ -3,6 +3,7 @@ package robots
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -21,15 +22,17 @@ func TestJumpTable(t *testing.T) {
 		return b.String()
 	}
 	tables := 0
-	for round := range 300 {
+	for round := range 400 {
 		var body strings.Builder
+		var lits []string // the rules' literal prefixes, which paths start from
 		body.WriteString("User-agent: *\n")
-		for range 1 + rng.IntN(20) {
+		for range 20 + rng.IntN(40) {
 			verb := "Disallow"
 			if rng.IntN(2) == 0 {
 				verb = "Allow"
 			}
-			pat := "/" + word(rng.IntN(14))
+			pat := "/" + word(rng.IntN(30))
+			lits = append(lits, pat)
 			switch rng.IntN(8) {
 			case 0:
 				pat += "*" + word(rng.IntN(3))
@@ -40,13 +43,24 @@ func TestJumpTable(t *testing.T) {
 		}
 		g := Parse([]byte(body.String())).Group("bot")
 		g.Allowed("/")
-		if len(g.m.jump.keys) > 0 {
+		if len(g.m.jump.slots) > 0 {
 			tables++
 		}
 		plain := *g.m
 		plain.jump = jumpTable{}
-		for range 200 {
-			u := "/" + word(rng.IntN(18))
+		plain.nodes = slices.Clone(plain.nodes)
+		for i := range plain.nodes {
+			plain.nodes[i].anchor = false
+		}
+		for range 100 {
+			u := "/" + word(rng.IntN(34))
+			if rng.IntN(2) == 0 { // a path that follows a rule part of the way
+				lit := lits[rng.IntN(len(lits))]
+				u = lit[:rng.IntN(len(lit)+1)] + word(rng.IntN(10))
+				if !strings.HasPrefix(u, "/") {
+					u = "/" + u
+				}
+			}
 			var s1, s2 int
 			got, want := g.m.best(u, &s1), plain.best(u, &s2)
 			if got != want {
@@ -60,7 +74,7 @@ func TestJumpTable(t *testing.T) {
 			}
 		}
 	}
-	if tables < 100 {
-		t.Fatalf("only %d of 300 rule sets built a jump table: the test does not exercise it", tables)
+	if tables < 120 {
+		t.Fatalf("only %d of 400 rule sets built a jump table: the test does not exercise it", tables)
 	}
 }

@@ -84,6 +84,7 @@ type node struct {
 	head, mask     uint64
 	simple         int32 // best pure prefix rule ending here, -1 if none
 	simpleAllow    bool  // rules[simple].allow
+	anchor         bool  // the jump table has jumps from this node
 	wFirst, wLen   int32 // wild rules starting here: wildIdx[wFirst : wFirst+wLen]
 }
 
@@ -252,7 +253,13 @@ func newMatcher(rules []rule, t *texts) *matcher {
 		nd.wLen++
 	}
 	m.fillAllNeed()
-	m.fillJump()
+	if len(bn) >= jumpMinNodes {
+		depth := make([]int32, len(bn))
+		for id := range bn {
+			depth[newID[id]] = bn[id].depth
+		}
+		m.fillJump(depth)
+	}
 	return m
 }
 
@@ -482,14 +489,6 @@ func (m *matcher) best(u string, steps *int) int {
 	var uset uint64
 	haveSet := false
 	nodes := m.nodes
-	if len(m.jump.keys) > 0 && len(u) >= jumpLen {
-		if v, ok := m.jump.lookup(u); ok {
-			n, d, walked = v.node, int(v.depth), int(v.depth)
-			if v.best >= 0 {
-				best, bestPrio, bestAllow = v.best, int(v.prio), v.allow
-			}
-		}
-	}
 	for {
 		nd := &nodes[n]
 		if s := nd.simple; s >= 0 {
@@ -523,6 +522,16 @@ func (m *matcher) best(u string, steps *int) int {
 		}
 		if d >= len(u) || nd.n == 0 {
 			break
+		}
+		if nd.anchor && d+jumpLen <= len(u) {
+			if s := m.jump.lookup(n, load64(u[d:])); s != nil {
+				if p, a := int(s.prio), s.allow; s.best >= 0 && (p > bestPrio || p == bestPrio && a && !bestAllow) {
+					best, bestPrio, bestAllow = s.best, p, a
+				}
+				walked += int(s.depth) - d
+				n, d = s.to, int(s.depth)
+				continue
+			}
 		}
 		// Find the child whose label starts with u[d]: its index among
 		// the siblings is the number of smaller first octets.
