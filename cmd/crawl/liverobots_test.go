@@ -29,7 +29,7 @@ func TestRobotsExplainLiveFollowsRedirects(t *testing.T) {
 	if !strings.Contains(out, `"crawl_delay_seconds":3`) || !strings.Contains(out, "hello operator") {
 		t.Errorf("explain output: %s", out)
 	}
-	if !strings.HasPrefix(ua, "crawl/") {
+	if !strings.HasPrefix(ua, "livebot/") {
 		t.Errorf("robots.txt fetched with User-Agent %q", ua)
 	}
 	code, out, _ = runCLI(t, "robots", "check", origin.URL+"/no/x", "--agent", "livebot", "--json")

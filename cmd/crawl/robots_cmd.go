@@ -20,7 +20,8 @@ import (
 // ("https://host/robots.txt"); the function follows redirects (at most five,
 // RFC 9309 2.3.1.2) and returns the final body, the final HTTP status and
 // any network error, which robots.FromFetch turns into a policy.
-type robotsFetchFunc func(ctx context.Context, robotsURL string) (body []byte, status int, err error)
+// agent is the --agent value, so the fetch can identify itself with it.
+type robotsFetchFunc func(ctx context.Context, robotsURL, agent string) (body []byte, status int, err error)
 
 // robotsOptions are what the robots commands take from outside.
 type robotsOptions struct {
@@ -102,7 +103,7 @@ which robots.txt line decided. With --json, print one object per URL and line:
 					if r, ok := cache[robotsURL]; ok {
 						return r, nil
 					}
-					r := fetchRobots(cmd.Context(), opts.fetch, robotsURL)
+					r := fetchRobots(cmd.Context(), opts.fetch, robotsURL, f.agent)
 					cache[robotsURL] = r
 					return r, nil
 				}
@@ -151,7 +152,7 @@ Sitemaps and the lines that did not parse. With --json, print one object:
 					return err
 				}
 				source = robotsURL
-				r = fetchRobots(cmd.Context(), opts.fetch, robotsURL)
+				r = fetchRobots(cmd.Context(), opts.fetch, robotsURL, f.agent)
 			}
 			if f.json {
 				return writeExplainJSON(cmd.OutOrStdout(), r, f.agent)
@@ -182,8 +183,8 @@ func robotsURLFor(target string) (string, error) {
 }
 
 // fetchRobots fetches a robots.txt and applies the RFC 9309 status policy.
-func fetchRobots(ctx context.Context, fetch robotsFetchFunc, robotsURL string) *robots.Robots {
-	body, status, err := fetch(ctx, robotsURL)
+func fetchRobots(ctx context.Context, fetch robotsFetchFunc, robotsURL, agent string) *robots.Robots {
+	body, status, err := fetch(ctx, robotsURL, agent)
 	return robots.FromFetch(status, body, err, robots.PolicyOptions{})
 }
 

@@ -199,7 +199,7 @@ func TestRobotsUsageErrors(t *testing.T) {
 
 func TestRobotsLiveFetch(t *testing.T) {
 	var asked []string
-	fetch := func(_ context.Context, u string) ([]byte, int, error) {
+	fetch := func(_ context.Context, u, _ string) ([]byte, int, error) {
 		asked = append(asked, u)
 		switch {
 		case strings.Contains(u, "down.example"):

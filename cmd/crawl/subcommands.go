@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -19,8 +20,15 @@ func subcommands(stdout, stderr io.Writer) []*cobra.Command {
 }
 
 // liveRobotsFetch fetches a robots.txt for "crawl robots explain URL" the
-// way a crawl would: paced, with our User-Agent, following redirects.
-func liveRobotsFetch(ctx context.Context, robotsURL string) ([]byte, int, error) {
+// way a crawl would: paced, following redirects, with a User-Agent derived
+// from the agent's product token ("FooBot/2.1" sends "FooBot/<version> (+...)").
+func liveRobotsFetch(ctx context.Context, robotsURL, agent string) ([]byte, int, error) {
 	cfg := crawler.Default()
+	if token, _, _ := strings.Cut(agent, "/"); token != "" {
+		cfg.Agent.Token = token
+	}
+	if cfg.Validate() != nil {
+		cfg.Agent.Token = crawler.Default().Agent.Token
+	}
 	return crawler.FetchRobots(ctx, cfg, robotsURL)
 }
