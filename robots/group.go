@@ -125,6 +125,11 @@ func (g *Group) Allowed(target string) Verdict {
 	} else {
 		i, why = g.decideSlow(path, slash)
 	}
+	if why == ReasonRule {
+		// Straight from the table into the result: a rule decided, so
+		// decide compiled g.m.
+		return g.m.verdict[i]
+	}
 	return g.verdict(i, why)
 }
 
