@@ -67,7 +67,7 @@ type jumpBuilder struct {
 // subset of the jumps.
 func (m *matcher) fillJump(depth []int32) {
 	b := jumpBuilder{m: m, depth: depth, limit: 4*len(m.nodes) + 16,
-		slots: make([]jumpSlot, 0, len(m.nodes)), queue: make([]int32, 1, 16)}
+		slots: make([]jumpSlot, 0, 32), queue: make([]int32, 1, 16)}
 	m.nodes[0].anchor = true
 	for len(b.queue) > 0 && len(b.slots) < b.limit {
 		b.from, b.queue = b.queue[0], b.queue[1:]
