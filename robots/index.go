@@ -6,7 +6,7 @@ package robots
 // of the token as it hashes it, without a lower-cased copy.
 type agentIndex struct {
 	keys   string      // the tokens, lower-cased, back to back
-	slots  []agentSlot // a power of two of them, at most half full
+	slots  []agentSlot // a power of two of them, at most three quarters full
 	groups []*Group    // agentSlot.group indexes this
 }
 

@@ -365,8 +365,8 @@ func (p *parser) finish() {
 	}
 	// buf is not written again: the keys share its memory.
 	keys := unsafe.String(unsafe.SliceData(buf), len(buf))
-	nslots := 2
-	for nslots < 2*len(p.agents) {
+	nslots := 2 // at most three quarters full, so a probe always ends
+	for 3*nslots < 4*len(p.agents) {
 		nslots *= 2
 	}
 	x := &r.index
