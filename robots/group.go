@@ -3,7 +3,6 @@ package robots
 import (
 	"fmt"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 )
@@ -18,13 +17,14 @@ import (
 // concurrent use. The zero Group and a nil *Group have no directives and
 // allow everything.
 type Group struct {
-	agents   []string // user-agent values as written
-	name     string   // agents joined by ", "
-	rules    []rule
-	txt      *texts  // what the rules' spans point into
-	deny     Reason  // non-zero: a policy group that disallows everything
-	ext      *pacing // the extension directives; nil if the group has none
-	warnings []Warning
+	agentFrom int32 // the user-agent values as written are txt.agents[agentFrom:agentTo]
+	agentTo   int32
+	name      span // the agents joined by ", "
+	rules     []rule
+	txt       *texts  // what the rules' and agents' spans point into
+	deny      Reason  // non-zero: a policy group that disallows everything
+	ext       *pacing // the extension directives; nil if the group has none
+	warnings  []Warning
 
 	once sync.Once
 	m    *matcher
@@ -93,7 +93,22 @@ func (g *Group) Agents() []string {
 	if g == nil {
 		return nil
 	}
-	return slices.Clone(g.agents)
+	if g.txt == nil {
+		return nil
+	}
+	out := make([]string, 0, g.agentTo-g.agentFrom)
+	for _, s := range g.txt.agents[g.agentFrom:g.agentTo] {
+		out = append(out, g.txt.str(s))
+	}
+	return out
+}
+
+// nameString returns the group's agents joined by ", ".
+func (g *Group) nameString() string {
+	if g.txt == nil {
+		return ""
+	}
+	return g.txt.str(g.name)
 }
 
 // Allowed reports whether target may be fetched under g's rules, and which
@@ -139,7 +154,7 @@ func (g *Group) verdict(i int, why Reason) Verdict {
 		return Verdict{Allowed: true}
 	}
 	if why != ReasonRule {
-		return Verdict{Allowed: why == ReasonNoRule || why == ReasonRobotsTxt, Agent: g.name, Reason: why}
+		return Verdict{Allowed: why == ReasonNoRule || why == ReasonRobotsTxt, Agent: g.nameString(), Reason: why}
 	}
 	return g.m.verdict[i] // a rule decided, so decide compiled g.m
 }
@@ -148,7 +163,7 @@ func (g *Group) verdict(i int, why Reason) Verdict {
 func (g *Group) ruleVerdict(i int) Verdict {
 	r := &g.rules[i]
 	return Verdict{Allowed: r.allow, Rule: g.txt.str(r.text), Line: int(r.line), Pattern: g.txt.str(r.shown()),
-		Agent: g.name, Reason: ReasonRule}
+		Agent: g.nameString(), Reason: ReasonRule}
 }
 
 // decide returns the index of the rule that decides u, a path in normal
@@ -329,15 +344,21 @@ func (g *Group) NextVisit(now time.Time) time.Time {
 	return next
 }
 
-// merge returns a new group holding the directives of gs in order.
-func merge(gs []*Group) *Group {
-	m := &Group{}
+// merge returns a new group holding the directives of gs in order. Its
+// agents are added to p.agents and its name to p.arena.
+func (p *parser) merge(gs []*Group) *Group {
+	m := &Group{agentFrom: int32(len(p.agents))}
 	seen := map[string]bool{}
+	nameStart := len(p.arena)
 	for _, g := range gs {
-		for _, a := range g.agents {
-			if !seen[a] {
+		for _, s := range p.agents[g.agentFrom:g.agentTo] {
+			if a := p.r.body[s.off : s.off+s.n]; !seen[a] {
 				seen[a] = true
-				m.agents = append(m.agents, a)
+				if len(p.agents) > int(m.agentFrom) {
+					p.arena = append(p.arena, ", "...)
+				}
+				p.arena = append(p.arena, a...)
+				p.agents = append(p.agents, s)
 			}
 		}
 		m.rules = append(m.rules, g.rules...)
@@ -363,6 +384,7 @@ func merge(gs []*Group) *Group {
 		m.warnings = append(m.warnings, g.warnings...)
 	}
 	slices.SortStableFunc(m.rules, func(a, b rule) int { return int(a.line - b.line) })
-	m.name = strings.Join(m.agents, ", ")
+	m.agentTo = int32(len(p.agents))
+	m.name = span{uint32(nameStart) | inArena, uint32(len(p.arena) - nameStart)}
 	return m
 }

@@ -44,8 +44,9 @@ const inArena = 1 << 31
 
 // texts are the strings a parsed file's spans point into.
 type texts struct {
-	body  string // the parsed part of the robots.txt
-	arena string // patterns that normalisation rewrote, each followed by '$'
+	body   string // the parsed part of the robots.txt
+	arena  string // patterns that normalisation rewrote, each followed by '$', and joined group names
+	agents []span // the user-agent values of all groups, as written
 }
 
 func (t *texts) str(s span) string {

@@ -1,6 +1,7 @@
 package robots
 
 import (
+	"slices"
 	"strings"
 	"unsafe"
 )
@@ -104,7 +105,7 @@ func parse(body []byte, fast bool) *Robots {
 	// it should it fill up).
 	sp := make([]int32, 2*est+2)
 	p := parser{r: r, rules: make([]rule, 0, lines),
-		spans: sp[: 0 : est+1], aspans: sp[est+1 : est+1 : 2*est+2], agents: make([]string, 0, 2*est),
+		spans: sp[: 0 : est+1], aspans: sp[est+1 : est+1 : 2*est+2], agents: make([]span, 0, 2*est),
 		slab: make([]Group, 0, min(est, 64))}
 	r.all = make([]*Group, 0, est)
 	i := 0
@@ -142,7 +143,7 @@ type parser struct {
 	rules  []rule   // the rules of all groups, in file order
 	spans  []int32  // for r.all[i], its rules are rules[spans[i]:spans[i+1]]
 	arena  []byte   // rewritten patterns, each followed by a dollar sign
-	agents []string // the user-agent values of all groups, in file order
+	agents []span   // the user-agent values of all groups, in file order (merged groups' at the end)
 	aspans []int32  // for r.all[i], its agents are agents[aspans[i]:aspans[i+1]]
 	slab   []Group  // groups are allocated in chunks
 	pslab  []pacing // and so are their extension directives
@@ -261,7 +262,11 @@ func (p *parser) userAgent(s, val string, n int) {
 	if val == "" {
 		p.warn(p.cur, n, s, "empty user-agent; it matches no crawler")
 	}
-	p.agents = append(p.agents, val)
+	s0 := span{}
+	if val != "" {
+		s0 = p.spanOf(val)
+	}
+	p.agents = append(p.agents, s0)
 }
 
 func (p *parser) rule(s, val string, n int, allow bool) {
@@ -306,49 +311,49 @@ func (p *parser) finish() {
 	r.none = &r.noGroup
 	p.spans = append(p.spans, int32(len(p.rules)))
 	p.aspans = append(p.aspans, int32(len(p.agents)))
-	r.txt = texts{body: r.body, arena: string(p.arena)}
+	r.txt.body = r.body
 	txt := &r.txt
-	// The names of groups with several agents share one buffer.
-	nameLen := 0
+	agent := func(s span) string { return r.body[s.off : s.off+s.n] }
+	nameLen := 0 // the arena grows once for the joined names
 	for i := range r.all {
 		if from, to := p.aspans[i], p.aspans[i+1]; to-from > 1 {
-			for _, a := range p.agents[from:to] {
-				nameLen += len(a) + len(", ")
+			for _, s := range p.agents[from:to] {
+				nameLen += int(s.n) + len(", ")
 			}
 		}
 	}
-	names := make([]byte, 0, nameLen)
+	p.arena = slices.Grow(p.arena, nameLen)
 	for i, g := range r.all {
 		g.txt = txt
 		if from, to := p.spans[i], p.spans[i+1]; from < to {
 			g.rules = p.rules[from:to:to]
 		}
 		from, to := p.aspans[i], p.aspans[i+1]
-		g.agents = p.agents[from:to:to]
-		if len(g.agents) == 1 {
-			g.name = g.agents[0]
-		} else if len(g.agents) > 1 {
-			start := len(names)
-			for k, a := range g.agents {
+		g.agentFrom, g.agentTo = from, to
+		if to-from == 1 {
+			g.name = p.agents[from]
+		} else {
+			// Joined names go to the arena, after the patterns.
+			start := len(p.arena)
+			for k, s := range p.agents[from:to] {
 				if k > 0 {
-					names = append(names, ", "...)
+					p.arena = append(p.arena, ", "...)
 				}
-				names = append(names, a...)
+				p.arena = append(p.arena, agent(s)...)
 			}
-			// names never grows past its capacity, so what is written
-			// stays put, and is not written again.
-			g.name = unsafe.String(&names[start], len(names)-start)
+			g.name = span{uint32(start) | inArena, uint32(len(p.arena) - start)}
 		}
 	}
 	// Lower-case every product token into one buffer, so that the map keys
 	// share a single allocation.
 	size := 0
-	for _, a := range p.agents {
-		size += len(a)
+	for _, s := range p.agents {
+		size += int(s.n)
 	}
 	buf := make([]byte, 0, size)
 	ends := make([]int32, len(p.agents))
-	for i, a := range p.agents {
+	for i, s := range p.agents {
+		a := agent(s)
 		if a == "*" || len(a) > 1 && a[0] == '*' && isWS(a[1]) {
 			buf = append(buf, '*')
 		} else {
@@ -416,13 +421,15 @@ func (p *parser) finish() {
 		}
 	}
 	for k, gs := range dups {
-		x.groups[k] = merge(gs)
+		x.groups[k] = p.merge(gs)
 	}
 	switch len(stars) {
 	case 0:
 	case 1:
 		r.star = stars[0]
 	default:
-		r.star = merge(stars)
+		r.star = p.merge(stars)
 	}
+	// The parser is done with the arena: the string shares its memory.
+	r.txt.agents, r.txt.arena = p.agents, unsafe.String(unsafe.SliceData(p.arena), len(p.arena))
 }

@@ -84,7 +84,8 @@ func DisallowAll() *Robots {
 }
 
 func denyAll(why Reason, avail Availability) *Robots {
-	return &Robots{none: &Group{agents: []string{"*"}, name: "*", deny: why}, avail: avail}
+	txt := &texts{body: "*", agents: []span{{0, 1}}}
+	return &Robots{none: &Group{txt: txt, agentTo: 1, name: span{0, 1}, deny: why}, avail: avail}
 }
 
 // Group returns the group that applies to agent. agent is reduced to its
