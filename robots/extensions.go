@@ -37,7 +37,7 @@ func (p *parser) extension(d directive, s, val string, n int) {
 			p.warn(g, n, s, msg)
 		}
 		if !x.hasDelay || delay > x.delay {
-			x.delay, x.hasDelay, x.delayAt, x.delayTxt = delay, true, int32(n), s
+			x.delay, x.hasDelay, x.delayAt, x.delayTxt = delay, true, int32(n), p.spanOf(s)
 		}
 	case dRequestRate:
 		rate, msgs := parseRate(val)
@@ -72,7 +72,10 @@ func (p *parser) extension(d directive, s, val string, n int) {
 			p.warn(g, n, s, "second Robot-version in the group; the first one is kept")
 			return
 		}
-		x.version, x.hasVer = val, true
+		x.hasVer = true
+		if val != "" {
+			x.version = p.spanOf(val)
+		}
 		if val != "1.0" && val != "2.0" && val != "1.0.0" && val != "2.0.0" {
 			p.warn(g, n, s, "unknown Robot-version; rules are read per RFC 9309 anyway")
 		}

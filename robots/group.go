@@ -38,8 +38,8 @@ type pacing struct {
 	delayAt  int32 // line of the Crawl-delay that set delay
 	hasDelay bool
 	hasVer   bool
-	delayTxt string // its text
-	version  string
+	delayTxt span // its text
+	version  span // the Robot-version value (spans hold no pointers)
 	lists    *pacingLists // nil without Request-rate, Visit-time or Comment lines
 }
 
@@ -236,7 +236,7 @@ func (g *Group) CrawlDelayLine() (int, string) {
 	if x == nil || !x.hasDelay {
 		return 0, ""
 	}
-	return int(x.delayAt), x.delayTxt
+	return int(x.delayAt), g.txt.str(x.delayTxt)
 }
 
 // RequestRates returns a copy of the group's Request-rate lines in file order.
@@ -275,7 +275,7 @@ func (g *Group) RobotVersion() (string, bool) {
 	if x == nil {
 		return "", false
 	}
-	return x.version, x.hasVer
+	return g.txt.str(x.version), x.hasVer
 }
 
 // Warnings returns a copy of the warnings for lines inside the group.
@@ -298,7 +298,7 @@ func (g *Group) Pace(now time.Time) (interval time.Duration, source string, ok b
 	}
 	line, text := 0, ""
 	if x.hasDelay {
-		interval, line, text, ok = x.delay, int(x.delayAt), x.delayTxt, true
+		interval, line, text, ok = x.delay, int(x.delayAt), g.txt.str(x.delayTxt), true
 	}
 	for _, r := range x.rates() {
 		if !r.ActiveAt(now) {
