@@ -38,8 +38,8 @@ type pacing struct {
 	delayAt  int32 // line of the Crawl-delay that set delay
 	hasDelay bool
 	hasVer   bool
-	delayTxt span // its text
-	version  span // the Robot-version value (spans hold no pointers)
+	delayTxt span         // its text
+	version  span         // the Robot-version value (spans hold no pointers)
 	lists    *pacingLists // nil without Request-rate, Visit-time or Comment lines
 }
 
