@@ -39,8 +39,9 @@ func refMatch(pattern string, anchored bool, u string) bool {
 // rule (-1 if none), by trying every rule.
 func refDecide(g *Group, u string) (bool, int) {
 	bestPrio, bestAllow := -1, true
-	for i := range g.rules {
-		r := &g.rules[i]
+	rules := g.ruleList()
+	for i := range rules {
+		r := &rules[i]
 		if !refMatch(g.txt.str(r.pattern), r.anchored, u) {
 			continue
 		}
@@ -83,7 +84,7 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("Allowed(%q) = %v but normal form %q gives %v", target, v1, u, v3)
 		}
 		wild, patBytes := 0, 0
-		for _, rl := range g1.rules {
+		for _, rl := range g1.ruleList() {
 			patBytes += int(rl.pattern.n)
 			if rl.anchored || strings.Contains(g1.txt.str(rl.pattern), "*") {
 				wild++

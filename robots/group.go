@@ -19,8 +19,9 @@ import (
 type Group struct {
 	agentFrom int32 // the user-agent values as written are txt.agents[agentFrom:agentTo]
 	agentTo   int32
-	name      span // the agents joined by ", "
-	rules     []rule
+	name      span  // the agents joined by ", "
+	ruleFrom  int32 // the rules are txt.rules[ruleFrom:ruleTo]
+	ruleTo    int32
 	txt       *texts  // what the rules' and agents' spans point into
 	deny      Reason  // non-zero: a policy group that disallows everything
 	ext       *pacing // the extension directives; nil if the group has none
@@ -103,6 +104,14 @@ func (g *Group) Agents() []string {
 	return out
 }
 
+// ruleList returns the group's rules, in file order.
+func (g *Group) ruleList() []rule {
+	if g.txt == nil {
+		return nil
+	}
+	return g.txt.rules[g.ruleFrom:g.ruleTo:g.ruleTo]
+}
+
 // nameString returns the group's agents joined by ", ".
 func (g *Group) nameString() string {
 	if g.txt == nil {
@@ -161,7 +170,7 @@ func (g *Group) verdict(i int, why Reason) Verdict {
 
 // ruleVerdict builds the Verdict for rule i deciding.
 func (g *Group) ruleVerdict(i int) Verdict {
-	r := &g.rules[i]
+	r := &g.txt.rules[int(g.ruleFrom)+i]
 	return Verdict{Allowed: r.allow, Rule: g.txt.str(r.text), Line: int(r.line), Pattern: g.txt.str(r.shown()),
 		Agent: g.nameString(), Reason: ReasonRule}
 }
@@ -177,7 +186,7 @@ func (g *Group) decide(u string, steps *int) (int, Reason) {
 		return -1, ReasonRobotsTxt
 	case g.deny != 0:
 		return -1, g.deny
-	case len(g.rules) == 0:
+	case g.ruleTo == g.ruleFrom:
 		return -1, ReasonNoRule
 	}
 	g.once.Do(g.compile)
@@ -189,9 +198,10 @@ func (g *Group) decide(u string, steps *int) (int, Reason) {
 
 // compile builds g's matcher and the Verdict of each of its rules.
 func (g *Group) compile() {
-	m := newMatcher(g.rules, g.txt)
-	m.verdict = make([]Verdict, len(g.rules))
-	for i := range g.rules {
+	rules := g.ruleList()
+	m := newMatcher(rules, g.txt)
+	m.verdict = make([]Verdict, len(rules))
+	for i := range rules {
 		m.verdict[i] = g.ruleVerdict(i)
 	}
 	g.m = m
@@ -211,8 +221,8 @@ func (g *Group) Rules() []Rule {
 	if g == nil {
 		return nil
 	}
-	out := make([]Rule, len(g.rules))
-	for i, r := range g.rules {
+	out := make([]Rule, g.ruleTo-g.ruleFrom)
+	for i, r := range g.ruleList() {
 		out[i] = Rule{Allow: r.allow, Pattern: g.txt.str(r.shown()), Line: int(r.line), Text: g.txt.str(r.text)}
 	}
 	return out
@@ -347,7 +357,7 @@ func (g *Group) NextVisit(now time.Time) time.Time {
 // merge returns a new group holding the directives of gs in order. Its
 // agents are added to p.agents and its name to p.arena.
 func (p *parser) merge(gs []*Group) *Group {
-	m := &Group{agentFrom: int32(len(p.agents))}
+	m := &Group{agentFrom: int32(len(p.agents)), ruleFrom: int32(len(p.rules))}
 	seen := map[string]bool{}
 	nameStart := len(p.arena)
 	for _, g := range gs {
@@ -361,7 +371,7 @@ func (p *parser) merge(gs []*Group) *Group {
 				p.agents = append(p.agents, s)
 			}
 		}
-		m.rules = append(m.rules, g.rules...)
+		p.rules = append(p.rules, p.rules[g.ruleFrom:g.ruleTo]...)
 		m.txt = g.txt
 		if x := g.ext; x != nil {
 			if m.ext == nil {
@@ -383,7 +393,8 @@ func (p *parser) merge(gs []*Group) *Group {
 		}
 		m.warnings = append(m.warnings, g.warnings...)
 	}
-	slices.SortStableFunc(m.rules, func(a, b rule) int { return int(a.line - b.line) })
+	m.ruleTo = int32(len(p.rules))
+	slices.SortStableFunc(p.rules[m.ruleFrom:m.ruleTo], func(a, b rule) int { return int(a.line - b.line) })
 	m.agentTo = int32(len(p.agents))
 	m.name = span{uint32(nameStart) | inArena, uint32(len(p.arena) - nameStart)}
 	return m

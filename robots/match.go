@@ -47,6 +47,7 @@ type texts struct {
 	body   string // the parsed part of the robots.txt
 	arena  string // patterns that normalisation rewrote, each followed by '$', and joined group names
 	agents []span // the user-agent values of all groups, as written
+	rules  []rule // the rules of all groups, in file order (merged groups' at the end)
 }
 
 func (t *texts) str(s span) string {

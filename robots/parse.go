@@ -325,9 +325,7 @@ func (p *parser) finish() {
 	p.arena = slices.Grow(p.arena, nameLen)
 	for i, g := range r.all {
 		g.txt = txt
-		if from, to := p.spans[i], p.spans[i+1]; from < to {
-			g.rules = p.rules[from:to:to]
-		}
+		g.ruleFrom, g.ruleTo = p.spans[i], p.spans[i+1]
 		from, to := p.aspans[i], p.aspans[i+1]
 		g.agentFrom, g.agentTo = from, to
 		if to-from == 1 {
@@ -431,5 +429,6 @@ func (p *parser) finish() {
 		r.star = p.merge(stars)
 	}
 	// The parser is done with the arena: the string shares its memory.
+	r.txt.rules = p.rules
 	r.txt.agents, r.txt.arena = p.agents, unsafe.String(unsafe.SliceData(p.arena), len(p.arena))
 }
