@@ -23,6 +23,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
+	"sort"
 	"sync/atomic"
 	"time"
 
@@ -71,6 +72,7 @@ func main() {
 	}
 	bestColly := 0.0
 	bestCrawl := make([]float64, len(variants))
+	ratios := make([][]float64, len(variants)) // per round, crawl / colly of that round
 	if *cpuprofile != "" {
 		if f, err := os.Create(*cpuprofile); err == nil {
 			pprof.StartCPUProfile(f)
@@ -80,6 +82,7 @@ func main() {
 	for r := range *rounds {
 		n, d := runColly(web.seeds, *workers)
 		pps := float64(n) / d.Seconds()
+		collyPPS := pps
 		bestColly = max(bestColly, pps)
 		fmt.Printf("round %d colly:                %d pages in %s = %.0f pages/s\n", r+1, n, d.Round(time.Millisecond), pps)
 		for i, withArchive := range variants {
@@ -90,14 +93,28 @@ func main() {
 			}
 			pps := float64(n) / d.Seconds()
 			bestCrawl[i] = max(bestCrawl[i], pps)
+			ratios[i] = append(ratios[i], pps/collyPPS)
 			fmt.Printf("round %d crawl (%s): %d pages in %s = %.0f pages/s\n", r+1, archiveLabel(withArchive), n, d.Round(time.Millisecond), pps)
 		}
 	}
 	fmt.Printf("best of %d rounds:\n  plain colly:                %.0f pages/s\n", *rounds, bestColly)
 	for i, withArchive := range variants {
-		fmt.Printf("  crawl (%s): %.0f pages/s = %.2fx colly\n", archiveLabel(withArchive), bestCrawl[i], bestCrawl[i]/bestColly)
+		fmt.Printf("  crawl (%s): %.0f pages/s = %.2fx colly; median of the rounds' paired ratios %.2fx\n",
+			archiveLabel(withArchive), bestCrawl[i], bestCrawl[i]/bestColly, median(ratios[i]))
 	}
 	fmt.Println("(colly writes nothing; \"archive off\" is the like-for-like figure: crawl's pacing, robots,\n frontier and logs. \"archive on\" adds gzip and SHA-1 of every WARC record.)")
+}
+
+func median(xs []float64) float64 {
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	if len(s) == 0 {
+		return 0
+	}
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
 func archiveLabel(on bool) string {
