@@ -137,9 +137,7 @@ func start(cfg Config, opts Options) (*crawl, error) {
 			return nil, err
 		}
 	}
-	c.tr = newPoliteTransport(c.sched, nil, cfg.UserAgentHeader(), cfg.Fetch.MaxBody, cfg.Fetch.Timeout)
-	c.robots = newRobotsLayer(c.tr, store, cfg.Robots, cfg.Agent.Token, c.hostBusy, c.onRobotsFetch)
-	c.tr.gate = c.robots
+	c.tr, c.robots = newPoliteStack(cfg, c.sched, store, c.hostBusy, c.onRobotsFetch)
 	c.col = newCollector(c.tr, cfg)
 	return c, nil
 }

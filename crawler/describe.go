@@ -28,7 +28,7 @@ func describeRobots(st *robotsState, hs scheduler.HostStatus) string {
 		fmt.Fprintf(&b, " after %d redirect(s) to %s", n, st.rec.Redirects[n-1])
 	}
 	if hs.PaceSource != "" {
-		fmt.Fprintf(&b, "; pace %s set by %s", roundDur(hs.Interval), hs.PaceSource)
+		fmt.Fprintf(&b, "; pace %s set by %s", crawllog.RoundDuration(hs.Interval), hs.PaceSource)
 	}
 	if vt := st.group.VisitTimes(); len(vt) > 0 {
 		ws := make([]string, len(vt))
@@ -54,9 +54,9 @@ func describeFetch(e crawllog.CrawlEntry) string {
 	if e.Error != "" {
 		return fmt.Sprintf("%s failed: %s", e.URL, e.Error)
 	}
-	s := fmt.Sprintf("fetched %s: %d, %d bytes in %s", e.URL, e.Status, e.Bytes, roundDur(time.Duration(e.DurationMS*float64(time.Millisecond))))
+	s := fmt.Sprintf("fetched %s: %d, %d bytes in %s", e.URL, e.Status, e.Bytes, crawllog.RoundDuration(time.Duration(e.DurationMS*float64(time.Millisecond))))
 	if e.PaceRule != "" {
-		s += fmt.Sprintf("; pace %s (%s)", roundDur(time.Duration(e.PaceSeconds*float64(time.Second))), e.PaceRule)
+		s += fmt.Sprintf("; pace %s (%s)", crawllog.RoundDuration(time.Duration(e.PaceSeconds*float64(time.Second))), e.PaceRule)
 	}
 	if e.Redirect != "" {
 		s += "; redirects to " + e.Redirect + " (queued as a new URL, checked against its own host's robots.txt)"
@@ -76,14 +76,4 @@ func describeHost(hs scheduler.HostStatus) string {
 		return fmt.Sprintf("%s dropped: %s", hs.Authority, hs.DropReason)
 	}
 	return fmt.Sprintf("%s is %s", hs.Authority, hs.State)
-}
-
-func roundDur(d time.Duration) time.Duration {
-	switch {
-	case d >= time.Second:
-		return d.Round(10 * time.Millisecond)
-	case d >= time.Millisecond:
-		return d.Round(100 * time.Microsecond)
-	}
-	return d
 }

@@ -71,9 +71,7 @@ func DryRun(ctx context.Context, cfg Config, seeds []string, log io.Writer) ([]D
 		}
 		defer c.arch.Close()
 	}
-	c.tr = newPoliteTransport(c.sched, nil, cfg.UserAgentHeader(), cfg.Fetch.MaxBody, cfg.Fetch.Timeout)
-	c.robots = newRobotsLayer(c.tr, store, cfg.Robots, cfg.Agent.Token, nil, c.onRobotsFetch)
-	c.tr.gate = c.robots
+	c.tr, c.robots = newPoliteStack(cfg, c.sched, store, nil, c.onRobotsFetch)
 
 	byHost := map[string][]string{}
 	for _, s := range seeds {
@@ -160,7 +158,7 @@ func PrintDryRun(w io.Writer, hosts []DryRunHost) {
 		}
 		fmt.Fprintln(w)
 		if h.PaceRule != "" {
-			fmt.Fprintf(w, "  pace: one request every %s, set by %s\n", roundDur(time.Duration(h.PaceSeconds*float64(time.Second))), h.PaceRule)
+			fmt.Fprintf(w, "  pace: one request every %s, set by %s\n", crawllog.RoundDuration(time.Duration(h.PaceSeconds*float64(time.Second))), h.PaceRule)
 		}
 		if len(h.VisitTimes) > 0 {
 			ws := make([]string, len(h.VisitTimes))

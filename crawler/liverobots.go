@@ -30,9 +30,7 @@ func FetchRobots(ctx context.Context, cfg Config, robotsURL string) ([]byte, int
 		return nil, 0, err
 	}
 	defer sched.Close()
-	tr := newPoliteTransport(sched, nil, cfg.UserAgentHeader(), cfg.Fetch.MaxBody, cfg.Fetch.Timeout)
-	layer := newRobotsLayer(tr, store, cfg.Robots, cfg.Agent.Token, nil, func(crawllog.RobotsEntry, *exchange) {})
-	tr.gate = layer
+	_, layer := newPoliteStack(cfg, sched, store, nil, func(crawllog.RobotsEntry, *exchange) {})
 	rec, err := layer.fetch(ctx, scheduler.Authority(canon), nil)
 	if err != nil {
 		return nil, 0, err

@@ -107,6 +107,16 @@ func newRobotsLayer(tr *politeTransport, store robotsStore, cfg RobotsConfig, ag
 	}
 }
 
+// newPoliteStack wires the polite transport and the robots layer that
+// gates it, paced by sched: the same pair serves a crawl, a dry run and a
+// live robots.txt lookup.
+func newPoliteStack(cfg Config, sched *scheduler.Scheduler, store robotsStore, busy func(string) bool, onFetch func(crawllog.RobotsEntry, *exchange)) (*politeTransport, *robotsLayer) {
+	tr := newPoliteTransport(sched, nil, cfg.UserAgentHeader(), cfg.Fetch.MaxBody, cfg.Fetch.Timeout)
+	l := newRobotsLayer(tr, store, cfg.Robots, cfg.Agent.Token, busy, onFetch)
+	tr.gate = l
+	return tr, l
+}
+
 // cached returns the robots.txt state for authority from memory or the
 // store, without fetching. fresh reports whether it is within its TTL at now.
 func (l *robotsLayer) cached(authority string, now time.Time) (st *robotsState, fresh bool) {

@@ -36,22 +36,15 @@ func (c *crawl) finish(started time.Time, interrupted bool) *crawllog.Summary {
 	c.tally.mu.Unlock()
 	events := c.events.hostEvents()
 	for _, hs := range c.sched.Hosts() {
-		t := tallies[hs.Authority]
-		h := crawllog.HostSummary{Host: hs.Authority, State: hs.State, PaceSeconds: hs.Interval.Seconds(), PaceRule: hs.PaceSource,
-			PagesByStatus: t.byStatus, Fetched: t.fetched, RobotsFetches: t.robots, Errors: t.errors, Queued: hs.Queued, DeferReason: hs.DeferReason,
-			DropReason: hs.DropReason, Warning: hs.Warning, Events: events[hs.Authority]}
-		if h.PagesByStatus == nil {
-			h.PagesByStatus = map[string]int{}
+		h := tallied(s, hs.Authority, tallies[hs.Authority])
+		delete(tallies, hs.Authority)
+		h.State, h.PaceSeconds, h.PaceRule = hs.State, hs.Interval.Seconds(), hs.PaceSource
+		h.Queued, h.DeferReason, h.DropReason, h.Warning = hs.Queued, hs.DeferReason, hs.DropReason, hs.Warning
+		if evs := events[hs.Authority]; evs != nil {
+			h.Events = evs
 		}
 		if n, ok := c.opts.HostNotes[hs.Authority]; ok {
 			h.Label, h.Note = n.Label, n.Note
-		}
-		if h.Events == nil {
-			h.Events = []crawllog.HostEvent{}
-		}
-		for r, n := range t.skipped {
-			h.Skipped += n
-			s.SkipReasons[r] += n
 		}
 		if !hs.DeferredUntil.IsZero() {
 			u := hs.DeferredUntil.UTC()
@@ -61,24 +54,10 @@ func (c *crawl) finish(started time.Time, interrupted bool) *crawllog.Summary {
 		if rs, _ := c.robots.cached(hs.Authority, time.Time{}); rs != nil {
 			h.Robots = robotsSummary(rs)
 		}
-		s.Totals.Fetched += t.fetched
-		s.Totals.RobotsFetches += t.robots
-		s.Totals.Errors += t.errors
-		s.Totals.Skipped += h.Skipped
-		delete(tallies, hs.Authority)
 		s.Hosts = append(s.Hosts, h)
 	}
 	for a, t := range tallies { // hosts seen only through skips or robots redirects
-		h := crawllog.HostSummary{Host: a, State: scheduler.StateDone, PagesByStatus: t.byStatus, Fetched: t.fetched, RobotsFetches: t.robots, Errors: t.errors, Events: []crawllog.HostEvent{}}
-		for r, n := range t.skipped {
-			h.Skipped += n
-			s.SkipReasons[r] += n
-		}
-		s.Totals.Fetched += t.fetched
-		s.Totals.RobotsFetches += t.robots
-		s.Totals.Errors += t.errors
-		s.Totals.Skipped += h.Skipped
-		s.Hosts = append(s.Hosts, h)
+		s.Hosts = append(s.Hosts, tallied(s, a, t))
 	}
 	sort.Slice(s.Hosts, func(i, j int) bool { return s.Hosts[i].Host < s.Hosts[j].Host })
 	if interrupted {
@@ -88,6 +67,25 @@ func (c *crawl) finish(started time.Time, interrupted bool) *crawllog.Summary {
 		c.log.Error("summary not written", "err", err)
 	}
 	return s
+}
+
+// tallied returns a host's summary from its counts, with state "done", and
+// adds the counts to s's totals and skip reasons.
+func tallied(s *crawllog.Summary, host string, t hostTally) crawllog.HostSummary {
+	h := crawllog.HostSummary{Host: host, State: scheduler.StateDone, PagesByStatus: t.byStatus, Fetched: t.fetched,
+		RobotsFetches: t.robots, Errors: t.errors, Events: []crawllog.HostEvent{}}
+	if h.PagesByStatus == nil {
+		h.PagesByStatus = map[string]int{}
+	}
+	for r, n := range t.skipped {
+		h.Skipped += n
+		s.SkipReasons[r] += n
+	}
+	s.Totals.Fetched += t.fetched
+	s.Totals.RobotsFetches += t.robots
+	s.Totals.Errors += t.errors
+	s.Totals.Skipped += h.Skipped
+	return h
 }
 
 func robotsSummary(st *robotsState) *crawllog.RobotsSummary {

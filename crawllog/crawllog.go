@@ -166,7 +166,7 @@ func (s *Summary) Print(w io.Writer) {
 		fmt.Fprintf(w, "\n  %s  [%s]\n", h.Host, h.State)
 		fmt.Fprintf(w, "    pages: %s\n", statusMix(h.PagesByStatus))
 		if h.PaceRule != "" {
-			fmt.Fprintf(w, "    pace:  %s, set by %s\n", roundDur(time.Duration(h.PaceSeconds*float64(time.Second))), h.PaceRule)
+			fmt.Fprintf(w, "    pace:  %s, set by %s\n", RoundDuration(time.Duration(h.PaceSeconds*float64(time.Second))), h.PaceRule)
 		}
 		if h.Warning != "" {
 			fmt.Fprintf(w, "    warning: %s\n", h.Warning)
@@ -216,7 +216,9 @@ func statusMix(m map[string]int) string {
 	return strings.Join(parts, ", ")
 }
 
-func roundDur(d time.Duration) time.Duration {
+// RoundDuration rounds d for people: to 10 ms above a second, to 0.1 ms
+// above a millisecond.
+func RoundDuration(d time.Duration) time.Duration {
 	switch {
 	case d >= time.Second:
 		return d.Round(10 * time.Millisecond)
