@@ -5,6 +5,8 @@ import (
 	"compress/gzip"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -64,8 +66,10 @@ func benchWrite10k(b *testing.B, level int) {
 	b.SetBytes(int64(total))
 	b.ReportAllocs()
 	date := time.Date(2026, 3, 3, 10, 0, 0, 0, time.UTC)
+	var warcBytes int64
 	for b.Loop() {
-		w, err := Open(Options{Dir: b.TempDir(), MaxFileSize: 100 << 20, GzipLevel: level})
+		dir := b.TempDir()
+		w, err := Open(Options{Dir: dir, MaxFileSize: 100 << 20, GzipLevel: level})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -79,7 +83,31 @@ func benchWrite10k(b *testing.B, level int) {
 		if err := w.Close(); err != nil {
 			b.Fatal(err)
 		}
+		b.StopTimer()
+		warcBytes = warcSize(b, dir)
+		b.StartTimer()
 	}
+	// The size side of the speed: WARC bytes (all records, all files) per
+	// page, and input response bytes per WARC byte.
+	b.ReportMetric(float64(warcBytes)/n, "warcB/page")
+	b.ReportMetric(float64(total)/float64(warcBytes), "ratio")
+}
+
+// warcSize sums the sizes of dir's WARC files.
+func warcSize(b *testing.B, dir string) int64 {
+	files, err := filepath.Glob(filepath.Join(dir, "*.warc.gz"))
+	if err != nil || len(files) == 0 {
+		b.Fatalf("no warc files in %s: %v", dir, err)
+	}
+	var size int64
+	for _, f := range files {
+		st, err := os.Stat(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		size += st.Size()
+	}
+	return size
 }
 
 // BenchmarkWriteExchangeParallel writes 20 KB pages from GOMAXPROCS
