@@ -23,11 +23,7 @@ const (
 func (p *parser) extension(d directive, s, val string, n int) {
 	g := p.cur
 	if g.ext == nil {
-		if len(p.pslab) == cap(p.pslab) {
-			p.pslab = make([]pacing, 0, min(4+2*cap(p.pslab), 64))
-		}
-		p.pslab = p.pslab[:len(p.pslab)+1]
-		g.ext = &p.pslab[len(p.pslab)-1]
+		g.ext = &pacing{}
 	}
 	x := g.ext
 	switch d {
@@ -45,7 +41,7 @@ func (p *parser) extension(d directive, s, val string, n int) {
 			p.warn(g, n, s, m)
 		}
 		rate.Line, rate.Text = n, s
-		l := p.lists(x)
+		l := x.list()
 		if l.rates == nil {
 			l.rates = make([]RequestRate, 0, 4) // files with rates tend to have several
 		}
@@ -57,11 +53,11 @@ func (p *parser) extension(d directive, s, val string, n int) {
 			p.warn(g, n, s, "Visit-time is not \"HHMM-HHMM\" or \"HHMM HHMM\" (UTC); ignored")
 			return
 		}
-		l := p.lists(x)
+		l := x.list()
 		l.visits = append(l.visits, ws...)
 	case dComment:
 		if val != "" {
-			l := p.lists(x)
+			l := x.list()
 			if l.comments == nil {
 				l.comments = make([]string, 0, 2)
 			}
@@ -80,18 +76,6 @@ func (p *parser) extension(d directive, s, val string, n int) {
 			p.warn(g, n, s, "unknown Robot-version; rules are read per RFC 9309 anyway")
 		}
 	}
-}
-
-// lists returns x's lists, taking them from a chunk if x has none yet.
-func (p *parser) lists(x *pacing) *pacingLists {
-	if x.lists == nil {
-		if len(p.lslab) == cap(p.lslab) {
-			p.lslab = make([]pacingLists, 0, min(4+2*cap(p.lslab), 64))
-		}
-		p.lslab = p.lslab[:len(p.lslab)+1]
-		x.lists = &p.lslab[len(p.lslab)-1]
-	}
-	return x.lists
 }
 
 // parseDelay reads a Crawl-delay value in seconds, fractions allowed.

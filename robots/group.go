@@ -3,6 +3,7 @@ package robots
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 )
@@ -17,18 +18,53 @@ import (
 // concurrent use. The zero Group and a nil *Group have no directives and
 // allow everything.
 type Group struct {
-	agentFrom int32 // the user-agent values as written are txt.agents[agentFrom:agentTo]
+	agentFrom int32 // the user-agent values as written are file.agents[agentFrom:agentTo]
 	agentTo   int32
-	name      span  // the agents joined by ", "
-	ruleFrom  int32 // the rules are txt.rules[ruleFrom:ruleTo]
-	ruleTo    int32
-	txt       *texts  // what the rules' and agents' spans point into
-	deny      Reason  // non-zero: a policy group that disallows everything
-	ext       *pacing // the extension directives; nil if the group has none
+	name      span     // the agents joined by ", "
+	file      *texts   // the file: its body, agents and joined names
+	from, to  int32    // a group as written: its lines are file.body[from:to]
+	line      int32    // the line number of file.body[from]
+	parts     []*Group // a merged group: the groups it merges, in file order
+	deferred  bool     // rules and extensions are read on first use (read)
+	deny      Reason   // non-zero: a policy group that disallows everything
 	warnings  []Warning
+	readOnce  sync.Once
+
+	// Set by read: the rules, and what their spans point into, the
+	// extension directives (nil if none) and the warnings about them.
+	ruleFrom int32 // the rules are txt.rules[ruleFrom:ruleTo]
+	ruleTo   int32
+	txt      *texts
+	ext      *pacing
+	late     []Warning
 
 	once sync.Once
 	m    *matcher
+}
+
+// ensure reads the group's deferred lines, once. Every way to a Group from
+// outside the package (Robots.Group, Groups) calls it, so methods may
+// assume it was called; the zero and policy groups have none.
+func (g *Group) ensure() {
+	if g != nil && g.deferred {
+		g.readOnce.Do(g.read)
+	}
+}
+
+// read reads the Allow, Disallow and extension lines of the group: of its
+// own lines, or, for a merged group, those of the groups it merges.
+func (g *Group) read() {
+	if g.parts != nil {
+		g.readMerged()
+		return
+	}
+	body := g.file.body
+	lines := body[g.from:g.to]
+	p := parser{body: body, fast: true, late: true, cur: g,
+		rules: make([]rule, 0, strings.Count(lines, "\n")+1)}
+	p.scan(int(g.from), int(g.to), int(g.line), strings.IndexByte(lines, '\r') >= 0)
+	g.txt = &texts{body: body, arena: string(p.arena), rules: p.rules}
+	g.ruleFrom, g.ruleTo = 0, int32(len(p.rules))
 }
 
 // pacing holds a group's extension directives. Most groups have none, so
@@ -85,6 +121,7 @@ func (g *Group) pacing() *pacing {
 	if g == nil {
 		return nil
 	}
+	g.ensure()
 	return g.ext
 }
 
@@ -94,18 +131,19 @@ func (g *Group) Agents() []string {
 	if g == nil {
 		return nil
 	}
-	if g.txt == nil {
+	if g.file == nil {
 		return nil
 	}
 	out := make([]string, 0, g.agentTo-g.agentFrom)
-	for _, s := range g.txt.agents[g.agentFrom:g.agentTo] {
-		out = append(out, g.txt.str(s))
+	for _, s := range g.file.agents[g.agentFrom:g.agentTo] {
+		out = append(out, g.file.str(s))
 	}
 	return out
 }
 
 // ruleList returns the group's rules, in file order.
 func (g *Group) ruleList() []rule {
+	g.ensure()
 	if g.txt == nil {
 		return nil
 	}
@@ -114,10 +152,13 @@ func (g *Group) ruleList() []rule {
 
 // nameString returns the group's agents joined by ", ".
 func (g *Group) nameString() string {
-	if g.txt == nil {
+	if g.file == nil {
+		if g.txt != nil {
+			return g.txt.str(g.name) // a policy group
+		}
 		return ""
 	}
-	return g.txt.str(g.name)
+	return g.file.str(g.name)
 }
 
 // Allowed reports whether target may be fetched under g's rules, and which
@@ -288,12 +329,35 @@ func (g *Group) RobotVersion() (string, bool) {
 	return g.txt.str(x.version), x.hasVer
 }
 
-// Warnings returns a copy of the warnings for lines inside the group.
+// Warnings returns a copy of the warnings for lines inside the group, in
+// line order (of each merged group in turn).
 func (g *Group) Warnings() []Warning {
 	if g == nil {
 		return nil
 	}
-	return slices.Clone(g.warnings)
+	g.ensure()
+	if g.parts != nil {
+		var out []Warning
+		for _, c := range g.parts {
+			out = append(out, c.Warnings()...)
+		}
+		return out
+	}
+	return byLine(g.warnings, g.late)
+}
+
+// byLine merges warnings a and b, each in line order, into a new slice in
+// line order; a's come first on the same line.
+func byLine(a, b []Warning) []Warning {
+	out := make([]Warning, 0, len(a)+len(b))
+	for len(a) > 0 && len(b) > 0 {
+		if b[0].Line < a[0].Line {
+			out, b = append(out, b[0]), b[1:]
+		} else {
+			out, a = append(out, a[0]), a[1:]
+		}
+	}
+	return append(append(out, a...), b...)
 }
 
 // Pace returns the minimum interval between two request starts that the
@@ -355,14 +419,15 @@ func (g *Group) NextVisit(now time.Time) time.Time {
 }
 
 // merge returns a new group holding the directives of gs in order. Its
-// agents are added to p.agents and its name to p.arena.
+// agents are added to p.agents and its name to p.arena; its rules and
+// extensions are those of gs, gathered on first use (readMerged).
 func (p *parser) merge(gs []*Group) *Group {
-	m := &Group{agentFrom: int32(len(p.agents)), ruleFrom: int32(len(p.rules))}
+	m := &Group{agentFrom: int32(len(p.agents)), file: &p.r.txt, parts: gs, deferred: true}
 	seen := map[string]bool{}
 	nameStart := len(p.arena)
 	for _, g := range gs {
 		for _, s := range p.agents[g.agentFrom:g.agentTo] {
-			if a := p.r.body[s.off : s.off+s.n]; !seen[a] {
+			if a := p.body[s.off : s.off+s.n]; !seen[a] {
 				seen[a] = true
 				if len(p.agents) > int(m.agentFrom) {
 					p.arena = append(p.arena, ", "...)
@@ -371,13 +436,33 @@ func (p *parser) merge(gs []*Group) *Group {
 				p.agents = append(p.agents, s)
 			}
 		}
-		p.rules = append(p.rules, p.rules[g.ruleFrom:g.ruleTo]...)
-		m.txt = g.txt
-		if x := g.ext; x != nil {
-			if m.ext == nil {
-				m.ext = &pacing{}
+	}
+	m.agentTo = int32(len(p.agents))
+	m.name = span{uint32(nameStart) | inArena, uint32(len(p.arena) - nameStart)}
+	return m
+}
+
+// readMerged gathers the rules and extension directives of the groups g
+// merges: rules in line order, the longest Crawl-delay, every Request-rate,
+// Visit-time and Comment, the first Robot-version.
+func (g *Group) readMerged() {
+	var rules []rule
+	var arena []byte
+	for _, c := range g.parts {
+		c.ensure()
+		base := uint32(len(arena))
+		arena = append(arena, c.txt.arena...)
+		for _, r := range c.ruleList() {
+			if r.pattern.off&inArena != 0 {
+				r.pattern.off += base
 			}
-			mx := m.ext
+			rules = append(rules, r)
+		}
+		if x := c.ext; x != nil {
+			if g.ext == nil {
+				g.ext = &pacing{}
+			}
+			mx := g.ext
 			if x.hasDelay && (!mx.hasDelay || x.delay > mx.delay) {
 				mx.delay, mx.hasDelay, mx.delayAt, mx.delayTxt = x.delay, true, x.delayAt, x.delayTxt
 			}
@@ -391,11 +476,8 @@ func (p *parser) merge(gs []*Group) *Group {
 				mx.version, mx.hasVer = x.version, true
 			}
 		}
-		m.warnings = append(m.warnings, g.warnings...)
 	}
-	m.ruleTo = int32(len(p.rules))
-	slices.SortStableFunc(p.rules[m.ruleFrom:m.ruleTo], func(a, b rule) int { return int(a.line - b.line) })
-	m.agentTo = int32(len(p.agents))
-	m.name = span{uint32(nameStart) | inArena, uint32(len(p.arena) - nameStart)}
-	return m
+	slices.SortStableFunc(rules, func(a, b rule) int { return int(a.line - b.line) })
+	g.txt = &texts{body: g.file.body, arena: string(arena), rules: rules}
+	g.ruleFrom, g.ruleTo = 0, int32(len(rules))
 }

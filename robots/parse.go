@@ -75,6 +75,11 @@ func keyDirective(k string) (d directive, typo bool) {
 // whole line. It accepts a UTF-8 byte order mark (or a leading part of one),
 // CR, LF and CRLF line ends, '#' comments anywhere, keys in any case and
 // white space around ':'. Parse copies body; the caller may reuse it.
+//
+// Parse reads every line's key, the groups, their user-agents and the
+// Sitemaps; a group's Allow, Disallow and extension lines are read when
+// the group is first used (Robots.Group, Groups, Warnings), once, as
+// Google's parser reads only the groups that apply to the crawler asking.
 func Parse(body []byte) *Robots {
 	return parse(body, true)
 }
@@ -97,23 +102,25 @@ func parse(body []byte, fast bool) *Robots {
 	}
 	src := string(body)
 	r.body = src
-	lines := strings.Count(src, "\n") + 1
 	// Real files have a group per 300 octets or more: a first guess at the
 	// number of groups for the slices that grow with them.
 	est := 4 + len(src)/300
-	// spans and aspans share one allocation (append moves either out of
-	// it should it fill up).
-	sp := make([]int32, 2*est+2)
-	p := parser{r: r, rules: make([]rule, 0, lines),
-		spans: sp[: 0 : est+1], aspans: sp[est+1 : est+1 : 2*est+2], agents: make([]span, 0, 2*est),
+	p := parser{r: r, body: src, fast: fast, aspans: make([]int32, 0, est+1), agents: make([]span, 0, 2*est),
 		slab: make([]Group, 0, min(est, 64))}
 	r.all = make([]*Group, 0, est)
 	i := 0
 	for k := 0; k < 3 && i < len(src) && src[i] == "\xEF\xBB\xBF"[k]; k++ {
 		i++
 	}
-	hasCR := strings.IndexByte(src, '\r') >= 0
-	for n := 1; i < len(src); n++ {
+	p.scan(i, len(src), 1, strings.IndexByte(src, '\r') >= 0)
+	p.finish()
+	return r
+}
+
+// scan reads the lines of p.body[from:to], the first of which is line n.
+func (p *parser) scan(i, to, n int, hasCR bool) {
+	src := p.body[:to]
+	for ; i < len(src); n++ {
 		end, next := len(src), len(src)
 		if e := strings.IndexByte(src[i:], '\n'); e >= 0 {
 			end, next = i+e, i+e+1
@@ -126,32 +133,38 @@ func parse(body []byte, fast bool) *Robots {
 				}
 			}
 		}
-		if raw := src[i:end]; !fast || !p.fastRule(raw, n) && !p.fastLine(raw, n) {
+		if raw := src[i:end]; !p.fast || !p.fastRule(raw, n) && !p.fastLine(raw, n) {
 			p.line(raw, n)
 		}
 		i = next
 	}
-	p.finish()
-	return r
 }
 
-// parser holds the state of one Parse.
+// parser holds the state of one Parse, or of reading one group's deferred
+// lines (late).
 type parser struct {
-	r      *Robots
-	cur    *Group   // the group being read, nil before the first user-agent
-	open   bool     // cur still takes user-agent lines: no Allow/Disallow yet
-	rules  []rule   // the rules of all groups, in file order
-	spans  []int32  // for r.all[i], its rules are rules[spans[i]:spans[i+1]]
-	arena  []byte   // rewritten patterns, each followed by a dollar sign
-	agents []span   // the user-agent values of all groups, in file order (merged groups' at the end)
-	aspans []int32  // for r.all[i], its agents are agents[aspans[i]:aspans[i+1]]
-	slab   []Group  // groups are allocated in chunks
-	pslab  []pacing // and so are their extension directives
-	lslab  []pacingLists
+	r      *Robots // nil when late
+	body   string  // the parsed body, which every span points into
+	fast   bool    // use the one-pass line readers
+	late   bool    // reading the rules and extensions of cur
+	cur    *Group  // the group being read, nil before the first user-agent
+	open   bool    // cur still takes user-agent lines: no Allow/Disallow yet
+	rules  []rule  // late: the group's rules, in file order
+	arena  []byte  // late: rewritten patterns, each followed by a dollar sign; else joined group names
+	agents []span  // the user-agent values of all groups, in file order (merged groups' at the end)
+	aspans []int32 // for r.all[i], its agents are agents[aspans[i]:aspans[i+1]]
+	slab   []Group // groups are allocated in chunks
 }
 
+// warn records a warning for line n; g is the group the line is in, if any.
+// Warnings found while reading a group's deferred lines are the group's
+// late warnings.
 func (p *parser) warn(g *Group, n int, text, msg string) {
 	w := Warning{Line: n, Text: text, Message: msg}
+	if p.late {
+		g.late = append(g.late, w)
+		return
+	}
 	p.r.warnings = append(p.r.warnings, w)
 	if g != nil {
 		g.warnings = append(g.warnings, w)
@@ -202,10 +215,19 @@ func (p *parser) line(raw string, n int) {
 	}
 	key, val, colon, ok := splitLine(s)
 	if !ok {
-		p.warn(p.cur, n, s, "not a \"key: value\" line; ignored")
+		if !p.late {
+			p.warn(p.cur, n, s, "not a \"key: value\" line; ignored")
+		}
 		return
 	}
 	d, typo := keyDirective(key)
+	if p.late {
+		// The line's own warnings were given when the file was parsed.
+		if d != dUnknown {
+			p.directive(d, s, val, n)
+		}
+		return
+	}
 	if d == dUnknown {
 		if key == "" {
 			p.warn(p.cur, n, s, "empty key; ignored")
@@ -226,6 +248,15 @@ func (p *parser) line(raw string, n int) {
 // directive applies a line with a known key; s is the line as written,
 // trimmed and without comment, val its trimmed value.
 func (p *parser) directive(d directive, s, val string, n int) {
+	if p.late {
+		switch d {
+		case dAllow, dDisallow:
+			p.rule(s, val, n, d == dAllow)
+		case dCrawlDelay, dRequestRate, dVisitTime, dComment, dRobotVersion:
+			p.extension(d, s, val, n)
+		}
+		return
+	}
 	switch d {
 	case dUserAgent:
 		p.userAgent(s, val, n)
@@ -241,21 +272,24 @@ func (p *parser) directive(d directive, s, val string, n int) {
 	default:
 		if p.cur == nil {
 			p.warn(nil, n, s, "directive before the first user-agent line; ignored")
-			return
 		}
-		p.extension(d, s, val, n)
+		// A group's extension lines are read with its rules (Group.read).
 	}
 }
 
 func (p *parser) userAgent(s, val string, n int) {
 	if p.cur == nil || !p.open {
+		at := int32(p.spanOf(s).off)
+		if p.cur != nil {
+			p.cur.to = at
+		}
 		if len(p.slab) == cap(p.slab) {
 			p.slab = make([]Group, 0, min(4+2*cap(p.slab), 64))
 		}
 		p.slab = p.slab[:len(p.slab)+1]
 		p.cur = &p.slab[len(p.slab)-1]
+		p.cur.from, p.cur.line = at, int32(n)
 		p.r.all = append(p.r.all, p.cur)
-		p.spans = append(p.spans, int32(len(p.rules)))
 		p.aspans = append(p.aspans, int32(len(p.agents)))
 		p.open = true
 	}
@@ -275,8 +309,8 @@ func (p *parser) rule(s, val string, n int, allow bool) {
 		return
 	}
 	p.open = false
-	if val == "" {
-		return // an empty pattern is no rule
+	if !p.late || val == "" {
+		return // read with the group's other rules; an empty pattern is no rule
 	}
 	if val[0] != '/' && val[0] != '*' {
 		p.warn(p.cur, n, s, "pattern does not start with '/' or '*'; matched as written, so it matches no path")
@@ -300,7 +334,7 @@ func (p *parser) rule(s, val string, n int, allow bool) {
 
 // spanOf locates s, a non-empty substring of the body, in the body.
 func (p *parser) spanOf(s string) span {
-	off := uintptr(unsafe.Pointer(unsafe.StringData(s))) - uintptr(unsafe.Pointer(unsafe.StringData(p.r.body)))
+	off := uintptr(unsafe.Pointer(unsafe.StringData(s))) - uintptr(unsafe.Pointer(unsafe.StringData(p.body)))
 	return span{uint32(off), uint32(len(s))}
 }
 
@@ -309,8 +343,10 @@ func (p *parser) spanOf(s string) span {
 func (p *parser) finish() {
 	r := p.r
 	r.none = &r.noGroup
-	p.spans = append(p.spans, int32(len(p.rules)))
 	p.aspans = append(p.aspans, int32(len(p.agents)))
+	if p.cur != nil {
+		p.cur.to = int32(len(r.body))
+	}
 	r.txt.body = r.body
 	txt := &r.txt
 	agent := func(s span) string { return r.body[s.off : s.off+s.n] }
@@ -324,14 +360,13 @@ func (p *parser) finish() {
 	}
 	p.arena = slices.Grow(p.arena, nameLen)
 	for i, g := range r.all {
-		g.txt = txt
-		g.ruleFrom, g.ruleTo = p.spans[i], p.spans[i+1]
+		g.file, g.deferred = txt, true
 		from, to := p.aspans[i], p.aspans[i+1]
 		g.agentFrom, g.agentTo = from, to
 		if to-from == 1 {
 			g.name = p.agents[from]
 		} else {
-			// Joined names go to the arena, after the patterns.
+			// Joined names go to the arena.
 			start := len(p.arena)
 			for k, s := range p.agents[from:to] {
 				if k > 0 {
@@ -429,6 +464,5 @@ func (p *parser) finish() {
 		r.star = p.merge(stars)
 	}
 	// The parser is done with the arena: the string shares its memory.
-	r.txt.rules = p.rules
 	r.txt.agents, r.txt.arena = p.agents, unsafe.String(unsafe.SliceData(p.arena), len(p.arena))
 }

@@ -111,17 +111,20 @@ func (r *Robots) Group(agent string) *Group {
 	return g
 }
 
-// lookup finds the group for agent in the index.
+// lookup finds the group for agent in the index and reads its rules.
 func (r *Robots) lookup(agent string) *Group {
+	var g *Group
 	if tok := productToken(agent); tok != "" {
-		if g := r.index.get(tok); g != nil {
-			return g
-		}
+		g = r.index.get(tok)
 	}
-	if r.star != nil {
-		return r.star
+	if g == nil {
+		g = r.star
 	}
-	return r.none
+	if g == nil {
+		g = r.none
+	}
+	g.ensure()
+	return g
 }
 
 // productToken returns the leading run of [a-zA-Z_-] of s (RFC 9309 2.2.1).
@@ -148,6 +151,9 @@ func (r *Robots) Groups() []*Group {
 	if r == nil {
 		return nil
 	}
+	for _, g := range r.all {
+		g.ensure()
+	}
 	return slices.Clone(r.all)
 }
 
@@ -160,12 +166,18 @@ func (r *Robots) Sitemaps() []string {
 	return slices.Clone(r.sitemaps)
 }
 
-// Warnings returns a copy of all warnings, in line order.
+// Warnings returns a copy of all warnings, in line order. It reads the
+// rules of every group.
 func (r *Robots) Warnings() []Warning {
 	if r == nil {
 		return nil
 	}
-	return slices.Clone(r.warnings)
+	var late []Warning
+	for _, g := range r.all {
+		g.ensure()
+		late = append(late, g.late...)
+	}
+	return byLine(r.warnings, late)
 }
 
 // Truncated reports whether the body was longer than MaxSize and cut.

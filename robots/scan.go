@@ -72,6 +72,10 @@ func (p *parser) fastRule(raw string, n int) bool {
 	default:
 		return false
 	}
+	if !p.late {
+		p.open = false // the rule itself is read with its group's (Group.read)
+		return true
+	}
 	for j < len(raw) && (raw[j] == ' ' || raw[j] == '\t') {
 		j++
 	}
