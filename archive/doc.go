@@ -61,7 +61,11 @@
 //     in memory (a few hundred bytes per response) and in an append-only
 //     journal (index.journal), so Open after a crash only decompresses the
 //     records each file holds beyond its last journalled one. Records the
-//     journal covers are trusted, not re-validated.
+//     journal covers are trusted, not re-validated. The journal is written
+//     through a 64 KiB buffer, flushed when a file is synced (rotation,
+//     Close): a crash loses at most that tail of it, and Open finds those
+//     records by scanning. WARC data is never buffered: each exchange is
+//     one write to the file.
 //   - The mirror stores decoded bodies (chunked, gzip, deflate); bodies in
 //     other codings (br, zstd) or larger than 256 MiB decoded stay in the
 //     WARC only. Link rewriting covers href/src of the usual tags, not

@@ -226,12 +226,10 @@ func (w *Writer) commit(data []byte, members []member, ie indexEntry) error {
 		m.cdx.Filename = w.name
 		ie.CDXJ, ie.File, ie.End = m.cdx.line(), w.name, base+int64(m.off+m.length)
 		w.addEntry(ie, false)
-		var line strings.Builder
-		journalLines(&line, []indexEntry{ie})
-		if _, err := w.journal.WriteString(line.String()); err != nil {
-			// The WARC holds the record; the next Open rescans what the
-			// journal misses, so this is not fatal for the archive.
-			return fmt.Errorf("archive: journal: %w", err)
+		// The WARC holds the record; the next Open rescans what the
+		// journal misses, so an error here is not fatal for the archive.
+		if err := w.journal.add(&ie); err != nil {
+			return err
 		}
 	}
 	return nil

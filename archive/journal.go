@@ -117,9 +117,67 @@ func (w *Writer) openJournal() error {
 		os.Remove(tmp.Name())
 		return fmt.Errorf("archive: journal: %w", err)
 	}
-	w.journal, err = os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0o644)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return fmt.Errorf("archive: journal: %w", err)
 	}
+	w.journal = newJournalWriter(f)
 	return nil
+}
+
+// journalBufferSize is how much of the journal may wait in memory: about
+// 200 index entries, whose records Open rescans after a crash.
+const journalBufferSize = 64 << 10
+
+// journalWriter appends index entries to the journal through a buffer.
+// That is safe because the journal only spares work: a crash loses at
+// most the buffered lines, a suffix of the journal (and maybe tears the
+// last line written), and Open scans each WARC file from the end of its
+// last journalled record, so it finds their records in the file (see
+// resumeFile). After a write error the journal stays as it is (a valid
+// prefix) for the rest of the run. Callers serialise its use (w.mu).
+type journalWriter struct {
+	f   *os.File
+	buf *bufio.Writer
+	enc *json.Encoder // writes into buf
+	err error         // first write error; nothing is appended after it
+}
+
+func newJournalWriter(f *os.File) *journalWriter {
+	j := &journalWriter{f: f, buf: bufio.NewWriterSize(f, journalBufferSize)}
+	j.enc = json.NewEncoder(j.buf)
+	return j
+}
+
+// add appends one entry as a JSON line (the form journalLines writes).
+func (j *journalWriter) add(e *indexEntry) error {
+	if j.err != nil {
+		return nil // reported when it happened
+	}
+	if err := j.enc.Encode(e); err != nil {
+		j.err = fmt.Errorf("archive: journal: %w", err)
+		return j.err
+	}
+	return nil
+}
+
+// flush writes the buffered lines to the file (not synced).
+func (j *journalWriter) flush() error {
+	if j.err != nil {
+		return nil
+	}
+	if err := j.buf.Flush(); err != nil {
+		j.err = fmt.Errorf("archive: journal: %w", err)
+		return j.err
+	}
+	return nil
+}
+
+// close flushes and closes the file.
+func (j *journalWriter) close() error {
+	err := j.flush()
+	if cerr := j.f.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("archive: journal: %w", cerr)
+	}
+	return err
 }

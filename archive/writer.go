@@ -86,7 +86,7 @@ type Writer struct {
 	used    bool   // the current file holds more than its warcinfo record
 	serial  int
 	entries []indexEntry // every indexed record, for index.cdxj
-	journal *os.File     // JournalName, appended after each exchange
+	journal *journalWriter // JournalName, appended after each exchange
 	dedupe  map[string]revisitRef
 	closed  bool
 }
@@ -138,7 +138,7 @@ func Open(opts Options) (*Writer, error) {
 	}
 	if err := w.start(); err != nil {
 		if w.journal != nil {
-			w.journal.Close()
+			w.journal.close()
 		}
 		lock.Close()
 		return nil, err
@@ -237,7 +237,8 @@ func (w *Writer) rotate() error {
 	return w.startFile("")
 }
 
-// closeFile syncs and closes the current file.
+// closeFile syncs and closes the current file, then flushes the journal
+// (so the journal on disk covers every file but the current one).
 func (w *Writer) closeFile() error {
 	err := w.f.Sync()
 	if cerr := w.f.Close(); err == nil {
@@ -246,7 +247,7 @@ func (w *Writer) closeFile() error {
 	if err != nil {
 		return fmt.Errorf("archive: close %s: %w", w.name, err)
 	}
-	return nil
+	return w.journal.flush()
 }
 
 // Close syncs and closes the current WARC file, writes the sorted
@@ -261,8 +262,8 @@ func (w *Writer) Close() error {
 	}
 	w.closed = true
 	err := w.closeFile()
-	if jerr := w.journal.Close(); err == nil && jerr != nil {
-		err = fmt.Errorf("archive: journal: %w", jerr)
+	if jerr := w.journal.close(); err == nil {
+		err = jerr
 	}
 	lines := make([]string, len(w.entries))
 	for i, e := range w.entries {
