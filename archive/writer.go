@@ -85,7 +85,7 @@ type Writer struct {
 	size    int64  // bytes in the current file
 	used    bool   // the current file holds more than its warcinfo record
 	serial  int
-	entries []indexEntry // every indexed record, for index.cdxj
+	entries []indexEntry   // every indexed record, for index.cdxj
 	journal *journalWriter // JournalName, appended after each exchange
 	dedupe  map[string]revisitRef
 	closed  bool
