@@ -20,26 +20,31 @@ import (
 type Group struct {
 	agentFrom int32 // the user-agent values as written are file.agents[agentFrom:agentTo]
 	agentTo   int32
-	name      span     // the agents joined by ", "
-	file      *texts   // the file: its body, agents and joined names
-	from, to  int32    // a group as written: its lines are file.body[from:to]
-	line      int32    // the line number of file.body[from]
-	parts     []*Group // a merged group: the groups it merges, in file order
-	deferred  bool     // rules and extensions are read on first use (read)
-	deny      Reason   // non-zero: a policy group that disallows everything
-	warnings  []Warning
+	name      span  // the agents joined by ", "
+	from, to  int32 // a group as written: its lines are file.body[from:to]
+	line      int32 // the line number of file.body[from]
+	deny      Reason
+	deferred  bool        // rules and extensions are read on first use (read)
+	file      *texts      // the file: its body, agents and joined names
+	parts     *[]*Group   // a merged group: the groups it merges, in file order
+	notes     *groupNotes // nil while the group's lines gave no warnings
 	readOnce  sync.Once
 
-	// Set by read: the rules, and what their spans point into, the
-	// extension directives (nil if none) and the warnings about them.
+	// Set by read: the rules, what their spans point into, and the
+	// extension directives (nil if none).
 	ruleFrom int32 // the rules are txt.rules[ruleFrom:ruleTo]
 	ruleTo   int32
 	txt      *texts
 	ext      *pacing
-	late     []Warning
 
 	once sync.Once
 	m    *matcher
+}
+
+// groupNotes are the warnings about a group's lines: found by Parse, and
+// found when the group's deferred lines were read.
+type groupNotes struct {
+	early, late []Warning
 }
 
 // ensure reads the group's deferred lines, once. Every way to a Group from
@@ -338,12 +343,15 @@ func (g *Group) Warnings() []Warning {
 	g.ensure()
 	if g.parts != nil {
 		var out []Warning
-		for _, c := range g.parts {
+		for _, c := range *g.parts {
 			out = append(out, c.Warnings()...)
 		}
 		return out
 	}
-	return byLine(g.warnings, g.late)
+	if g.notes == nil {
+		return nil
+	}
+	return byLine(g.notes.early, g.notes.late)
 }
 
 // byLine merges warnings a and b, each in line order, into a new slice in
@@ -422,7 +430,7 @@ func (g *Group) NextVisit(now time.Time) time.Time {
 // agents are added to p.agents and its name to p.arena; its rules and
 // extensions are those of gs, gathered on first use (readMerged).
 func (p *parser) merge(gs []*Group) *Group {
-	m := &Group{agentFrom: int32(len(p.agents)), file: &p.r.txt, parts: gs, deferred: true}
+	m := &Group{agentFrom: int32(len(p.agents)), file: &p.r.txt, parts: &gs, deferred: true}
 	seen := map[string]bool{}
 	nameStart := len(p.arena)
 	for _, g := range gs {
@@ -448,7 +456,7 @@ func (p *parser) merge(gs []*Group) *Group {
 func (g *Group) readMerged() {
 	var rules []rule
 	var arena []byte
-	for _, c := range g.parts {
+	for _, c := range *g.parts {
 		c.ensure()
 		base := uint32(len(arena))
 		arena = append(arena, c.txt.arena...)

@@ -106,7 +106,7 @@ func parse(body []byte, fast bool) *Robots {
 	// number of groups for the slices that grow with them.
 	est := 4 + len(src)/300
 	p := parser{r: r, body: src, fast: fast, aspans: make([]int32, 0, est+1), agents: make([]span, 0, 2*est),
-		slab: make([]Group, 0, min(est, 64))}
+		slab: make([]Group, 0, est)}
 	r.all = make([]*Group, 0, est)
 	i := 0
 	for k := 0; k < 3 && i < len(src) && src[i] == "\xEF\xBB\xBF"[k]; k++ {
@@ -161,13 +161,18 @@ type parser struct {
 // late warnings.
 func (p *parser) warn(g *Group, n int, text, msg string) {
 	w := Warning{Line: n, Text: text, Message: msg}
-	if p.late {
-		g.late = append(g.late, w)
-		return
+	if !p.late {
+		p.r.warnings = append(p.r.warnings, w)
 	}
-	p.r.warnings = append(p.r.warnings, w)
 	if g != nil {
-		g.warnings = append(g.warnings, w)
+		if g.notes == nil {
+			g.notes = &groupNotes{}
+		}
+		if p.late {
+			g.notes.late = append(g.notes.late, w)
+		} else {
+			g.notes.early = append(g.notes.early, w)
+		}
 	}
 }
 
@@ -284,7 +289,10 @@ func (p *parser) userAgent(s, val string, n int) {
 			p.cur.to = at
 		}
 		if len(p.slab) == cap(p.slab) {
-			p.slab = make([]Group, 0, min(4+2*cap(p.slab), 64))
+			// Size the next chunk for the rest of the body at the
+			// octets per group seen so far.
+			per := int(at)/len(p.r.all) + 1
+			p.slab = make([]Group, 0, 4+(len(p.body)-int(at))/per)
 		}
 		p.slab = p.slab[:len(p.slab)+1]
 		p.cur = &p.slab[len(p.slab)-1]

@@ -175,7 +175,9 @@ func (r *Robots) Warnings() []Warning {
 	var late []Warning
 	for _, g := range r.all {
 		g.ensure()
-		late = append(late, g.late...)
+		if g.notes != nil {
+			late = append(late, g.notes.late...)
+		}
 	}
 	return byLine(r.warnings, late)
 }

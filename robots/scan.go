@@ -30,6 +30,15 @@ func (p *parser) fastLine(raw string, n int) bool {
 	if d == dUnknown {
 		return false
 	}
+	if !p.late && p.cur != nil {
+		switch d {
+		case dAllow, dDisallow:
+			p.open = false // the rule itself is read with its group's (Group.read)
+			return true
+		case dCrawlDelay, dRequestRate, dVisitTime, dComment, dRobotVersion:
+			return true // read with the group's rules
+		}
+	}
 	colon := j
 	j++
 	for j < len(raw) && (raw[j] == ' ' || raw[j] == '\t') {
