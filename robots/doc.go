@@ -33,6 +33,15 @@
 // placed between user-agent lines apply to all of them). Rules before the
 // first user-agent line are ignored.
 //
+// Parse reads every line's key, the groups with their user-agents, and the
+// Sitemaps; each group remembers where its lines are. Its Allow, Disallow
+// and extension lines are read when the group is first used (Robots.Group,
+// Robots.Groups or Robots.Warnings; once, under a sync.Once), as Google's
+// parser only reads the groups that apply to the crawler asking: a crawler
+// that uses one group of a file with many pays for that group only. The
+// warnings about those lines appear then, so Robots.Warnings reads every
+// group first.
+//
 // # Matching
 //
 // The agent is reduced to its product token (leading [a-zA-Z_-]) on both
