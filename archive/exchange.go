@@ -65,7 +65,10 @@ func (w *Writer) WriteExchange(e Exchange) error {
 	}
 	head := parseHTTPHead(e.Response)
 	payload := e.Response[head.bodyOffset:]
-	payloadDigest, _ := Digest(w.opts.Digest, payload)
+	contentType := head.get("Content-Type")
+	d := w.digester()
+	defer w.digesters.Put(d)
+	payloadDigest := d.digest(payload)
 
 	var ref revisitRef
 	revisit := false
@@ -87,8 +90,12 @@ func (w *Writer) WriteExchange(e Exchange) error {
 	}
 	reqID, respID, metaID := ids[0], ids[1], ids[2]
 	wdate := formatDate(date)
+	// Each record's header fields are built in fieldBuf, which compress is
+	// done with before the next record starts.
+	var fieldBuf [16]Field
 	common := func(typ, id string) []Field {
-		f := []Field{{"WARC-Type", typ}, {"WARC-Record-ID", id}, {"WARC-Date", wdate}, {"WARC-Target-URI", e.TargetURI}}
+		f := append(fieldBuf[:0], Field{"WARC-Type", typ}, Field{"WARC-Record-ID", id}, Field{"WARC-Date", wdate},
+			Field{"WARC-Target-URI", e.TargetURI})
 		if e.IP != "" {
 			f = append(f, Field{"WARC-IP-Address", e.IP})
 		}
@@ -97,7 +104,8 @@ func (w *Writer) WriteExchange(e Exchange) error {
 
 	buf := w.pool.buffer()
 	defer w.pool.release(buf)
-	var members []member
+	var memberBuf [3]member
+	members := memberBuf[:0]
 	add := func(fields []Field, block ...[]byte) error {
 		start := buf.Len()
 		if err := w.pool.compress(buf, fields, block...); err != nil {
@@ -109,12 +117,12 @@ func (w *Writer) WriteExchange(e Exchange) error {
 
 	// request (WARC 1.1 section 6.4)
 	reqHead := parseHTTPHead(e.Request)
-	reqBlockDigest, _ := Digest(w.opts.Digest, e.Request)
+	reqBlockDigest := d.digest(e.Request)
 	f := append(common("request", reqID),
 		Field{"WARC-Concurrent-To", respID},
 		Field{"WARC-Block-Digest", reqBlockDigest})
 	if reqHead.complete {
-		reqPayloadDigest, _ := Digest(w.opts.Digest, e.Request[reqHead.bodyOffset:])
+		reqPayloadDigest := d.digest(e.Request[reqHead.bodyOffset:])
 		f = append(f, Field{"WARC-Payload-Digest", reqPayloadDigest})
 	}
 	f = append(f, Field{"Content-Type", typeHTTPRequest})
@@ -130,7 +138,7 @@ func (w *Writer) WriteExchange(e Exchange) error {
 	if revisit {
 		// revisit (WARC 1.1 section 6.7.2): the block is the HTTP header only.
 		block := e.Response[:head.bodyOffset]
-		blockDigest, _ := Digest(w.opts.Digest, block)
+		blockDigest := d.digest(block)
 		f = append(common("revisit", respID),
 			Field{"WARC-Concurrent-To", reqID},
 			Field{"WARC-Profile", RevisitProfile})
@@ -149,7 +157,7 @@ func (w *Writer) WriteExchange(e Exchange) error {
 		}
 	} else {
 		// response (WARC 1.1 section 6.3)
-		blockDigest, _ := Digest(w.opts.Digest, e.Response)
+		blockDigest := d.digest(e.Response)
 		f = append(common("response", respID),
 			Field{"WARC-Concurrent-To", reqID},
 			Field{"WARC-Block-Digest", blockDigest})
@@ -162,8 +170,8 @@ func (w *Writer) WriteExchange(e Exchange) error {
 			f = append(f, Field{"WARC-Truncated", e.Truncated})
 		}
 		f = append(f, Field{"Content-Type", typeHTTPResponse})
-		if ct := head.get("Content-Type"); ct != "" {
-			mt, _, _ := strings.Cut(ct, ";")
+		if contentType != "" {
+			mt, _, _ := strings.Cut(contentType, ";")
 			entry.Mime = strings.TrimSpace(mt)
 		}
 		if err := add(f, e.Response); err != nil {
@@ -175,7 +183,7 @@ func (w *Writer) WriteExchange(e Exchange) error {
 	if len(e.Metadata) > 0 {
 		// metadata (WARC 1.1 section 6.6)
 		block := fieldsBlock(e.Metadata)
-		blockDigest, _ := Digest(w.opts.Digest, block)
+		blockDigest := d.digest(block)
 		f = []Field{{"WARC-Type", "metadata"}, {"WARC-Record-ID", metaID}, {"WARC-Date", wdate},
 			{"WARC-Target-URI", e.TargetURI}, {"WARC-Concurrent-To", respID},
 			{"WARC-Block-Digest", blockDigest}, {"Content-Type", typeWARCFields}}
@@ -184,7 +192,7 @@ func (w *Writer) WriteExchange(e Exchange) error {
 		}
 	}
 
-	ie := indexEntry{URL: e.TargetURI, Status: entry.Status, ContentType: head.get("Content-Type")}
+	ie := indexEntry{URL: e.TargetURI, Status: entry.Status, ContentType: contentType}
 	if canDedupe && !revisit {
 		ie.Digest, ie.Date, ie.ID = payloadDigest, wdate, respID
 	}

@@ -2,70 +2,96 @@ package archive
 
 import (
 	"bytes"
+	"slices"
 	"strconv"
 	"strings"
 )
 
 // httpHead is what the archive needs from a raw HTTP/1.x message: the start
-// line's status code (responses), the header fields in order, and where the
-// payload (the bytes after the header block) starts.
+// line's status code (responses), the header block, and where the payload
+// (the bytes after the header block) starts.
 type httpHead struct {
-	status     int
-	header     []Field
+	status int
+	// fields are the complete header lines after the start line, up to the
+	// empty line ending the block (not included); get reads them.
+	fields     []byte
 	bodyOffset int  // index of the first payload byte
 	complete   bool // the header block ended (an empty line was seen)
 }
 
-// get returns the first header value named name (case-insensitive).
+// get returns the first header value named name (case-insensitive), with
+// obsolete folded lines (RFC 9112 section 5.2) joined by spaces. It
+// allocates only the returned string.
 func (h *httpHead) get(name string) string {
-	for _, f := range h.header {
-		if strings.EqualFold(f.Name, name) {
-			return f.Value
+	var value []byte
+	found, folded := false, false
+	for rest := h.fields; len(rest) > 0; {
+		var line []byte
+		line, rest = cutLine(rest)
+		if len(line) > 0 && (line[0] == ' ' || line[0] == '\t') {
+			if found { // continues the field found
+				if !folded {
+					value, folded = slices.Clip(value), true // copy on append
+				}
+				value = append(append(value, ' '), bytes.TrimSpace(line)...)
+			}
+			continue
+		}
+		n, v, ok := bytes.Cut(line, []byte{':'})
+		if !ok {
+			continue
+		}
+		if found {
+			break // the next field
+		}
+		if bytes.EqualFold(bytes.TrimSpace(n), []byte(name)) {
+			found, value = true, bytes.TrimSpace(v)
 		}
 	}
-	return ""
+	return string(value)
+}
+
+// cutLine splits off the first line of b (which ends in LF), without its
+// CRLF or LF.
+func cutLine(b []byte) (line, rest []byte) {
+	line, rest, _ = bytes.Cut(b, []byte{'\n'})
+	return bytes.TrimSuffix(line, []byte{'\r'}), rest
 }
 
 // parseHTTPHead reads the start line and header block of a raw HTTP/1.x
 // message as recorded. Lines may end in CRLF or a bare LF (RFC 9112 section
 // 2.2 lets a recipient accept LF). It never fails: a message without an
-// empty line is all header (complete == false, bodyOffset == len(msg)).
+// empty line is all header (complete == false, bodyOffset == len(msg)). It
+// does not allocate: the header fields are read on demand by get.
 func parseHTTPHead(msg []byte) httpHead {
 	var h httpHead
 	pos := 0
-	first := true
+	fieldsStart := -1 // after the start line
 	for pos < len(msg) {
 		end := bytes.IndexByte(msg[pos:], '\n')
 		if end < 0 {
 			break
 		}
 		line := msg[pos : pos+end]
+		lineStart := pos
 		pos += end + 1
 		line = bytes.TrimSuffix(line, []byte{'\r'})
 		if len(line) == 0 {
-			if first {
+			if fieldsStart < 0 {
 				continue // RFC 9112 section 2.2: ignore empty lines before the start line
 			}
+			h.fields = msg[fieldsStart:lineStart]
 			h.complete = true
 			h.bodyOffset = pos
 			return h
 		}
-		if first {
-			first = false
+		if fieldsStart < 0 {
+			fieldsStart = pos
 			h.status = statusOf(line)
-			continue
 		}
-		if line[0] == ' ' || line[0] == '\t' {
-			if n := len(h.header); n > 0 { // obsolete line folding
-				h.header[n-1].Value += " " + string(bytes.TrimSpace(line))
-			}
-			continue
-		}
-		name, value, ok := bytes.Cut(line, []byte{':'})
-		if !ok {
-			continue
-		}
-		h.header = append(h.header, Field{Name: string(bytes.TrimSpace(name)), Value: string(bytes.TrimSpace(value))})
+	}
+	if fieldsStart >= 0 {
+		h.fields = msg[fieldsStart:pos]
 	}
 	h.bodyOffset = len(msg)
 	return h

@@ -105,7 +105,10 @@ func (p *memberPool) compress(dst *bytes.Buffer, fields []Field, block ...[]byte
 		}
 	}
 	if err == nil {
-		_, err = zw.Write([]byte(recordTrailer))
+		// The trailer goes after the header in the pooled buffer: a
+		// []byte(recordTrailer) conversion would allocate each time.
+		trailer := append(hdr[len(hdr):], recordTrailer...)
+		_, err = zw.Write(trailer)
 	}
 	if err == nil {
 		err = zw.Close()

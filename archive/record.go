@@ -85,14 +85,41 @@ func newHash(algo string) (hash.Hash, error) {
 // as written in WARC-Block-Digest and WARC-Payload-Digest (WARC 1.1 section
 // 5.8): RFC 4648 base32 with its standard alphabet and padding.
 func Digest(algo string, parts ...[]byte) (string, error) {
-	h, err := newHash(algo)
+	d, err := newDigester(algo)
 	if err != nil {
 		return "", err
 	}
-	for _, p := range parts {
-		h.Write(p)
+	return d.digest(parts...), nil
+}
+
+// digester computes labelled digests (see Digest) with one hash, reset
+// for each: one allocation per digest, the string. It is not safe for
+// concurrent use; Writer pools them.
+type digester struct {
+	algo string
+	h    hash.Hash
+	sum  [sha256.Size]byte
+	buf  [len(DigestSHA256) + 1 + 56]byte // base32 of 32 bytes: 56 chars
+}
+
+func newDigester(algo string) (*digester, error) {
+	h, err := newHash(algo)
+	if err != nil {
+		return nil, err
 	}
-	return algo + ":" + base32.StdEncoding.EncodeToString(h.Sum(nil)), nil
+	return &digester{algo: algo, h: h}, nil
+}
+
+// digest returns the labelled digest of the concatenated parts.
+func (d *digester) digest(parts ...[]byte) string {
+	d.h.Reset()
+	for _, p := range parts {
+		d.h.Write(p)
+	}
+	b := append(d.buf[:0], d.algo...)
+	b = append(b, ':')
+	b = base32.StdEncoding.AppendEncode(b, d.h.Sum(d.sum[:0]))
+	return string(b)
 }
 
 // cleanValue makes a header value safe for one WARC header line: CR, LF and

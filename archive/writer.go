@@ -78,6 +78,8 @@ type Writer struct {
 	pool   memberPool
 	mirror *mirror  // nil unless Options.Mirror
 	lock   *os.File // holds the directory lock until Close
+	// digesters holds *digester of Options.Digest, for WriteExchange.
+	digesters sync.Pool
 
 	mu      sync.Mutex
 	f       *os.File
@@ -156,6 +158,16 @@ func (w *Writer) start() error {
 		return err
 	}
 	return w.startFile(last)
+}
+
+// digester returns a digester of Options.Digest; give it back to
+// w.digesters.
+func (w *Writer) digester() *digester {
+	if d, _ := w.digesters.Get().(*digester); d != nil {
+		return d
+	}
+	d, _ := newDigester(w.opts.Digest) // Open checked the name
+	return d
 }
 
 // Dir returns the output directory.
