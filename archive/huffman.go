@@ -1,6 +1,7 @@
 package archive
 
 import (
+	"math"
 	"math/bits"
 	"slices"
 )
@@ -52,9 +53,13 @@ type huffmanBuilder struct {
 	order  [288]uint16     // used symbols by increasing frequency
 	bucket [1024]uint16    // counting sort of small frequencies
 	keys   [288]uint64     // frequency<<16 | symbol, to sort large ones
-	weight [2 * 288]uint64 // of leaves (in order), then of internal nodes
-	parent [2 * 288]uint16 // node index of each node's parent
-	depth  [2 * 288]uint16
+	// The tree: weights of the leaves (in order) and of the internal
+	// nodes (in the order made), each node's parent, internal nodes' depths.
+	leafW      [288 + 1]uint64
+	nodeW      [288]uint64
+	leafParent [288]uint16
+	nodeParent [288]uint16
+	nodeDepth  [288]uint16
 }
 
 // build sets c to a prefix code that minimises the bits of freq (up to
@@ -112,40 +117,45 @@ func (h *huffmanBuilder) build(c *prefixCode, freq []uint32, limit int) int {
 		}
 	}
 
-	// Huffman's construction with two queues: the sorted leaves, and the
-	// internal nodes, which are made in order of non-decreasing weight.
+	// Huffman's construction with two queues: the leaves by weight, and
+	// the internal nodes, which are made in order of non-decreasing
+	// weight. A maximal weight after each queue's last entry marks it empty.
+	leafW, nodeW := h.leafW[:m+1], h.nodeW[:m-1]
 	for i, s := range order {
-		h.weight[i] = uint64(freq[s])
+		leafW[i] = uint64(freq[s])
 	}
-	leaf, node := 0, m
-	for next := m; next < 2*m-1; next++ {
+	leafW[m] = math.MaxUint64
+	leaf, node := 0, 0
+	for next := range nodeW {
+		nodeW[next] = math.MaxUint64 // not made yet
 		var sum uint64
 		for range 2 {
-			var take int
-			if leaf < m && (node >= next || h.weight[leaf] <= h.weight[node]) {
-				take, leaf = leaf, leaf+1
+			if leafW[leaf] <= nodeW[node] {
+				sum += leafW[leaf]
+				h.leafParent[leaf] = uint16(next)
+				leaf++
 			} else {
-				take, node = node, node+1
+				sum += nodeW[node]
+				h.nodeParent[node] = uint16(next)
+				node++
 			}
-			sum += h.weight[take]
-			h.parent[take] = uint16(next)
 		}
-		h.weight[next] = sum
+		nodeW[next] = sum
 	}
 	// Depths: the root is the last node; a parent comes after its children.
-	root := 2*m - 2
-	h.depth[root] = 0
+	root := m - 2
+	h.nodeDepth[root] = 0
+	for i := root - 1; i >= 0; i-- {
+		h.nodeDepth[i] = h.nodeDepth[h.nodeParent[i]] + 1
+	}
 	var count [maxCodeBits + 1]int
 	overflow := false
-	for i := root - 1; i >= 0; i-- {
-		h.depth[i] = h.depth[h.parent[i]] + 1
-		if i < m {
-			d := int(h.depth[i])
-			if d > limit {
-				d, overflow = limit, true
-			}
-			count[d]++
+	for _, p := range h.leafParent[:m] {
+		d := int(h.nodeDepth[p]) + 1
+		if d > limit {
+			d, overflow = limit, true
 		}
+		count[d]++
 	}
 	if overflow {
 		// Clamping codes to limit broke the Kraft inequality by some
