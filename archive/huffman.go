@@ -49,10 +49,10 @@ func (c *prefixCode) assignCodes(syms []uint16) {
 // scratch space reused between calls. The zero value is ready to use; it
 // is not safe for concurrent use.
 type huffmanBuilder struct {
-	syms   [288]uint16     // used symbols in symbol order
-	order  [288]uint16     // used symbols by increasing frequency
-	bucket [1024]uint16    // counting sort of small frequencies
-	keys   [288]uint64     // frequency<<16 | symbol, to sort large ones
+	syms   [288]uint16  // used symbols in symbol order
+	order  [288]uint16  // used symbols by increasing frequency
+	bucket [1024]uint16 // counting sort of small frequencies
+	keys   [288]uint64  // frequency<<16 | symbol, to sort large ones
 	// The tree: weights of the leaves (in order) and of the internal
 	// nodes (in the order made), each node's parent, internal nodes' depths.
 	leafW      [288 + 1]uint64
