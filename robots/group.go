@@ -429,7 +429,11 @@ func (g *Group) NextVisit(now time.Time) time.Time {
 // merge returns a new group holding the directives of gs in order. Its
 // agents are added to p.agents and its name to p.arena; its rules and
 // extensions are those of gs, gathered on first use (readMerged).
-func (p *parser) merge(gs []*Group) *Group {
+func (p *parser) merge(idx []int32) *Group {
+	gs := make([]*Group, len(idx))
+	for i, k := range idx {
+		gs[i] = p.r.group(k)
+	}
 	m := &Group{agentFrom: int32(len(p.agents)), file: &p.r.txt, parts: &gs, deferred: true}
 	seen := map[string]bool{}
 	nameStart := len(p.arena)

@@ -7,13 +7,13 @@ package robots
 type agentIndex struct {
 	keys   string      // the tokens, lower-cased, back to back
 	slots  []agentSlot // a power of two of them, at most three quarters full
-	groups []*Group    // agentSlot.group indexes this
+	merged []*Group    // the groups of tokens named by several groups
 }
 
 type agentSlot struct {
 	hash   uint32
 	off, n uint32 // the token is keys[off : off+n]; n == 0: empty slot
-	group  int32
+	group  int32  // >= 0: the index of the group in Robots.recs; else merged[-1-group]
 }
 
 // foldHash is 32-bit FNV-1a over s with ASCII letters lower-cased.
@@ -59,14 +59,14 @@ func (x *agentIndex) find(tok string, h uint32) *agentSlot {
 	}
 }
 
-// get returns the group for tok, a non-empty product token in any case, or
-// nil.
-func (x *agentIndex) get(tok string) *Group {
+// get returns the group for tok, a non-empty product token in any case
+// (see agentSlot.group), and whether there is one.
+func (x *agentIndex) get(tok string) (int32, bool) {
 	if len(x.slots) == 0 {
-		return nil
+		return 0, false
 	}
 	if s := x.find(tok, foldHash(tok)); s.n != 0 {
-		return x.groups[s.group]
+		return s.group, true
 	}
-	return nil
+	return 0, false
 }

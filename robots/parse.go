@@ -3,6 +3,7 @@ package robots
 import (
 	"slices"
 	"strings"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -105,9 +106,8 @@ func parse(body []byte, fast bool) *Robots {
 	// Real files have a group per 300 octets or more: a first guess at the
 	// number of groups for the slices that grow with them.
 	est := 4 + len(src)/300
-	p := parser{r: r, body: src, fast: fast, aspans: make([]int32, 0, est+1), agents: make([]span, 0, 2*est),
-		slab: make([]Group, 0, est)}
-	r.all = make([]*Group, 0, est)
+	p := parser{r: r, body: src, fast: fast, agents: make([]span, 0, 2*est)}
+	r.recs = make([]groupRec, 0, est)
 	i := 0
 	for k := 0; k < 3 && i < len(src) && src[i] == "\xEF\xBB\xBF"[k]; k++ {
 		i++
@@ -147,13 +147,14 @@ type parser struct {
 	body   string  // the parsed body, which every span points into
 	fast   bool    // use the one-pass line readers
 	late   bool    // reading the rules and extensions of cur
-	cur    *Group  // the group being read, nil before the first user-agent
-	open   bool    // cur still takes user-agent lines: no Allow/Disallow yet
+	cur    *Group  // late: the group being read; else &inGroup after the first user-agent, nil before
+	open   bool    // the group still takes user-agent lines: no Allow/Disallow yet
 	rules  []rule  // late: the group's rules, in file order
 	arena  []byte  // late: rewritten patterns, each followed by a dollar sign; else joined group names
 	agents []span  // the user-agent values of all groups, in file order (merged groups' at the end)
-	aspans []int32 // for r.all[i], its agents are agents[aspans[i]:aspans[i+1]]
-	slab   []Group // groups are allocated in chunks
+	// inGroup stands for the group being read while Parse reads the file:
+	// groups are r.recs until they are first used.
+	inGroup Group
 }
 
 // warn records a warning for line n; g is the group the line is in, if any.
@@ -161,18 +162,27 @@ type parser struct {
 // late warnings.
 func (p *parser) warn(g *Group, n int, text, msg string) {
 	w := Warning{Line: n, Text: text, Message: msg}
-	if !p.late {
-		p.r.warnings = append(p.r.warnings, w)
-	}
-	if g != nil {
+	if p.late {
 		if g.notes == nil {
 			g.notes = &groupNotes{}
 		}
-		if p.late {
-			g.notes.late = append(g.notes.late, w)
-		} else {
-			g.notes.early = append(g.notes.early, w)
+		g.notes.late = append(g.notes.late, w)
+		return
+	}
+	r := p.r
+	if g != nil && r.warnGroup == nil {
+		r.warnGroup = make([]int32, len(r.warnings), cap(r.warnings)+1)
+		for i := range r.warnGroup {
+			r.warnGroup[i] = -1
 		}
+	}
+	r.warnings = append(r.warnings, w)
+	if r.warnGroup != nil {
+		gi := int32(-1)
+		if g != nil {
+			gi = int32(len(r.recs) - 1)
+		}
+		r.warnGroup = append(r.warnGroup, gi)
 	}
 }
 
@@ -285,20 +295,13 @@ func (p *parser) directive(d directive, s, val string, n int) {
 func (p *parser) userAgent(s, val string, n int) {
 	if p.cur == nil || !p.open {
 		at := int32(p.spanOf(s).off)
-		if p.cur != nil {
-			p.cur.to = at
+		recs := p.r.recs
+		if len(recs) > 0 {
+			recs[len(recs)-1].to = at
 		}
-		if len(p.slab) == cap(p.slab) {
-			// Size the next chunk for the rest of the body at the
-			// octets per group seen so far.
-			per := int(at)/len(p.r.all) + 1
-			p.slab = make([]Group, 0, 4+(len(p.body)-int(at))/per)
-		}
-		p.slab = p.slab[:len(p.slab)+1]
-		p.cur = &p.slab[len(p.slab)-1]
-		p.cur.from, p.cur.line = at, int32(n)
-		p.r.all = append(p.r.all, p.cur)
-		p.aspans = append(p.aspans, int32(len(p.agents)))
+		p.r.recs = append(recs, groupRec{from: at, line: int32(n), agentFrom: int32(len(p.agents)),
+			warnFrom: int32(len(p.r.warnings))})
+		p.cur = &p.inGroup
 		p.open = true
 	}
 	if val == "" {
@@ -351,48 +354,60 @@ func (p *parser) spanOf(s string) span {
 func (p *parser) finish() {
 	r := p.r
 	r.none = &r.noGroup
-	p.aspans = append(p.aspans, int32(len(p.agents)))
-	if p.cur != nil {
-		p.cur.to = int32(len(r.body))
+	recs := r.recs
+	if len(recs) > 0 {
+		recs[len(recs)-1].to = int32(len(r.body))
+	}
+	for i := range recs {
+		if i+1 < len(recs) {
+			recs[i].agentTo, recs[i].warnTo = recs[i+1].agentFrom, recs[i+1].warnFrom
+		} else {
+			recs[i].agentTo, recs[i].warnTo = int32(len(p.agents)), int32(len(r.warnings))
+		}
 	}
 	r.txt.body = r.body
-	txt := &r.txt
 	agent := func(s span) string { return r.body[s.off : s.off+s.n] }
 	nameLen := 0 // the arena grows once for the joined names
-	for i := range r.all {
-		if from, to := p.aspans[i], p.aspans[i+1]; to-from > 1 {
-			for _, s := range p.agents[from:to] {
+	for _, g := range recs {
+		if g.agentTo-g.agentFrom > 1 {
+			for _, s := range p.agents[g.agentFrom:g.agentTo] {
 				nameLen += int(s.n) + len(", ")
 			}
 		}
 	}
 	p.arena = slices.Grow(p.arena, nameLen)
-	for i, g := range r.all {
-		g.file, g.deferred = txt, true
-		from, to := p.aspans[i], p.aspans[i+1]
-		g.agentFrom, g.agentTo = from, to
-		if to-from == 1 {
-			g.name = p.agents[from]
-		} else {
-			// Joined names go to the arena.
-			start := len(p.arena)
-			for k, s := range p.agents[from:to] {
-				if k > 0 {
-					p.arena = append(p.arena, ", "...)
-				}
-				p.arena = append(p.arena, agent(s)...)
-			}
-			g.name = span{uint32(start) | inArena, uint32(len(p.arena) - start)}
+	for i := range recs {
+		g := &recs[i]
+		if g.agentTo-g.agentFrom == 1 {
+			g.name = p.agents[g.agentFrom]
+			continue
 		}
+		// Joined names go to the arena.
+		start := len(p.arena)
+		for k, s := range p.agents[g.agentFrom:g.agentTo] {
+			if k > 0 {
+				p.arena = append(p.arena, ", "...)
+			}
+			p.arena = append(p.arena, agent(s)...)
+		}
+		g.name = span{uint32(start) | inArena, uint32(len(p.arena) - start)}
 	}
-	// Lower-case every product token into one buffer, so that the map keys
-	// share a single allocation.
+	// Lower-case every product token into one buffer, so that the keys
+	// share a single allocation; the token ends share another with the
+	// index's slots.
 	size := 0
 	for _, s := range p.agents {
 		size += int(s.n)
 	}
 	buf := make([]byte, 0, size)
-	ends := make([]int32, len(p.agents))
+	nslots := 2 // at most three quarters full, so a probe always ends
+	for 3*nslots < 4*len(p.agents) {
+		nslots *= 2
+	}
+	x := &r.index
+	slotSize := int(unsafe.Sizeof(agentSlot{}))
+	x.slots = make([]agentSlot, nslots, nslots+(4*len(p.agents)+slotSize-1)/slotSize)
+	ends := unsafe.Slice((*int32)(unsafe.Pointer(unsafe.SliceData(x.slots[nslots:cap(x.slots)]))), len(p.agents))
 	for i, s := range p.agents {
 		a := agent(s)
 		if a == "*" || len(a) > 1 && a[0] == '*' && isWS(a[1]) {
@@ -411,20 +426,11 @@ func (p *parser) finish() {
 	}
 	// buf is not written again: the keys share its memory.
 	keys := unsafe.String(unsafe.SliceData(buf), len(buf))
-	nslots := 2 // at most three quarters full, so a probe always ends
-	for 3*nslots < 4*len(p.agents) {
-		nslots *= 2
-	}
-	x := &r.index
 	x.keys = keys
-	if len(p.agents) > 0 {
-		x.slots = make([]agentSlot, nslots)
-		x.groups = make([]*Group, 0, len(p.agents))
-	}
-	var dups map[int32][]*Group // for a token named by several groups
-	var stars []*Group
-	for gi, g := range r.all {
-		for i := p.aspans[gi]; i < p.aspans[gi+1]; i++ {
+	var dups map[uint32][]int32 // the groups of a token named by several
+	var stars []int32
+	for gi := range recs {
+		for i := recs[gi].agentFrom; i < recs[gi].agentTo; i++ {
 			start := int32(0)
 			if i > 0 {
 				start = ends[i-1]
@@ -434,40 +440,47 @@ func (p *parser) finish() {
 			case key == "":
 				continue
 			case key == "*":
-				if len(stars) == 0 || stars[len(stars)-1] != g {
-					stars = append(stars, g)
+				if len(stars) == 0 || stars[len(stars)-1] != int32(gi) {
+					stars = append(stars, int32(gi))
 				}
 				continue
 			}
 			h := foldHash(key)
 			s := x.find(key, h)
 			if s.n == 0 {
-				*s = agentSlot{hash: h, off: uint32(start), n: uint32(len(key)), group: int32(len(x.groups))}
-				x.groups = append(x.groups, g)
+				*s = agentSlot{hash: h, off: uint32(start), n: uint32(len(key)), group: int32(gi)}
 				continue
 			}
-			prev := x.groups[s.group]
-			if prev == g {
+			if s.group == int32(gi) {
 				continue
 			}
 			if dups == nil {
-				dups = map[int32][]*Group{}
+				dups = map[uint32][]int32{}
 			}
-			if dups[s.group] == nil {
-				dups[s.group] = []*Group{prev}
+			if dups[s.off] == nil {
+				dups[s.off] = []int32{s.group}
 			}
-			if l := dups[s.group]; l[len(l)-1] != g {
-				dups[s.group] = append(l, g)
+			if l := dups[s.off]; l[len(l)-1] != int32(gi) {
+				dups[s.off] = append(l, int32(gi))
 			}
 		}
 	}
-	for k, gs := range dups {
-		x.groups[k] = p.merge(gs)
+	r.made = make([]atomic.Pointer[Group], len(recs))
+	for k := range x.slots[:nslots] {
+		if dups == nil {
+			break
+		}
+		s := &x.slots[k]
+		if l := dups[s.off]; s.n != 0 && l != nil {
+			s.group = -1 - int32(len(x.merged))
+			x.merged = append(x.merged, p.merge(l))
+		}
 	}
+	x.slots = x.slots[:nslots:nslots]
 	switch len(stars) {
 	case 0:
 	case 1:
-		r.star = stars[0]
+		r.star = r.group(stars[0])
 	default:
 		r.star = p.merge(stars)
 	}

@@ -18,12 +18,14 @@ const MaxSize = 500 << 10
 // *Robots allows everything.
 type Robots struct {
 	body      string
-	index     agentIndex // lower-cased product token -> merged group
+	index     agentIndex // lower-cased product token -> group
 	star      *Group     // the merged "*" groups, or nil
-	all       []*Group   // the groups as written, in file order
-	none      *Group     // returned when no group applies
+	recs      []groupRec // the groups as written, in file order
+	made      []atomic.Pointer[Group]
+	none      *Group // returned when no group applies
 	sitemaps  []string
 	warnings  []Warning
+	warnGroup []int32 // warnGroup[i]: the group warnings[i] is about, -1 if none; nil if none is
 	truncated bool
 	avail     Availability
 	last      lastAgent // the last agent looked up, and its group
@@ -111,11 +113,50 @@ func (r *Robots) Group(agent string) *Group {
 	return g
 }
 
+// groupRec is a group as written, as Parse finds it. It holds no pointers,
+// so a file of thousands of groups costs the collector little; its Group
+// is made when the group is first used (Robots.group).
+type groupRec struct {
+	from, to           int32 // its lines are body[from:to]
+	line               int32 // the line number of body[from]
+	agentFrom, agentTo int32 // its user-agent values are txt.agents[agentFrom:agentTo]
+	name               span  // the agents joined by ", "
+	warnFrom, warnTo   int32 // the warnings about its lines are among warnings[warnFrom:warnTo]
+}
+
+// group returns the Group of r.recs[i], making it on first use.
+func (r *Robots) group(i int32) *Group {
+	if g := r.made[i].Load(); g != nil {
+		return g
+	}
+	rec := &r.recs[i]
+	g := &Group{agentFrom: rec.agentFrom, agentTo: rec.agentTo, name: rec.name, from: rec.from, to: rec.to,
+		line: rec.line, file: &r.txt, deferred: true}
+	for k := rec.warnFrom; k < rec.warnTo && r.warnGroup != nil; k++ {
+		if r.warnGroup[k] == i {
+			if g.notes == nil {
+				g.notes = &groupNotes{}
+			}
+			g.notes.early = append(g.notes.early, r.warnings[k])
+		}
+	}
+	if r.made[i].CompareAndSwap(nil, g) {
+		return g
+	}
+	return r.made[i].Load()
+}
+
 // lookup finds the group for agent in the index and reads its rules.
 func (r *Robots) lookup(agent string) *Group {
 	var g *Group
 	if tok := productToken(agent); tok != "" {
-		g = r.index.get(tok)
+		switch i, ok := r.index.get(tok); {
+		case !ok:
+		case i >= 0:
+			g = r.group(i)
+		default:
+			g = r.index.merged[-1-i]
+		}
 	}
 	if g == nil {
 		g = r.star
@@ -151,10 +192,12 @@ func (r *Robots) Groups() []*Group {
 	if r == nil {
 		return nil
 	}
-	for _, g := range r.all {
-		g.ensure()
+	out := make([]*Group, len(r.recs))
+	for i := range r.recs {
+		out[i] = r.group(int32(i))
+		out[i].ensure()
 	}
-	return slices.Clone(r.all)
+	return out
 }
 
 // Sitemaps returns a copy of the file's Sitemap URLs in order. Sitemap lines
@@ -173,7 +216,8 @@ func (r *Robots) Warnings() []Warning {
 		return nil
 	}
 	var late []Warning
-	for _, g := range r.all {
+	for i := range r.recs {
+		g := r.group(int32(i))
 		g.ensure()
 		if g.notes != nil {
 			late = append(late, g.notes.late...)
