@@ -159,6 +159,7 @@ func FuzzFastLines(f *testing.F) {
 		"User-agent: a\nDisallow: /a$b\nAllow: /x$ # c\nAllow:$\nDisallow: \v/y\nallow: /%7e%2f\nDISALLOW:/p\t\t#x\n",
 		"Allow: /before-agent\nuser-agent:\tb # c\nDisallow: x/\nDisallow: /a b\nAllow: /%zz\nDisallow: *\nAllow:\n",
 		"User-Agent : c\nDisallow : /q\n  Disallow: /lead\nCrawl-delay: 2 # s\nSitemap: \nSitemap: http://h/s.xml\nHost: h\n",
+		"user-agents: a\nUSER-AGENT:b\nCrawl-delays: 3\ncrawl-DELAY :1\nallowx: /a\nAllo: /b\nDisallowed: /c\ncrawl-de: 4\nuser-agen: d\n",
 	} {
 		f.Add([]byte(s))
 	}

@@ -16,18 +16,15 @@ func (p *parser) fastLine(raw string, n int) bool {
 		return true // nothing but white space and a comment
 	}
 	start := j
-	for j < len(raw) && isKeyOctet(raw[j]) {
-		j++
+	d, klen := keyword(raw[j:])
+	if d == dUnknown {
+		return false
 	}
-	key := raw[start:j]
+	j += klen
 	for j < len(raw) && (raw[j] == ' ' || raw[j] == '\t') {
 		j++
 	}
 	if j == len(raw) || raw[j] != ':' {
-		return false
-	}
-	d := exactKey(key)
-	if d == dUnknown {
 		return false
 	}
 	if !p.late && p.cur != nil {
@@ -123,6 +120,54 @@ func (p *parser) fastRule(raw string, n int) bool {
 	p.rules = append(p.rules, rule{allow: allow, anchored: j > ve, line: int32(n),
 		text: p.spanOf(raw[:j]), pattern: p.spanOf(raw[vs:ve])})
 	return true
+}
+
+// keyword returns the directive of the correctly spelt key that s starts
+// with, in any case, and the key's length; dUnknown if s starts with no
+// key, or with a key followed by more key octets ("allowed"). It is
+// exactKey without the scan for the key's end: it compares the key's
+// octets a word at a time, with bit 5 set to fold the case (see foldEq;
+// s never holds a CR, which would fold into '-').
+func keyword(s string) (directive, int) {
+	const fold, fold32 = 0x2020202020202020, 0x20202020
+	var d directive
+	var n int
+	if len(s) < 4 {
+		return dUnknown, 0
+	}
+	w4 := load32(s) | fold32
+	switch {
+	case len(s) >= 8 && load64(s)|fold == load64("user-age"):
+		if len(s) >= 10 && s[8]|0x20 == 'n' && s[9]|0x20 == 't' {
+			d, n = dUserAgent, 10
+		}
+	case w4 == load32("allo"):
+		if len(s) >= 5 && s[4]|0x20 == 'w' {
+			d, n = dAllow, 5
+		}
+	case len(s) >= 8 && load64(s)|fold == load64("disallow"):
+		d, n = dDisallow, 8
+	case len(s) >= 11 && load64(s)|fold == load64("crawl-de"):
+		if s[8]|0x20 == 'l' && s[9]|0x20 == 'a' && s[10]|0x20 == 'y' {
+			d, n = dCrawlDelay, 11
+		}
+	default:
+		n = keyEnd(s)
+		return exactKey(s[:n]), n
+	}
+	if d == dUnknown || n < len(s) && isKeyOctet(s[n]) {
+		return dUnknown, 0
+	}
+	return d, n
+}
+
+// keyEnd returns the length of the leading run of key octets of s.
+func keyEnd(s string) int {
+	i := 0
+	for i < len(s) && isKeyOctet(s[i]) {
+		i++
+	}
+	return i
 }
 
 // isKeyOctet reports whether c can be part of a correctly spelt key.
