@@ -205,10 +205,12 @@ const codeLenOrder = "\x10\x11\x12\x00\x08\x07\x09\x06\x0a\x05\x0b\x04\x0c\x03\x
 // dynamic Huffman block header (RFC 1951 section 3.2.7).
 type dynamicHeader struct {
 	hlit, hdist, hclen int // numbers of codes sent, not minus their bias
-	// lens are the run-length coded code lengths: symbol (0..18) in the
-	// low 5 bits, value of its extra bits above.
-	lens  []uint16
-	lensN [numLitLen + numDist]uint16 // backing store of lens
+	// lens[:nlens] are the run-length coded code lengths: symbol (0..18)
+	// in the low 5 bits, value of its extra bits above. (A count, not a
+	// slice: no pointer writes, which cost write barriers while the GC
+	// marks.)
+	lens  [numLitLen + numDist]uint16
+	nlens int
 	freq  [numCodeLen]uint32
 	code  prefixCode // the code length code
 }
@@ -226,10 +228,11 @@ func (d *dynamicHeader) plan(h *huffmanBuilder, lit, dist *prefixCode) int {
 	var all [numLitLen + numDist]uint8
 	n := copy(all[:], lit.bits[:d.hlit])
 	n += copy(all[n:], dist.bits[:d.hdist])
-	d.lens = d.lensN[:0]
+	nlens := 0
 	clear(d.freq[:])
 	emit := func(sym, extra int) {
-		d.lens = append(d.lens, uint16(sym|extra<<5))
+		d.lens[nlens] = uint16(sym | extra<<5)
+		nlens++
 		d.freq[sym]++
 	}
 	for i := 0; i < n; {
@@ -258,6 +261,7 @@ func (d *dynamicHeader) plan(h *huffmanBuilder, lit, dist *prefixCode) int {
 			emit(int(v), 0)
 		}
 	}
+	d.nlens = nlens
 	size := h.build(&d.code, d.freq[:], maxCodeLenLen)
 	d.hclen = numCodeLen
 	for d.hclen > 4 && d.code.bits[codeLenOrder[d.hclen-1]] == 0 {
@@ -275,7 +279,7 @@ func (d *dynamicHeader) write(w *bitWriter) {
 	for _, sym := range []byte(codeLenOrder[:d.hclen]) {
 		w.put(uint64(d.code.bits[sym]), 3)
 	}
-	for _, l := range d.lens {
+	for _, l := range d.lens[:d.nlens] {
 		sym := l & 31
 		n := uint(d.code.bits[sym])
 		v := uint64(d.code.enc[sym] & 0xffff)
