@@ -145,3 +145,19 @@ func TestParse_GroupNeverNil(t *testing.T) {
 		t.Error("Group returned nil")
 	}
 }
+
+// TestTokenLowerAgreesWithProductToken: the index lower-cases product
+// tokens with a table; it must keep exactly the octets productToken keeps
+// (RFC 9309 2.2.1: [a-zA-Z_-]) and fold only their case.
+func TestTokenLowerAgreesWithProductToken(t *testing.T) {
+	for c := 0; c < 256; c++ {
+		s := string([]byte{byte(c)})
+		want := byte(0)
+		if productToken(s) != "" {
+			want = strings.ToLower(s)[0]
+		}
+		if got := tokenLower[c]; got != want {
+			t.Errorf("tokenLower[%#x] = %#x, want %#x", c, got, want)
+		}
+	}
+}
