@@ -62,12 +62,15 @@ type huffmanBuilder struct {
 	nodeDepth  [288]uint16
 }
 
-// build sets c to a prefix code that minimises the bits of freq (up to
-// 288 symbols), with no code longer than limit (2^limit must be at least
-// len(freq)), and returns those bits. Unused symbols get length 0. At least two symbols always
-// get a code, so the code is complete, which every inflater accepts (RFC
-// 1951 lets a single distance code be one bit; some decoders reject other
-// incomplete codes).
+// build sets c to a prefix code for the symbols counted in freq (up to
+// 288) and returns the bits freq costs in it. The code is Huffman's
+// (optimal) unless that needs codes longer than limit (2^limit must be at
+// least len(freq)); then those are cut to limit and the Kraft sum is
+// restored by lengthening shorter codes, which is close to optimal.
+// Unused symbols get length 0. At least two symbols always get a code, so
+// the code is complete, which every inflater accepts (RFC 1951 lets a
+// single distance code be one bit; some decoders reject other incomplete
+// codes).
 func (h *huffmanBuilder) build(c *prefixCode, freq []uint32, limit int) int {
 	clear(c.bits[:len(freq)])
 	m := 0
