@@ -43,7 +43,9 @@
 //     codes or stored bytes, whichever is smallest. Its members have a
 //     minimal gzip header (no name, MTIME 0, OS 255). A general compressor
 //     spends most of a small record's time setting up and building
-//     tables; this one costs about half as much per member at about the same size.
+//     tables; on request and metadata records this one takes less than
+//     half of klauspost's time per member, its members within 1% of level
+//     5's size (up to 4% for records of 3-4 KiB).
 //   - Records are not fsynced one by one (the file is synced on rotation and
 //     Close): kill -9 loses nothing written, a power loss can lose the tail,
 //     which Open then truncates.

@@ -376,6 +376,21 @@ func TestFixedCodesRFC1951_3_2_6(t *testing.T) {
 	}
 }
 
+// TestSmallMemberDoesNotAllocate: once its token buffer has grown, the
+// encoder allocates nothing per member (dst has room).
+func TestSmallMemberDoesNotAllocate(t *testing.T) {
+	e := newSmallEncoder()
+	rec := sampleRecords()[0].data
+	var buf bytes.Buffer
+	e.writeMember(&buf, rec)
+	if n := testing.AllocsPerRun(100, func() {
+		buf.Reset()
+		e.writeMember(&buf, rec)
+	}); n != 0 {
+		t.Errorf("writeMember allocates %v times per member", n)
+	}
+}
+
 func FuzzSmallMember(f *testing.F) {
 	f.Add([]byte{})
 	f.Add([]byte("a"))
