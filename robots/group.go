@@ -177,9 +177,29 @@ func (g *Group) nameString() string {
 // Allowed does not allocate for targets up to 1 KiB and takes time linear
 // in the length of target for any set of patterns.
 func (g *Group) Allowed(target string) Verdict {
+	// The commonest target, a path whose second octet rules out
+	// "/robots.txt", is matched as written if that decides as its normal
+	// form would.
+	if g != nil && len(target) > 1 && target[0] == '/' && target[1] != '/' && target[1] != 'r' && target[1] != '%' {
+		g.once.Do(g.compile)
+		if i, ok := g.m.check(target); ok {
+			return g.m.verdict[i]
+		}
+	}
+	return g.allowed(target)
+}
+
+// allowed is Allowed for any target.
+func (g *Group) allowed(target string) Verdict {
 	var path string
 	var slash, normal bool
 	if len(target) > 0 && target[0] == '/' && (len(target) == 1 || target[1] != '/') {
+		if g != nil && !maybeRobotsTxt(target) {
+			g.once.Do(g.compile)
+			if i, ok := g.m.check(target); ok {
+				return g.m.verdict[i]
+			}
+		}
 		var end int
 		end, normal = normalPathEnd(target)
 		path = target[:end]
@@ -201,6 +221,22 @@ func (g *Group) Allowed(target string) Verdict {
 		return g.m.verdict[i]
 	}
 	return g.verdict(i, why)
+}
+
+// maybeRobotsTxt reports whether the normal form of the path t, cut at its
+// fragment, might be "/robots.txt" or start with "/robots.txt?". The octets
+// of t that equal those of "/robots.txt" are plain, so normalisation keeps
+// them; the next one becomes "?" only if it is '?' or starts an escape.
+func maybeRobotsTxt(t string) bool {
+	const name = "/robots.txt"
+	if len(t) < 2 || t[1] != 'r' && t[1] != '%' {
+		return false
+	}
+	k := commonPrefix(t, name)
+	if k == len(name) {
+		return k == len(t) || t[k] == '?' || t[k] == '#'
+	}
+	return k < len(t) && t[k] == '%'
 }
 
 // verdict builds the Verdict for decide's result.
@@ -242,14 +278,17 @@ func (g *Group) decide(u string, steps *int) (int, Reason) {
 	return -1, ReasonNoRule
 }
 
-// compile builds g's matcher and the Verdict of each of its rules.
+// compile builds g's matcher and the Verdict of each of its rules,
+// followed by the Verdict for no rule matching.
 func (g *Group) compile() {
 	rules := g.ruleList()
 	m := newMatcher(rules, g.txt)
-	m.verdict = make([]Verdict, len(rules))
+	m.deny = g.deny != 0
+	m.verdict = make([]Verdict, len(rules)+1)
 	for i := range rules {
 		m.verdict[i] = g.ruleVerdict(i)
 	}
+	m.verdict[len(rules)] = Verdict{Allowed: true, Agent: g.nameString(), Reason: ReasonNoRule}
 	g.m = m
 }
 

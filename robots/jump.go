@@ -1,39 +1,55 @@
 package robots
 
-import "math/bits"
+import (
+	"bytes"
+	"encoding/binary"
+	"math/bits"
+)
 
-// jumpLen is the number of path octets a jump of the radix walk covers.
+// jumpLen is the most path octets a jump of the radix walk covers.
 const jumpLen = 8
 
 // jumpMinNodes is the smallest tree that gets a jump table: walks of
 // smaller ones are short, and a lookup that misses costs about a step.
 const jumpMinNodes = 32
 
-// jumpTable lets a walk of the radix tree cover eight octets of the path
-// in one step. From an anchor node (the root, and every node a jump lands
-// on), the next eight octets of the path, read as one word, lead to the
-// deepest node at most eight octets below the anchor that the walk would
-// reach, if no wildcard rule lies strictly between the two, together with
-// the best pure prefix rule on the way. A path without an entry goes on
-// one node at a time. It is open addressing over (anchor, word); a word
-// is never 0, as a normalised path holds no NUL octets.
+// jumpMinStride is the fewest octets a jump covers: a lookup costs about
+// as much as a step down the tree.
+const jumpMinStride = 3
+
+// jumpTable lets a walk of the radix tree cover several octets of the
+// path in one step. An anchor node has a stride k (stored in its flags):
+// the distance, at most jumpLen, to the nearest node below it that has
+// rules. Every path of k octets down the tree from the anchor has a jump,
+// keyed by the anchor and the k octets read as one word, to the node
+// whose label holds the k-th octet; the walk compares the rest of that
+// label and goes on from there. No rule lies strictly inside a jump, so
+// the jump skips nothing the walk must see; a path whose k octets have no
+// jump leaves the tree within them, and the walk goes on one node at a
+// time. It is open addressing over (anchor, word); a word is never 0, as
+// labels hold no NUL octets.
 type jumpTable struct {
 	slots []jumpSlot // a power of two of them; word 0: empty slot
 	shift uint8      // 64 - log2(len(slots))
 }
 
 type jumpSlot struct {
-	word       uint64
-	from, to   int32 // the anchor and the node the jump lands on
-	depth      int32 // the depth of to: the path octets matched so far
-	best, prio int32 // the best pure prefix rule skipped (-1 if none) and its length
-	allow      bool  // whether it allows
-	_          [3]byte
+	word     uint64
+	from, to int32 // the anchor and the node the jump lands on
+	depth    int32 // the depth of to
+	base     int32 // the depth of to's parent
+	labEnd   int32 // where to's label ends in m.labels
+	next     uint8 // to's stride, if to is an anchor; noStride if not
+	flags    uint8 // to's flags but nodeAnchor, and nodePct if word holds a '%'
 }
+
+// noStride is jumpSlot.next for a node that is no anchor: more than any
+// path has left.
+const noStride = 0xFF
 
 // hash returns the first slot to probe for a jump from node from over w.
 func (j *jumpTable) hash(from int32, w uint64) uint64 {
-	return ((w + uint64(from)*0x9E3779B97F4A7C15) * 0xBF58476D1CE4E5B9) >> j.shift
+	return ((w ^ uint64(from)<<40) * 0x9E3779B97F4A7C15) >> (j.shift & 63)
 }
 
 // lookup returns the jump from anchor from over the octets w, or nil.
@@ -52,30 +68,54 @@ func (j *jumpTable) lookup(from int32, w uint64) *jumpSlot {
 
 // jumpBuilder holds the state of fillJump.
 type jumpBuilder struct {
-	m     *matcher
-	depth []int32 // depth[n]: the octets from the root to the end of node n's label
-	slots []jumpSlot
-	queue []int32 // anchors whose jumps are still to be found
-	from  int32   // the anchor being filled
-	path  [jumpLen]byte
-	limit int
+	m      *matcher
+	depth  []int32 // depth[n]: the octets from the root to the end of node n's label
+	slots  []jumpSlot
+	queue  []int32 // candidate anchors
+	seen   []bool  // nodes queued
+	from   int32   // the anchor being filled
+	stride int
+	path   [jumpLen]byte
+	budget int // nodes the builder may still visit
 }
 
 // fillJump builds m.jump from the laid-out tree, marking its anchors;
-// depth[n] is the depth of node n. It stops adding jumps past a few per
-// node, so that compiling stays linear; the walk is correct with any
-// subset of the jumps.
+// depth[n] is the depth of node n. The root and every node a jump lands
+// on are candidates; a candidate whose stride is too short passes its
+// children on instead. The builder visits a bounded number of nodes, so
+// that compiling stays linear; the walk is correct with any subset of the
+// jumps.
 func (m *matcher) fillJump(depth []int32) {
-	b := jumpBuilder{m: m, depth: depth, limit: 4*len(m.nodes) + 16,
-		slots: make([]jumpSlot, 0, 32), queue: make([]int32, 1, 16)}
-	m.nodes[0].anchor = true
-	for len(b.queue) > 0 && len(b.slots) < b.limit {
+	b := jumpBuilder{m: m, depth: depth, budget: 8*len(m.nodes) + 64,
+		slots: make([]jumpSlot, 0, 32), queue: make([]int32, 1, 16), seen: make([]bool, len(m.nodes))}
+	b.seen[0] = true
+	for len(b.queue) > 0 && b.budget > 0 {
 		b.from, b.queue = b.queue[0], b.queue[1:]
-		b.visit(b.from, 0, -1, -1, false)
+		b.stride = b.strideBelow(b.from, 0, jumpLen)
+		if b.stride < jumpMinStride {
+			for c, k := m.nodes[b.from].first, m.kidCount(b.from); k > 0; c, k = c+1, k-1 {
+				b.enqueue(c)
+			}
+			continue
+		}
+		before := len(b.slots)
+		b.visit(b.from, 0)
+		if len(b.slots) > before {
+			m.nodes[b.from].lab |= nodeAnchor << labBits
+			m.nodes[b.from].shift |= uint8(b.stride - 1)
+		}
 	}
 	if len(b.slots) == 0 {
-		m.nodes[0].anchor = false
 		return
+	}
+	for i := range b.slots {
+		s := &b.slots[i]
+		to := &m.nodes[s.to]
+		s.flags |= uint8(to.lab>>labBits) &^ nodeAnchor
+		s.next = noStride
+		if to.lab&(nodeAnchor<<labBits) != 0 {
+			s.next = to.shift&7 + 1
+		}
 	}
 	size := 2
 	for size < 2*len(b.slots) {
@@ -93,45 +133,57 @@ func (m *matcher) fillJump(depth []int32) {
 	}
 }
 
-// visit adds the jumps from b.from that pass through node n, rel octets
-// below it; best, prio and allow describe the pure prefix rules strictly
-// between b.from and n.
-func (b *jumpBuilder) visit(n int32, rel int, best, prio int32, allow bool) {
-	nodes := b.m.nodes
-	nd := &nodes[n]
-	below, belowPrio, belowAllow := best, prio, allow
-	if n != b.from {
-		if nd.wLen > 0 {
-			return // a jump must not skip n's wildcard rules
-		}
-		if s := nd.simple; s >= 0 {
-			below, belowPrio, belowAllow = s, b.depth[n], nd.simpleAllow
-		}
+func (b *jumpBuilder) enqueue(n int32) {
+	if !b.seen[n] {
+		b.seen[n] = true
+		b.queue = append(b.queue, n)
 	}
-	for c := nd.first; c < nd.first+nd.n; c++ {
-		if len(b.slots) >= b.limit {
-			return
-		}
-		cn := &nodes[c]
-		lab := b.m.labels[cn.labOff : cn.labOff+cn.labLen]
-		if cr := rel + len(lab); cr < jumpLen {
-			copy(b.path[rel:], lab)
-			b.visit(c, cr, below, belowPrio, belowAllow)
+}
+
+// label returns the label of node n.
+func (b *jumpBuilder) label(n int32) string {
+	nd := &b.m.nodes[n]
+	return b.m.labels[nd.labOff : int(nd.labOff)+int(nd.lab&labMask)]
+}
+
+// strideBelow returns the least of k and the distances from b.from to the
+// nodes with rules below node n, which is rel octets below b.from.
+func (b *jumpBuilder) strideBelow(n int32, rel, k int) int {
+	for c, left := b.m.nodes[n].first, b.m.kidCount(n); left > 0 && b.budget > 0; c, left = c+1, left-1 {
+		b.budget--
+		cr := rel + len(b.label(c))
+		if cr >= k {
 			continue
 		}
-		copy(b.path[rel:], lab[:jumpLen-rel])
-		s := jumpSlot{word: load64(string(b.path[:])), from: b.from, to: n, best: best, prio: prio, allow: allow}
-		if rel+len(lab) == jumpLen {
-			s.to, s.best, s.prio, s.allow = c, below, belowPrio, belowAllow
+		if b.m.nodes[c].lab&((nodeSimple|nodeWild)<<labBits) != 0 {
+			k = cr
+			continue
 		}
-		if s.to == b.from {
-			continue // no progress
+		k = b.strideBelow(c, cr, k)
+	}
+	return k
+}
+
+// visit adds the jumps from b.from that pass through node n, rel octets
+// below it.
+func (b *jumpBuilder) visit(n int32, rel int) {
+	for c, left := b.m.nodes[n].first, b.m.kidCount(n); left > 0 && b.budget > 0; c, left = c+1, left-1 {
+		b.budget--
+		lab := b.label(c)
+		if cr := rel + len(lab); cr < b.stride {
+			copy(b.path[rel:], lab)
+			b.visit(c, cr)
+			continue
 		}
-		s.depth = b.depth[s.to]
+		k := copy(b.path[rel:b.stride], lab)
+		clear(b.path[b.stride:])
+		s := jumpSlot{word: binary.LittleEndian.Uint64(b.path[:]), from: b.from, to: c,
+			depth: b.depth[c], base: b.depth[c] - int32(len(lab)), labEnd: b.m.nodes[c].labOff + int32(len(lab))}
+		if bytes.IndexByte(b.path[:b.stride], '%') >= 0 {
+			s.flags = nodePct
+		}
 		b.slots = append(b.slots, s)
-		if !nodes[s.to].anchor {
-			nodes[s.to].anchor = true
-			b.queue = append(b.queue, s.to)
-		}
+		_ = k
+		b.enqueue(c)
 	}
 }

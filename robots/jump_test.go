@@ -50,7 +50,7 @@ func TestJumpTable(t *testing.T) {
 		plain.jump = jumpTable{}
 		plain.nodes = slices.Clone(plain.nodes)
 		for i := range plain.nodes {
-			plain.nodes[i].anchor = false
+			plain.nodes[i].lab &^= nodeAnchor << labBits
 		}
 		for range 100 {
 			u := "/" + word(rng.IntN(34))

@@ -84,6 +84,30 @@ func normalPathEnd(s string) (end int, normal bool) {
 	}
 }
 
+// normalPathSet is normalPathEnd that also returns the octet set (see
+// octetSet) of s[:end].
+func normalPathSet(s string) (end int, normal bool, set uint64) {
+	i := 0
+	var a, b uint64
+	for {
+		for ; i+2 <= len(s) && plainOctets[s[i]]&plainOctets[s[i+1]] != 0; i += 2 {
+			a |= 1 << (s[i] & 63)
+			b |= 1 << (s[i+1] & 63)
+		}
+		for ; i < len(s) && plainOctets[s[i]] != 0; i++ {
+			a |= 1 << (s[i] & 63)
+		}
+		if i == len(s) || s[i] == '#' {
+			return i, true, a | b
+		}
+		if !canonicalEscape(s, i) {
+			return 0, false, 0
+		}
+		a |= 1<<('%'&63) | 1<<(s[i+1]&63) | 1<<(s[i+2]&63)
+		i += 3
+	}
+}
+
 // canonicalEscape reports whether s[i:] starts with a "%XX" escape that
 // normalisation keeps as it is: upper-case hex for an octet that is not
 // unreserved.

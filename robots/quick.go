@@ -1,0 +1,108 @@
+package robots
+
+import (
+	"math/bits"
+	"strings"
+)
+
+// quick is walk for matchers without wildcard rules and paths as
+// requested, with the walk's state in local variables: the commonest
+// check, a file of pure prefix rules asked about a path, costs one call.
+// It returns what walk returns.
+func (m *matcher) quick(t string) (int32, bool) {
+	var pad [8]byte // short paths are walked from a copy that peek may read whole
+	u := padded(&pad, t)
+	n, d, key := int32(0), 0, m.noRule()
+	part, leaf, seen := int32(-1), false, uint32(0) // seen: the flags of the nodes passed
+	nodes := m.nodes
+walk:
+	for {
+		nd := &nodes[n]
+		fl := nd.lab >> labBits
+		if fl != 0 {
+			if fl&nodeSimple != 0 {
+				key = max(key, m.simple[n])
+			}
+			seen |= fl
+			if fl&nodeLeaf != 0 {
+				leaf = true
+				break
+			}
+			if fl&nodeAnchor != 0 {
+				// Jump while the path follows the tree: each slot says
+				// all the walk needs of the node it lands on.
+				for k := int(nd.shift&7) + 1; d+k <= len(u); {
+					s := m.jump.lookup(n, peek(u, d)&(^uint64(0)>>((64-8*k)&63)))
+					if s == nil {
+						break
+					}
+					if r := int(s.depth) - d - k; r > 0 && (len(u)-d-k < r || !m.sameRest(u, d+k, r, int(s.labEnd)-r)) {
+						part, d = s.to, int(s.base)
+						break walk
+					}
+					n, d, k = s.to, int(s.depth), int(s.next)
+					seen |= uint32(s.flags)
+					if s.flags&nodeSimple != 0 {
+						key = max(key, m.simple[n])
+					}
+					if s.flags&nodeLeaf != 0 {
+						leaf = true
+						break walk
+					}
+				}
+				nd = &nodes[n]
+				fl = nd.lab >> labBits
+			}
+		}
+		if d >= len(u) {
+			break
+		}
+		b := u[d]
+		var c int32
+		if fl&nodeWide == 0 {
+			x := nd.kids ^ uint64(b)*lowOctets
+			z := (x - lowOctets) &^ x & highOctets
+			if z == 0 {
+				break
+			}
+			c = nd.first + int32(bits.TrailingZeros64(z)>>3)
+		} else {
+			k := m.wide[nd.kids].index[b]
+			if k == 0 {
+				break
+			}
+			c = nd.first + int32(k) - 1
+		}
+		cn := &nodes[c]
+		if (peek(u, d)^cn.head)&(^uint64(0)>>(cn.shift&56)) != 0 {
+			part = c
+			break
+		}
+		l := int(cn.lab & labMask)
+		if l > 8 && (len(u)-d < l || !m.sameRest(u, d+8, l-8, int(cn.labOff)+8)) {
+			part = c
+			break
+		}
+		n, d = c, d+l
+	}
+	// Where the walk left t: it decides as t's normal form if the octet
+	// there is plain (or ends the path) and every '%' before it starts
+	// an escape normalisation keeps.
+	s := d
+	if part >= 0 {
+		c := &nodes[part]
+		s += commonPrefix(t[d:], m.labels[c.labOff:int(c.labOff)+int(c.lab&labMask)])
+		seen |= c.lab >> labBits
+	}
+	if !leaf && s < len(t) && !isPlain(t[s]) && t[s] != '#' {
+		return -1, false
+	}
+	if seen&nodePct != 0 {
+		for i := strings.IndexByte(t[:s], '%'); i >= 0 && i < s; i++ {
+			if t[i] == '%' && !canonicalEscape(t, i) {
+				return -1, false
+			}
+		}
+	}
+	return maxRule - int32(key&maxRule), true
+}
