@@ -1,193 +1,212 @@
 package robots
 
 import (
+	"bytes"
+	"encoding/binary"
 	"math/bits"
-	"slices"
 	"strings"
 )
 
-// litEntry is a rule's literal prefix, the part before its first '*'.
-type litEntry struct {
-	lit  string
-	rule int32
+// builder holds the state of newMatcher: the rules' literal prefixes (the
+// parts before the first '*') back to back in lits, lit i being
+// lits[off[i]:off[i+1]], and the radix tree over them, built by inserting
+// the literals one by one. Nothing in it holds a pointer but the strings
+// it reads, so building costs the garbage collector nothing.
+type builder struct {
+	rules []rule
+	t     *texts
+	lits  []byte
+	off   []int32
+	nodes []bnode
+	wilds []wildAt // the rules with '*' or '$', where their literals end
+	path  []int32  // the nodes from the root to where the last literal ended
 }
 
+// bnode is a node of the tree being built. Its label is lit(src)[d:depth],
+// d being its parent's depth.
+type bnode struct {
+	first, next int32 // the first child and the next sibling, in label order; -1 if none
+	src         int32 // a rule whose literal passes through the node
+	depth       int32
+	simple      int32 // the best pure prefix rule ending here; -1 if none
+	octet       byte  // the label's first octet
+}
+
+type wildAt struct{ node, rule int32 }
+
+// newMatcher compiles rules, whose spans point into t. It takes time
+// linear in the octets of the patterns (times at most the 256 possible
+// first octets of a node's children).
 func newMatcher(rules []rule, t *texts) *matcher {
-	type entry = litEntry
-	entries := make([]entry, len(rules))
-	for i := range rules {
-		lit := t.str(rules[i].pattern)
-		if k := strings.IndexByte(lit, '*'); k >= 0 {
-			lit = lit[:k]
-		}
-		entries[i] = entry{lit, int32(i)}
-	}
-	sortLiterals(entries, 0, 2*bits.Len(uint(len(entries))))
-
-	// Build the radix tree straight from the sorted literals, as a suffix
-	// tree is built from a suffix array: keep the path to the previous
-	// literal on a stack, pop below the common prefix, split an edge where
-	// the new literal branches off, and hang its node below.
-	type bnode struct {
-		parent int32
-		depth  int32
-		lit    string // a literal through this node; label = lit[parent depth:depth]
-	}
-	bn := make([]bnode, 1, 2*len(entries)+1)
-	bn[0] = bnode{parent: -1}
-	simple := make([]int32, 1, 2*len(entries)+1)
-	simple[0] = -1
-	type wildAt struct{ node, idx int32 }
-	var wilds []wildAt
-	m := &matcher{}
-	stack := []int32{0}
-	prev := ""
-	for _, e := range entries {
-		l := commonPrefix(prev, e.lit)
-		last := int32(-1)
-		for bn[stack[len(stack)-1]].depth > int32(l) {
-			last = stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-		}
-		top := stack[len(stack)-1]
-		if bn[top].depth < int32(l) {
-			x := int32(len(bn))
-			bn = append(bn, bnode{parent: top, depth: int32(l), lit: e.lit})
-			simple = append(simple, -1)
-			bn[last].parent = x
-			stack = append(stack, x)
-			top = x
-		}
-		if int32(len(e.lit)) > bn[top].depth {
-			y := int32(len(bn))
-			bn = append(bn, bnode{parent: top, depth: int32(len(e.lit)), lit: e.lit})
-			simple = append(simple, -1)
-			stack = append(stack, y)
-			top = y
-		}
-		prev = e.lit
-		r := &rules[e.rule]
-		if !r.anchored && len(e.lit) == int(r.pattern.n) {
-			if s := simple[top]; s < 0 || (r.allow && !rules[s].allow) {
-				simple[top] = e.rule
-			}
-			continue
-		}
-		wilds = append(wilds, wildAt{top, int32(len(m.wild))})
-		m.wild = append(m.wild, compileWild(r, t.str(r.pattern), e.rule, len(e.lit)))
-	}
-
-	// Lay the tree out: children of a node contiguous, in label order.
-	// Nodes were created in the order of the sorted literals, and a node
-	// splitting an edge takes the place of the newest child of its parent,
-	// so a stable counting sort of the nodes by parent keeps every node's
-	// children in label order.
-	start := make([]int32, len(bn)+1)
-	for id := 1; id < len(bn); id++ {
-		start[bn[id].parent+1]++
-	}
-	for i := 1; i < len(start); i++ {
-		start[i] += start[i-1]
-	}
-	order := make([]int32, len(bn)-1)
-	for id := 1; id < len(bn); id++ {
-		p := bn[id].parent
-		order[start[p]] = int32(id)
-		start[p]++
-	}
-	// Number the nodes in that order, so that a node's children are the
-	// nodes that follow its first one.
-	newID := make([]int32, len(bn))
-	for i, id := range order {
-		newID[id] = int32(i + 1)
-	}
-	m.nodes = make([]node, len(bn))
+	b := builder{rules: rules, t: t, off: make([]int32, len(rules)+1)}
 	size := 0
-	for _, id := range order {
-		size += int(bn[id].depth - bn[bn[id].parent].depth)
+	for i := range rules {
+		size += int(rules[i].pattern.n)
 	}
-	labels := make([]byte, 0, size+8)
-	kidCount := make([]int32, len(bn))
-	for i, id := range order {
-		b := &bn[id]
-		pn := newID[b.parent]
-		p := &m.nodes[pn]
-		if kidCount[pn] == 0 {
-			p.first = int32(i + 1)
+	b.lits = make([]byte, 0, size+8) // 8: see commonPrefixBytes
+	for i := range rules {
+		p := t.str(rules[i].pattern)
+		if k := strings.IndexByte(p, '*'); k >= 0 {
+			p = p[:k]
 		}
-		kidCount[pn]++
-		c := &m.nodes[i+1]
-		c.labOff = int32(len(labels))
-		lab := b.lit[bn[b.parent].depth:b.depth]
-		labels = append(labels, lab...)
-		c.lab = uint32(len(lab))
-		h := min(len(lab), 8)
-		for k := h - 1; k >= 0; k-- {
-			c.head = c.head<<8 | uint64(lab[k])
-		}
-		c.shift = uint8(64 - 8*h)
-		if strings.IndexByte(lab, '%') >= 0 {
-			c.lab |= nodePct << labBits
-		}
+		b.lits = append(b.lits, p...)
+		b.off[i+1] = int32(len(b.lits))
 	}
-	m.labels = string(append(labels, 0, 0, 0, 0, 0, 0, 0, 0))[:len(labels)] // see sameRest
-	m.simple = make([]int64, len(bn))
-	for id := range m.nodes {
-		if s := simple[id]; s >= 0 {
-			a := 0
-			if rules[s].allow {
-				a = 1
-			}
-			m.simple[newID[id]] = ruleKey(int(bn[id].depth), a, s)
-			m.nodes[newID[id]].lab |= nodeSimple << labBits
-		}
+	b.lits = append(b.lits, 0, 0, 0, 0, 0, 0, 0, 0)[:len(b.lits)]
+	b.nodes = make([]bnode, 1, 2*len(rules)+1)
+	b.nodes[0] = bnode{first: -1, next: -1, simple: -1}
+	b.path = make([]int32, 1, 16)
+	for i := range rules {
+		b.insert(int32(i))
 	}
-	m.layoutKids(kidCount)
-	for i := range wilds {
-		wilds[i].node = newID[wilds[i].node]
-	}
-	slices.SortFunc(wilds, func(a, b wildAt) int {
-		if a.node != b.node {
-			return int(a.node - b.node)
-		}
-		wa, wb := &m.wild[a.idx], &m.wild[b.idx]
-		switch {
-		case wa.prio != wb.prio:
-			return int(wb.prio - wa.prio)
-		case wa.allow != wb.allow:
-			if wa.allow {
-				return -1
-			}
-			return 1
-		}
-		return int(wa.rule - wb.rule)
-	})
-	if len(wilds) > 0 {
-		m.wildIdx = make([]int32, len(wilds))
-		m.wildFrom = make([]int32, len(m.nodes)+1)
-		for i, w := range wilds {
-			m.wildIdx[i] = w.idx
-			m.wildFrom[w.node+1]++
-			m.nodes[w.node].lab |= nodeWild << labBits
-		}
-		for i := 1; i < len(m.wildFrom); i++ {
-			m.wildFrom[i] += m.wildFrom[i-1]
-		}
-		m.fillAllNeed()
-	}
-	if len(bn) >= jumpMinNodes {
-		depth := make([]int32, len(bn))
-		for id := range bn {
-			depth[newID[id]] = bn[id].depth
-		}
-		m.fillJump(depth)
+	m := &matcher{}
+	depth, count := b.layout(m)
+	b.placeWild(m)
+	if len(m.nodes) >= jumpMinNodes {
+		m.fillJump(depth, count)
 	}
 	return m
 }
 
+// lit returns the literal of rule i.
+func (b *builder) lit(i int32) []byte { return b.lits[b.off[i]:b.off[i+1]] }
+
+// add appends x to the tree and returns its number.
+func (b *builder) add(x bnode) int32 {
+	b.nodes = append(b.nodes, x)
+	return int32(len(b.nodes) - 1)
+}
+
+// insert adds the literal of rule i to the tree and attaches the rule to
+// the node where the literal ends. Rules in a file come in families that
+// share long prefixes, so it starts from the deepest node of the last
+// literal's path that is a prefix of this one.
+func (b *builder) insert(i int32) {
+	lit := b.lit(i)
+	if i > 0 {
+		l := int32(commonPrefixBytes(b.lit(i-1), lit))
+		for b.nodes[b.path[len(b.path)-1]].depth > l {
+			b.path = b.path[:len(b.path)-1]
+		}
+	}
+	n := b.path[len(b.path)-1]
+	d := b.nodes[n].depth
+	for d < int32(len(lit)) {
+		// Find the child of n whose label starts with lit[d], or where
+		// one would go.
+		o := lit[d]
+		prev, c := int32(-1), b.nodes[n].first
+		for c >= 0 && b.nodes[c].octet < o {
+			prev, c = c, b.nodes[c].next
+		}
+		if c < 0 || b.nodes[c].octet != o {
+			x := b.add(bnode{first: -1, next: c, src: i, depth: int32(len(lit)), simple: -1, octet: o})
+			b.link(n, prev, x)
+			n = x
+			b.path = append(b.path, n)
+			break
+		}
+		cn := b.nodes[c]
+		k := int32(commonPrefixBytes(b.lit(cn.src)[d:cn.depth], lit[d:]))
+		if d+k < cn.depth {
+			// The literal leaves c's label: split it.
+			x := b.add(bnode{first: c, next: cn.next, src: cn.src, depth: d + k, simple: -1, octet: o})
+			b.nodes[c].next = -1
+			b.nodes[c].octet = b.lits[b.off[cn.src]+d+k]
+			b.link(n, prev, x)
+			c = x
+		}
+		n, d = c, d+k
+		b.path = append(b.path, n)
+	}
+	r := &b.rules[i]
+	if r.anchored || int(r.pattern.n) != len(lit) {
+		b.wilds = append(b.wilds, wildAt{n, i})
+		return
+	}
+	// Of equal pure prefix rules, an Allow wins, then the earliest.
+	if s := b.nodes[n].simple; s < 0 || r.allow && !b.rules[s].allow {
+		b.nodes[n].simple = i
+	}
+}
+
+// link makes x the child of n that follows prev (the first if prev < 0).
+func (b *builder) link(n, prev, x int32) {
+	if prev < 0 {
+		b.nodes[n].first = x
+	} else {
+		b.nodes[prev].next = x
+	}
+}
+
+// layout numbers the tree's nodes breadth first, so that the children of
+// each node are consecutive and in label order, and fills m.nodes,
+// m.labels and m.simple. It returns the depth and the number of children
+// of each node, by new number.
+func (b *builder) layout(m *matcher) (depth, count []int32) {
+	nn := len(b.nodes)
+	buf := make([]int32, 4*nn)
+	order, depth, count, newID := buf[:0:nn], buf[nn:2*nn], buf[2*nn:3*nn], buf[3*nn:]
+	order = append(order, 0)
+	size := 0
+	for q := 0; q < len(order); q++ {
+		n := order[q]
+		newID[n] = int32(q)
+		for c := b.nodes[n].first; c >= 0; c = b.nodes[c].next {
+			order = append(order, c)
+			size += int(b.nodes[c].depth - b.nodes[n].depth)
+		}
+	}
+	m.nodes = make([]node, nn)
+	labels := make([]byte, 0, size+8)
+	for q, n := range order {
+		bn := &b.nodes[n]
+		depth[q] = bn.depth
+		nd := &m.nodes[q]
+		k := 0
+		for c := bn.first; c >= 0; c = b.nodes[c].next {
+			cq := newID[c]
+			if k == 0 {
+				nd.first = cq
+			}
+			k++
+			// The child's label.
+			cd := &m.nodes[cq]
+			lab := b.lit(b.nodes[c].src)[bn.depth:b.nodes[c].depth]
+			cd.labOff = int32(len(labels))
+			cd.lab = uint32(len(lab))
+			labels = append(labels, lab...)
+			h := min(len(lab), 8)
+			cd.shift = uint8(64 - 8*h)
+			cd.head = loadBytes(lab[:cap(lab)]) & (^uint64(0) >> cd.shift)
+			if bytes.IndexByte(lab, '%') >= 0 {
+				cd.lab |= nodePct << labBits
+			}
+		}
+		count[q] = int32(k)
+	}
+	m.labels = string(append(labels, 0, 0, 0, 0, 0, 0, 0, 0))[:len(labels)] // see sameRest
+	m.layoutKids(count)
+	m.simple = make([]int64, nn)
+	for q, n := range order {
+		if s := b.nodes[n].simple; s >= 0 {
+			a := 0
+			if b.rules[s].allow {
+				a = 1
+			}
+			m.simple[q] = ruleKey(int(depth[q]), a, s)
+			m.nodes[q].lab |= nodeSimple << labBits
+		}
+	}
+	for i := range b.wilds {
+		b.wilds[i].node = newID[b.wilds[i].node]
+	}
+	return depth, count
+}
+
 // layoutKids fills in how each node finds its children, whose number is
 // count[n]: their first octets packed into kids, or for nodes with more
-// than eight children a set in m.wide.
+// than eight children an index in m.wide.
 func (m *matcher) layoutKids(count []int32) {
 	for n := range m.nodes {
 		nd := &m.nodes[n]
@@ -217,92 +236,22 @@ func (m *matcher) layoutKids(count []int32) {
 	}
 }
 
-// kidCount returns the number of children of node n.
-func (m *matcher) kidCount(n int32) int32 {
-	nd := &m.nodes[n]
-	switch fl := nd.lab >> labBits; {
-	case fl&nodeLeaf != 0:
-		return 0
-	case fl&nodeWide != 0:
-		k := int32(0)
-		for _, i := range &m.wide[nd.kids].index {
-			k = max(k, int32(i))
-		}
-		return k
-	}
-	k := int32(1)
-	for i := 1; i < 8; i++ {
-		if byte(nd.kids>>(8*i)) != byte(nd.kids>>(8*i-8)) {
-			k++
-		}
-	}
-	return k
-}
+// loadBytes returns the first eight octets of s as one word.
+func loadBytes(s []byte) uint64 { return binary.LittleEndian.Uint64(s) }
 
-// compareLiterals orders entries by literal, then by rule index.
-func compareLiterals(a, b litEntry) int {
-	if c := strings.Compare(a.lit, b.lit); c != 0 {
-		return c
-	}
-	return int(a.rule - b.rule)
-}
-
-// octetAt returns s[d], or -1 if s is that short.
-func octetAt(s string, d int) int {
-	if d < len(s) {
-		return int(s[d])
-	}
-	return -1
-}
-
-// sortLiterals sorts e, whose literals share their first d octets, by
-// compareLiterals. It is a multikey quicksort (each octet is looked at a
-// few times, not once per comparison of long common prefixes); after depth
-// partitions that split e without finishing, it leaves the rest to
-// slices.SortFunc, whose time is O(n log n) whatever the input. Octets all
-// literals share are skipped together, comparing a word at a time.
-func sortLiterals(e []litEntry, d, depth int) {
-	for len(e) > 12 {
-		if depth == 0 {
-			slices.SortFunc(e, compareLiterals)
-			return
-		}
-		piv := octetAt(e[len(e)/2].lit, d)
-		lt, i, gt := 0, 0, len(e)
-		for i < gt {
-			switch c := octetAt(e[i].lit, d); {
-			case c < piv:
-				e[lt], e[i] = e[i], e[lt]
-				lt++
-				i++
-			case c > piv:
-				gt--
-				e[i], e[gt] = e[gt], e[i]
-			default:
-				i++
-			}
-		}
-		if lt == 0 && gt == len(e) && piv >= 0 {
-			// All share octet d: skip every octet they all share.
-			l := len(e[0].lit)
-			for i := 1; i < len(e) && l > d+1; i++ {
-				l = min(l, commonPrefix(e[0].lit, e[i].lit))
-			}
-			d = max(l, d+1)
-			continue
-		}
-		depth--
-		sortLiterals(e[:lt], d, depth)
-		sortLiterals(e[gt:], d, depth)
-		if piv < 0 { // equal literals
-			slices.SortFunc(e[lt:gt], compareLiterals)
-			return
-		}
-		e, d = e[lt:gt], d+1
-	}
-	for i := 1; i < len(e); i++ {
-		for j := i; j > 0 && compareLiterals(e[j], e[j-1]) < 0; j-- {
-			e[j], e[j-1] = e[j-1], e[j]
+// commonPrefixBytes is commonPrefix for parts of builder.lits, which is
+// followed by eight octets, so that their last word can be read whole.
+func commonPrefixBytes(a, b []byte) int {
+	n := min(len(a), len(b))
+	l := 0
+	for ; l+8 <= n; l += 8 {
+		if x := loadBytes(a[l:]) ^ loadBytes(b[l:]); x != 0 {
+			return l + bits.TrailingZeros64(x)/8
 		}
 	}
+	if l < n {
+		x := loadBytes(a[l:cap(a)]) ^ loadBytes(b[l:cap(b)])
+		return min(n, l+bits.TrailingZeros64(x)/8)
+	}
+	return n
 }

@@ -70,6 +70,7 @@ func (j *jumpTable) lookup(from int32, w uint64) *jumpSlot {
 type jumpBuilder struct {
 	m      *matcher
 	depth  []int32 // depth[n]: the octets from the root to the end of node n's label
+	count  []int32 // count[n]: the number of children of node n
 	slots  []jumpSlot
 	queue  []int32 // candidate anchors
 	seen   []bool  // nodes queued
@@ -85,15 +86,15 @@ type jumpBuilder struct {
 // children on instead. The builder visits a bounded number of nodes, so
 // that compiling stays linear; the walk is correct with any subset of the
 // jumps.
-func (m *matcher) fillJump(depth []int32) {
-	b := jumpBuilder{m: m, depth: depth, budget: 8*len(m.nodes) + 64,
+func (m *matcher) fillJump(depth, count []int32) {
+	b := jumpBuilder{m: m, depth: depth, count: count, budget: 8*len(m.nodes) + 64,
 		slots: make([]jumpSlot, 0, 32), queue: make([]int32, 1, 16), seen: make([]bool, len(m.nodes))}
 	b.seen[0] = true
 	for len(b.queue) > 0 && b.budget > 0 {
 		b.from, b.queue = b.queue[0], b.queue[1:]
 		b.stride = b.strideBelow(b.from, 0, jumpLen)
 		if b.stride < jumpMinStride {
-			for c, k := m.nodes[b.from].first, m.kidCount(b.from); k > 0; c, k = c+1, k-1 {
+			for c, k := m.nodes[b.from].first, b.count[b.from]; k > 0; c, k = c+1, k-1 {
 				b.enqueue(c)
 			}
 			continue
@@ -149,7 +150,7 @@ func (b *jumpBuilder) label(n int32) string {
 // strideBelow returns the least of k and the distances from b.from to the
 // nodes with rules below node n, which is rel octets below b.from.
 func (b *jumpBuilder) strideBelow(n int32, rel, k int) int {
-	for c, left := b.m.nodes[n].first, b.m.kidCount(n); left > 0 && b.budget > 0; c, left = c+1, left-1 {
+	for c, left := b.m.nodes[n].first, b.count[n]; left > 0 && b.budget > 0; c, left = c+1, left-1 {
 		b.budget--
 		cr := rel + len(b.label(c))
 		if cr >= k {
@@ -167,7 +168,7 @@ func (b *jumpBuilder) strideBelow(n int32, rel, k int) int {
 // visit adds the jumps from b.from that pass through node n, rel octets
 // below it.
 func (b *jumpBuilder) visit(n int32, rel int) {
-	for c, left := b.m.nodes[n].first, b.m.kidCount(n); left > 0 && b.budget > 0; c, left = c+1, left-1 {
+	for c, left := b.m.nodes[n].first, b.count[n]; left > 0 && b.budget > 0; c, left = c+1, left-1 {
 		b.budget--
 		lab := b.label(c)
 		if cr := rel + len(lab); cr < b.stride {

@@ -68,10 +68,9 @@ type matcher struct {
 	labels   string  // every node's incoming label, back to back
 	simple   []int64 // simple[n]: the key (see ruleKey) of the best pure prefix rule ending at node n
 	wide     []wideKids
-	wild     []wildRule
-	wildIdx  []int32 // wildIdx[wildFrom[n]:wildFrom[n+1]]: node n's wild rules, best first
+	wild     []wildRule // wild[wildFrom[n]:wildFrom[n+1]]: node n's wildcard rules, best first
 	wildFrom []int32
-	allNeed  []uint64  // allNeed[j]: octets every rule in wildIdx[j:] of its node needs
+	allNeed  []uint64  // allNeed[j]: octets every rule in wild[j:] of its node needs
 	verdict  []Verdict // verdict[i]: the Verdict for rule i deciding, then the one for no rule, built once
 	deny     bool      // the group disallows everything: check leaves it to decide
 	jump     jumpTable // where walks of paths with known first octets start

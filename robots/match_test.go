@@ -1,6 +1,7 @@
 package robots
 
 import (
+	"fmt"
 	"math/rand"
 	"slices"
 	"strings"
@@ -223,31 +224,117 @@ func TestGroupLastAgent(t *testing.T) {
 	}
 }
 
-// TestSortLiterals checks the multikey quicksort that orders a group's
-// literals against slices.SortFunc, with and without its fallback.
-func TestSortLiterals(t *testing.T) {
+// TestBuildTree checks the radix tree newMatcher builds by inserting the
+// literals one by one: every node's children are in order of their first
+// octets, a node without rules branches, and every rule hangs at the node
+// whose path is its literal prefix (the part before its first '*'), a
+// pure prefix rule as the node's best one.
+func TestBuildTree(t *testing.T) {
 	rnd := rand.New(rand.NewSource(2))
-	for range 2000 {
-		n := rnd.Intn(80)
-		e := make([]litEntry, n)
-		for i := range e {
-			b := make([]byte, rnd.Intn(6))
-			for k := range b {
-				b[k] = "ab/"[rnd.Intn(3)]
+	for round := range 500 {
+		var body strings.Builder
+		body.WriteString("User-agent: *\n")
+		for range rnd.Intn(80) {
+			b := []byte("/")
+			for range rnd.Intn(7) {
+				b = append(b, "ab/%*"[rnd.Intn(5)])
 			}
 			if rnd.Intn(3) == 0 {
 				b = append([]byte("/common/prefix/"), b...)
 			}
-			e[i] = litEntry{string(b), int32(i)}
+			if rnd.Intn(6) == 0 {
+				b = append(b, '$')
+			}
+			verb := "Disallow"
+			if rnd.Intn(2) == 0 {
+				verb = "Allow"
+			}
+			fmt.Fprintf(&body, "%s: %s\n", verb, b)
 		}
-		rnd.Shuffle(n, func(i, j int) { e[i], e[j] = e[j], e[i] })
-		want := slices.Clone(e)
-		slices.SortFunc(want, compareLiterals)
-		sortLiterals(e, 0, rnd.Intn(8))
-		if !slices.Equal(e, want) {
-			t.Fatalf("got %v, want %v", e, want)
+		g := Parse([]byte(body.String())).Group("bot")
+		g.Allowed("/")
+		if g.m == nil {
+			continue // no rules
+		}
+		m := g.m
+		paths := map[string]int32{}
+		var visit func(n int32, path string)
+		visit = func(n int32, path string) {
+			paths[path] = n
+			kids := treeKids(m, n)
+			nd := &m.nodes[n]
+			if n != 0 && len(kids) < 2 && nd.lab&(nodeSimple<<labBits) == 0 && nd.lab&(nodeWild<<labBits) == 0 {
+				t.Fatalf("round %d: node %q has %d children and no rules", round, path, len(kids))
+			}
+			for i, c := range kids {
+				cn := &m.nodes[c]
+				lab := m.labels[cn.labOff : int(cn.labOff)+int(cn.lab&labMask)]
+				if i > 0 && m.labels[m.nodes[kids[i-1]].labOff] >= lab[0] {
+					t.Fatalf("round %d: children of %q out of order", round, path)
+				}
+				visit(c, path+lab)
+			}
+		}
+		visit(0, "")
+		rules := g.ruleList()
+		for i := range rules {
+			r := &rules[i]
+			p := g.txt.str(r.pattern)
+			lit := p
+			if k := strings.IndexByte(p, '*'); k >= 0 {
+				lit = p[:k]
+			}
+			n, ok := paths[lit]
+			if !ok {
+				t.Fatalf("round %d: no node for the literal %q", round, lit)
+			}
+			a := 0
+			if r.allow {
+				a = 1
+			}
+			key := ruleKey(r.priority(), a, int32(i))
+			if r.anchored || lit != p {
+				found := false
+				for j := m.wildFrom[n]; j < m.wildFrom[n+1]; j++ {
+					found = found || m.wild[j].key == key
+					if j > m.wildFrom[n] && m.wild[j-1].key <= m.wild[j].key {
+						t.Fatalf("round %d: wildcard rules of %q out of order", round, lit)
+					}
+				}
+				if !found {
+					t.Fatalf("round %d: rule %q is not among the wildcard rules of its node", round, p)
+				}
+			} else if m.nodes[n].lab&(nodeSimple<<labBits) == 0 || m.simple[n] < key {
+				t.Fatalf("round %d: rule %q is not the best pure prefix rule of its node", round, p)
+			}
 		}
 	}
+}
+
+// treeKids returns the children of node n.
+func treeKids(m *matcher, n int32) []int32 {
+	nd := &m.nodes[n]
+	fl := nd.lab >> labBits
+	var k int32
+	switch {
+	case fl&nodeLeaf != 0:
+	case fl&nodeWide != 0:
+		for _, i := range &m.wide[nd.kids].index {
+			k = max(k, int32(i))
+		}
+	default:
+		k = 1
+		for i := 1; i < 8; i++ {
+			if byte(nd.kids>>(8*i)) != byte(nd.kids>>(8*i-8)) {
+				k++
+			}
+		}
+	}
+	var kids []int32
+	for c := nd.first; c < nd.first+k; c++ {
+		kids = append(kids, c)
+	}
+	return kids
 }
 
 // TestAgentIndex checks the product-token index against a scan of every

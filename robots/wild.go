@@ -1,20 +1,26 @@
 package robots
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // wildRule is the part of a rule after its literal prefix: segments to find
 // in order, left to right, then an optional suffix anchored at the end.
 type wildRule struct {
-	key       int64 // see ruleKey
-	rule      int32
-	prio      int32
-	allow     bool
-	exact     bool // "prefix$": the path must end right after the prefix
+	key       int64  // see ruleKey
+	need      uint64 // octets (mod 64) the path must contain to match
+	exact     bool   // "prefix$": the path must end right after the prefix
 	hasSuffix bool
 	suffix    string
-	find      []string
-	fails     [][]int32 // KMP failure tables for find
-	need      uint64    // octets (mod 64) the path must contain to match
+	find      []wildSeg // a part of m.segs
+}
+
+// wildSeg is a segment of a wildcard rule with its Knuth-Morris-Pratt
+// failure table (a part of the one all segments share).
+type wildSeg struct {
+	s    string
+	fail []int32
 }
 
 // octetSet adds the octets of s, folded mod 64, to set: a cheap
@@ -32,49 +38,87 @@ func octetSet(set uint64, s string) uint64 {
 	return a | b
 }
 
-func compileWild(r *rule, pattern string, idx int32, litLen int) wildRule {
-	w := wildRule{rule: idx, prio: int32(r.priority()), allow: r.allow}
-	a := 0
-	if r.allow {
-		a = 1
+// placeWild compiles the wildcard rules into m.wild, grouped by node in
+// node order and, within a node, in descending order of key, with their
+// segments and failure tables in two shared slices.
+func (b *builder) placeWild(m *matcher) {
+	if len(b.wilds) == 0 {
+		return
 	}
-	w.key = ruleKey(r.priority(), a, idx)
-	rest := pattern[litLen:]
-	if rest == "" {
-		w.exact = true // anchored, no '*'
-		return w
+	m.wildFrom = make([]int32, len(m.nodes)+1)
+	nseg, nfail := 0, 0
+	for _, w := range b.wilds {
+		m.wildFrom[w.node+1]++
+		m.nodes[w.node].lab |= nodeWild << labBits
+		rest := b.rest(w.rule)
+		nseg += strings.Count(rest, "*") + 1
+		nfail += len(rest)
 	}
-	endsFree := strings.HasSuffix(rest, "*")
-	for seg := range strings.SplitSeq(rest, "*") {
-		if seg != "" {
-			w.find = append(w.find, seg)
+	for i := 1; i < len(m.wildFrom); i++ {
+		m.wildFrom[i] += m.wildFrom[i-1]
+	}
+	m.wild = make([]wildRule, len(b.wilds))
+	m.allNeed = make([]uint64, len(b.wilds))
+	segs, fails := make([]wildSeg, 0, nseg), make([]int32, 0, nfail)
+	at := make([]int32, len(m.nodes)) // the wild rules of node n placed so far
+	for _, wa := range b.wilds {
+		r := &b.rules[wa.rule]
+		a := 0
+		if r.allow {
+			a = 1
 		}
+		w := wildRule{key: ruleKey(r.priority(), a, wa.rule)}
+		rest := b.rest(wa.rule)
+		if rest == "" {
+			w.exact = true // anchored, no '*'
+		}
+		from := len(segs)
+		for seg := range strings.SplitSeq(rest, "*") {
+			if seg != "" {
+				f := len(fails)
+				fails = kmpTable(fails, seg)
+				segs = append(segs, wildSeg{seg, fails[f:len(fails):len(fails)]})
+				w.need = octetSet(w.need, seg)
+			}
+		}
+		w.find = segs[from:len(segs):len(segs)]
+		if r.anchored && !strings.HasSuffix(rest, "*") && len(w.find) > 0 {
+			w.hasSuffix, w.suffix = true, w.find[len(w.find)-1].s
+			w.find = w.find[:len(w.find)-1]
+		}
+		// Insert w among its node's rules, keeping them in descending
+		// order of key.
+		lo := m.wildFrom[wa.node]
+		j := lo + at[wa.node]
+		at[wa.node]++
+		for ; j > lo && m.wild[j-1].key < w.key; j-- {
+			m.wild[j] = m.wild[j-1]
+		}
+		m.wild[j] = w
 	}
-	if r.anchored && !endsFree && len(w.find) > 0 {
-		w.hasSuffix, w.suffix = true, w.find[len(w.find)-1]
-		w.find = w.find[:len(w.find)-1]
-	}
-	w.fails = make([][]int32, len(w.find))
-	for i, seg := range w.find {
-		w.fails[i] = kmpTable(seg)
-		w.need = octetSet(w.need, seg)
-	}
-	w.need = octetSet(w.need, w.suffix)
-	return w
+	m.fillAllNeed()
 }
 
-// kmpTable returns the Knuth-Morris-Pratt failure function of pat.
-func kmpTable(pat string) []int32 {
-	f := make([]int32, len(pat))
+// rest returns the part of rule i's pattern after its literal.
+func (b *builder) rest(i int32) string {
+	return b.t.str(b.rules[i].pattern)[b.off[i+1]-b.off[i]:]
+}
+
+// kmpTable appends the Knuth-Morris-Pratt failure function of pat to f.
+func kmpTable(f []int32, pat string) []int32 {
+	base := len(f)
+	f = slices.Grow(f, len(pat))[:base+len(pat)]
+	t := f[base:]
+	t[0] = 0
 	k := int32(0)
 	for i := 1; i < len(pat); i++ {
 		for k > 0 && pat[i] != pat[k] {
-			k = f[k-1]
+			k = t[k-1]
 		}
 		if pat[i] == pat[k] {
 			k++
 		}
-		f[i] = k
+		t[i] = k
 	}
 	return f
 }
@@ -114,12 +158,12 @@ func (w *wildRule) match(u string, p int, steps *int) bool {
 	if w.exact {
 		return p == len(u)
 	}
-	for i, seg := range w.find {
-		j := kmpIndex(u[p:], seg, w.fails[i], steps)
+	for _, seg := range w.find {
+		j := kmpIndex(u[p:], seg.s, seg.fail, steps)
 		if j < 0 {
 			return false
 		}
-		p += j + len(seg)
+		p += j + len(seg.s)
 	}
 	if !w.hasSuffix {
 		return true
@@ -131,11 +175,10 @@ func (w *wildRule) match(u string, p int, steps *int) bool {
 // fillAllNeed computes allNeed, suffix intersections of the octet sets
 // that the wildcard rules of each node need.
 func (m *matcher) fillAllNeed() {
-	m.allNeed = make([]uint64, len(m.wildIdx))
 	for n := 0; n+1 < len(m.wildFrom); n++ {
 		acc := ^uint64(0)
 		for j := m.wildFrom[n+1] - 1; j >= m.wildFrom[n]; j-- {
-			acc &= m.wild[m.wildIdx[j]].need
+			acc &= m.wild[j].need
 			m.allNeed[j] = acc
 		}
 	}
@@ -149,7 +192,7 @@ func (m *matcher) tryWild(n int32, u string, d int, key int64, set uint64, steps
 		if m.allNeed[j]&^set != 0 {
 			break // every rule left needs an octet u lacks
 		}
-		w := &m.wild[m.wildIdx[j]]
+		w := &m.wild[j]
 		if w.key <= key {
 			break // the rules are in descending order of key
 		}
