@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math/bits"
+	"slices"
 	"strings"
 )
 
@@ -59,13 +60,22 @@ func newMatcher(rules []rule, t *texts) *matcher {
 	for i := range rules {
 		b.insert(int32(i))
 	}
-	m := &matcher{}
-	depth, count := b.layout(m)
+	m := &matcher{none: int32(len(rules))}
+	b.layout(m)
 	b.placeWild(m)
-	if len(m.nodes) >= jumpMinNodes {
-		m.fillJump(depth, count)
-	}
 	return m
+}
+
+// hotCopy returns a copy of the cold matcher m with a jump table, if its
+// tree is large enough for one, and the Verdicts v.
+func (m *matcher) hotCopy(v []Verdict) *matcher {
+	h := &matcher{nodes: m.nodes, labels: m.labels, simple: m.simple, wide: m.wide, wild: m.wild,
+		wildFrom: m.wildFrom, allNeed: m.allNeed, none: m.none, deny: m.deny, hot: true, verdict: v}
+	if len(m.nodes) >= jumpMinNodes {
+		h.nodes = slices.Clone(m.nodes)
+		h.fillJump()
+	}
+	return h
 }
 
 // lit returns the literal of rule i.
@@ -141,9 +151,8 @@ func (b *builder) link(n, prev, x int32) {
 
 // layout numbers the tree's nodes breadth first, so that the children of
 // each node are consecutive and in label order, and fills m.nodes,
-// m.labels and m.simple. It returns the depth and the number of children
-// of each node, by new number.
-func (b *builder) layout(m *matcher) (depth, count []int32) {
+// m.labels and m.simple.
+func (b *builder) layout(m *matcher) {
 	nn := len(b.nodes)
 	buf := make([]int32, 4*nn)
 	order, depth, count, newID := buf[:0:nn], buf[nn:2*nn], buf[2*nn:3*nn], buf[3*nn:]
@@ -201,7 +210,6 @@ func (b *builder) layout(m *matcher) (depth, count []int32) {
 	for i := range b.wilds {
 		b.wilds[i].node = newID[b.wilds[i].node]
 	}
-	return depth, count
 }
 
 // layoutKids fills in how each node finds its children, whose number is

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -37,8 +38,8 @@ type Group struct {
 	txt      *texts
 	ext      *pacing
 
-	once sync.Once
-	m    *matcher
+	once sync.Once               // compiles m
+	m    atomic.Pointer[matcher] // the compiled rules: cold, then hot (see matcher)
 }
 
 // groupNotes are the warnings about a group's lines: found by Parse, and
@@ -181,30 +182,89 @@ func (g *Group) Allowed(target string) Verdict {
 	// "/robots.txt", is matched as written if that decides as its normal
 	// form would.
 	if g != nil && len(target) > 1 && target[0] == '/' && target[1] != '/' && target[1] != 'r' && target[1] != '%' {
-		g.once.Do(g.compile)
-		if i, ok := g.m.check(target); ok {
-			return g.m.verdict[i]
+		m := g.matcher()
+		if i, ok := m.check(target); ok {
+			if m.hot {
+				return m.verdict[i]
+			}
+			return g.coldVerdict(m, i)
 		}
 	}
 	return g.allowed(target)
 }
 
+// verdictAt returns the Verdict for rule i (or none) of m, g's matcher,
+// deciding.
+func (g *Group) verdictAt(m *matcher, i int32) Verdict {
+	if m.hot {
+		return m.verdict[i]
+	}
+	return g.coldVerdict(m, i)
+}
+
+// matcher returns g's compiled rules, compiling them on first use.
+func (g *Group) matcher() *matcher {
+	if m := g.m.Load(); m != nil {
+		return m
+	}
+	return g.compiled()
+}
+
+// compiled compiles g's rules, once, and returns them.
+func (g *Group) compiled() *matcher {
+	g.once.Do(g.compile)
+	return g.m.Load()
+}
+
+// coldVerdict builds the Verdict for rule i (or none) of g's cold matcher
+// m deciding. The second time, it first replaces m with its hot copy.
+func (g *Group) coldVerdict(m *matcher, i int32) Verdict {
+	if !m.warm.Load() {
+		m.warm.Store(true)
+	} else {
+		m.heat.Do(func() { g.m.Store(m.hotCopy(g.verdicts(m))) })
+	}
+	if i == m.none {
+		return g.noRuleVerdict()
+	}
+	return g.ruleVerdict(int(i))
+}
+
+// verdicts returns the Verdict for each of m's rules deciding, then the
+// one for none.
+func (g *Group) verdicts(m *matcher) []Verdict {
+	v := make([]Verdict, m.none+1)
+	for i := range m.none {
+		v[i] = g.ruleVerdict(int(i))
+	}
+	v[m.none] = g.noRuleVerdict()
+	return v
+}
+
+// noRuleVerdict is the Verdict for no rule of g deciding.
+func (g *Group) noRuleVerdict() Verdict {
+	return Verdict{Allowed: true, Agent: g.nameString(), Reason: ReasonNoRule}
+}
+
 // allowed is Allowed for any target.
 func (g *Group) allowed(target string) Verdict {
-	var path string
-	var slash, normal bool
-	if len(target) > 0 && target[0] == '/' && (len(target) == 1 || target[1] != '/') {
-		if g != nil && !maybeRobotsTxt(target) {
-			g.once.Do(g.compile)
-			if i, ok := g.m.check(target); ok {
-				return g.m.verdict[i]
-			}
+	isPath := len(target) > 0 && target[0] == '/' && (len(target) == 1 || target[1] != '/')
+	path, slash := target, false // a path target keeps its fragment: check stops at '#'
+	if !isPath {
+		path, slash = pathOf(target)
+	}
+	if g != nil && !slash && !maybeRobotsTxt(path) {
+		m := g.matcher()
+		if i, ok := m.check(path); ok {
+			return g.verdictAt(m, i)
 		}
+	}
+	var normal bool
+	if isPath {
 		var end int
 		end, normal = normalPathEnd(target)
 		path = target[:end]
 	} else {
-		path, slash = pathOf(target)
 		normal = !slash && urlIsNormal(path)
 	}
 	var i int
@@ -214,11 +274,6 @@ func (g *Group) allowed(target string) Verdict {
 		i, why = g.decide(path, &steps)
 	} else {
 		i, why = g.decideSlow(path, slash)
-	}
-	if why == ReasonRule {
-		// Straight from the table into the result: a rule decided, so
-		// decide compiled g.m.
-		return g.m.verdict[i]
 	}
 	return g.verdict(i, why)
 }
@@ -244,10 +299,15 @@ func (g *Group) verdict(i int, why Reason) Verdict {
 	if g == nil {
 		return Verdict{Allowed: true}
 	}
-	if why != ReasonRule {
-		return Verdict{Allowed: why == ReasonNoRule || why == ReasonRobotsTxt, Agent: g.nameString(), Reason: why}
+	if why == ReasonRule || why == ReasonNoRule {
+		if m := g.m.Load(); m != nil { // decide compiled g's rules
+			if why == ReasonNoRule {
+				i = int(m.none)
+			}
+			return g.verdictAt(m, int32(i))
+		}
 	}
-	return g.m.verdict[i] // a rule decided, so decide compiled g.m
+	return Verdict{Allowed: why == ReasonNoRule || why == ReasonRobotsTxt, Agent: g.nameString(), Reason: why}
 }
 
 // ruleVerdict builds the Verdict for rule i deciding.
@@ -271,25 +331,17 @@ func (g *Group) decide(u string, steps *int) (int, Reason) {
 	case g.ruleTo == g.ruleFrom:
 		return -1, ReasonNoRule
 	}
-	g.once.Do(g.compile)
-	if i := g.m.best(u, steps); i >= 0 {
+	if i := g.matcher().best(u, steps); i >= 0 {
 		return i, ReasonRule
 	}
 	return -1, ReasonNoRule
 }
 
-// compile builds g's matcher and the Verdict of each of its rules,
-// followed by the Verdict for no rule matching.
+// compile builds g's cold matcher.
 func (g *Group) compile() {
-	rules := g.ruleList()
-	m := newMatcher(rules, g.txt)
+	m := newMatcher(g.ruleList(), g.txt)
 	m.deny = g.deny != 0
-	m.verdict = make([]Verdict, len(rules)+1)
-	for i := range rules {
-		m.verdict[i] = g.ruleVerdict(i)
-	}
-	m.verdict[len(rules)] = Verdict{Allowed: true, Agent: g.nameString(), Reason: ReasonNoRule}
-	g.m = m
+	g.m.Store(m)
 }
 
 // A Rule is one Allow or Disallow line of a group, as Group.Rules lists it.

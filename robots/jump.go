@@ -66,6 +66,27 @@ func (j *jumpTable) lookup(from int32, w uint64) *jumpSlot {
 	}
 }
 
+// kidCount returns the number of children of node n.
+func (m *matcher) kidCount(n int32) int32 {
+	nd := &m.nodes[n]
+	switch fl := nd.lab >> labBits; {
+	case fl&nodeLeaf != 0:
+		return 0
+	case fl&nodeWide != 0:
+		k := int32(0)
+		for _, i := range &m.wide[nd.kids].index {
+			k = max(k, int32(i))
+		}
+		return k
+	}
+	// The octets are distinct and in order, padded by repeating the last.
+	k := int32(1)
+	for x := nd.kids; x>>8 != 0 && byte(x>>8) != byte(x); x >>= 8 {
+		k++
+	}
+	return k
+}
+
 // jumpBuilder holds the state of fillJump.
 type jumpBuilder struct {
 	m      *matcher
@@ -80,13 +101,22 @@ type jumpBuilder struct {
 	budget int // nodes the builder may still visit
 }
 
-// fillJump builds m.jump from the laid-out tree, marking its anchors;
-// depth[n] is the depth of node n. The root and every node a jump lands
+// fillJump builds m.jump from the laid-out tree, marking its anchors. The root and every node a jump lands
 // on are candidates; a candidate whose stride is too short passes its
 // children on instead. The builder visits a bounded number of nodes, so
 // that compiling stays linear; the walk is correct with any subset of the
 // jumps.
-func (m *matcher) fillJump(depth, count []int32) {
+func (m *matcher) fillJump() {
+	nn := len(m.nodes)
+	buf := make([]int32, 2*nn)
+	depth, count := buf[:nn], buf[nn:]
+	for n := range m.nodes {
+		k := m.kidCount(int32(n))
+		count[n] = k
+		for c := m.nodes[n].first; c < m.nodes[n].first+k; c++ {
+			depth[c] = depth[n] + int32(m.nodes[c].lab&labMask)
+		}
+	}
 	b := jumpBuilder{m: m, depth: depth, count: count, budget: 8*len(m.nodes) + 64,
 		slots: make([]jumpSlot, 0, 32), queue: make([]int32, 1, 16), seen: make([]bool, len(m.nodes))}
 	b.seen[0] = true

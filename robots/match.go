@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"math/bits"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -70,10 +72,18 @@ type matcher struct {
 	wide     []wideKids
 	wild     []wildRule // wild[wildFrom[n]:wildFrom[n+1]]: node n's wildcard rules, best first
 	wildFrom []int32
-	allNeed  []uint64  // allNeed[j]: octets every rule in wild[j:] of its node needs
-	verdict  []Verdict // verdict[i]: the Verdict for rule i deciding, then the one for no rule, built once
-	deny     bool      // the group disallows everything: check leaves it to decide
-	jump     jumpTable // where walks of paths with known first octets start
+	allNeed  []uint64 // allNeed[j]: octets every rule in wild[j:] of its node needs
+	none     int32    // the rules' number: walk's answer when none matches
+	deny     bool     // the group disallows everything: check leaves it to decide
+
+	// A matcher is compiled cold, without jump table and Verdicts; the
+	// second check of a cold matcher replaces it with a hot copy that has
+	// them (Group.coldVerdict), so that a group checked once costs less.
+	hot     bool
+	verdict []Verdict   // hot: verdict[i] is the Verdict for rule i deciding, verdict[none] for none
+	warm    atomic.Bool // cold: checked once
+	heat    sync.Once   // cold: makes the hot copy
+	jump    jumpTable   // where walks of paths with known first octets start
 }
 
 // node is a node of the radix tree, 32 octets, so that a walk touches
@@ -124,14 +134,14 @@ const (
 // best returns the index of the deciding rule for the normalised path u, or
 // -1 if no rule matches: the longest match in octets, Allow on a tie.
 func (m *matcher) best(u string, steps *int) int {
-	if i, _ := m.walk(u, true, steps); int(i) < len(m.verdict)-1 {
+	if i, _ := m.walk(u, true, steps); i < m.none {
 		return int(i)
 	}
 	return -1
 }
 
-// check returns the index in m.verdict of the Verdict for the path t (see
-// walk) and whether t decides as its normal form would.
+// check returns the deciding rule for the path t, or m.none (see walk),
+// and whether t decides as its normal form would.
 func (m *matcher) check(t string) (int32, bool) {
 	switch {
 	case m.deny:
@@ -146,7 +156,7 @@ func (m *matcher) check(t string) (int32, bool) {
 // noRule returns the key (see ruleKey) that decodes to the index of the
 // Verdict for no rule matching: it is less than that of every rule.
 func (m *matcher) noRule() int64 {
-	return int64(maxRule - (len(m.verdict) - 1))
+	return int64(maxRule - m.none)
 }
 
 // walk returns the index of the deciding rule for the path t, or the index

@@ -252,11 +252,7 @@ func TestBuildTree(t *testing.T) {
 			fmt.Fprintf(&body, "%s: %s\n", verb, b)
 		}
 		g := Parse([]byte(body.String())).Group("bot")
-		g.Allowed("/")
-		if g.m == nil {
-			continue // no rules
-		}
-		m := g.m
+		m := g.matcher()
 		paths := map[string]int32{}
 		var visit func(n int32, path string)
 		visit = func(n int32, path string) {

@@ -82,6 +82,8 @@ func TestRawWalk(t *testing.T) {
 			fmt.Fprintf(&body, "%s: %s\n", verb, pat)
 		}
 		g := Parse([]byte(body.String())).Group("bot")
+		g.Allowed("/")
+		g.Allowed("/") // the second check makes the matcher hot
 		for range 60 {
 			u := rawPath(rng, lits)
 			want := g.verdict(g.decide(normalForm(u), new(int)))
@@ -92,9 +94,11 @@ func TestRawWalk(t *testing.T) {
 				continue // a scheme-relative URL: check takes paths only
 			}
 			asked++
-			if i, ok := g.m.check(u); ok {
+			if m := g.matcher(); !m.hot {
+				t.Fatalf("round %d: the matcher is cold after a check", round)
+			} else if i, ok := m.check(u); ok {
 				answered++
-				if got := g.m.verdict[i]; got != want {
+				if got := m.verdict[i]; got != want {
 					t.Fatalf("round %d: check(%q) = %v, its normal form %q gives %v\n%s", round, u, got, normalForm(u), want, body.String())
 				}
 			}
