@@ -6,6 +6,7 @@ import (
 	"math/bits"
 	"slices"
 	"strings"
+	"unsafe"
 )
 
 // builder holds the state of newMatcher: the rules' literal prefixes (the
@@ -19,9 +20,12 @@ type builder struct {
 	lits  []byte
 	off   []int32
 	nodes []bnode
-	wilds []wildAt // the rules with '*' or '$', where their literals end
-	path  []int32  // the nodes from the root to where the last literal ended
+	wilds []wildAt // the rules with '*' or '$', in lists by the node where their literals end
+	path  []step   // the nodes from the root to where the last literal ended
 }
+
+// step is a node on builder.path and its depth.
+type step struct{ node, depth int32 }
 
 // bnode is a node of the tree being built. Its label is lit(src)[d:depth],
 // d being its parent's depth.
@@ -30,10 +34,12 @@ type bnode struct {
 	src         int32 // a rule whose literal passes through the node
 	depth       int32
 	simple      int32 // the best pure prefix rule ending here; -1 if none
+	wild        int32 // the first of the wildcard rules ending here, in builder.wilds; -1 if none
 	octet       byte  // the label's first octet
 }
 
-type wildAt struct{ node, rule int32 }
+// wildAt is a wildcard rule in the list of its node.
+type wildAt struct{ rule, next int32 }
 
 // newMatcher compiles rules, whose spans point into t. It takes time
 // linear in the octets of the patterns (times at most the 256 possible
@@ -55,14 +61,14 @@ func newMatcher(rules []rule, t *texts) *matcher {
 	}
 	b.lits = append(b.lits, 0, 0, 0, 0, 0, 0, 0, 0)[:len(b.lits)]
 	b.nodes = make([]bnode, 1, 2*len(rules)+1)
-	b.nodes[0] = bnode{first: -1, next: -1, simple: -1}
-	b.path = make([]int32, 1, 16)
+	b.nodes[0] = bnode{first: -1, next: -1, simple: -1, wild: -1}
+	b.path = make([]step, 1, 16)
 	for i := range rules {
 		b.insert(int32(i))
 	}
 	m := &matcher{none: int32(len(rules))}
-	b.layout(m)
-	b.placeWild(m)
+	order := b.layout(m)
+	b.placeWild(m, order)
 	return m
 }
 
@@ -90,48 +96,66 @@ func (b *builder) add(x bnode) int32 {
 // insert adds the literal of rule i to the tree and attaches the rule to
 // the node where the literal ends. Rules in a file come in families that
 // share long prefixes, so it starts from the deepest node of the last
-// literal's path that is a prefix of this one.
+// literal's path that is a prefix of this one, and goes on into the child
+// the last literal took if it can.
 func (b *builder) insert(i int32) {
 	lit := b.lit(i)
+	hint := int32(-1) // a child of the start node, on the last literal's path
 	if i > 0 {
 		l := int32(commonPrefixBytes(b.lit(i-1), lit))
-		for b.nodes[b.path[len(b.path)-1]].depth > l {
+		last := len(b.path)
+		for b.path[len(b.path)-1].depth > l {
 			b.path = b.path[:len(b.path)-1]
 		}
+		if len(b.path) < last {
+			hint = b.path[:last][len(b.path)].node
+		}
 	}
-	n := b.path[len(b.path)-1]
-	d := b.nodes[n].depth
+	top := b.path[len(b.path)-1]
+	n, d := top.node, top.depth
 	for d < int32(len(lit)) {
-		// Find the child of n whose label starts with lit[d], or where
-		// one would go.
 		o := lit[d]
-		prev, c := int32(-1), b.nodes[n].first
-		for c >= 0 && b.nodes[c].octet < o {
-			prev, c = c, b.nodes[c].next
-		}
+		c := hint
 		if c < 0 || b.nodes[c].octet != o {
-			x := b.add(bnode{first: -1, next: c, src: i, depth: int32(len(lit)), simple: -1, octet: o})
-			b.link(n, prev, x)
-			n = x
-			b.path = append(b.path, n)
-			break
+			// Find the child of n whose label starts with o, or where one
+			// would go.
+			prev := int32(-1)
+			if c = b.nodes[n].first; hint >= 0 && b.nodes[hint].octet < o {
+				prev, c = hint, b.nodes[hint].next
+			}
+			for c >= 0 && b.nodes[c].octet < o {
+				prev, c = c, b.nodes[c].next
+			}
+			if c < 0 || b.nodes[c].octet != o {
+				x := b.add(bnode{first: -1, next: c, src: i, depth: int32(len(lit)), simple: -1, wild: -1, octet: o})
+				if prev < 0 {
+					b.nodes[n].first = x
+				} else {
+					b.nodes[prev].next = x
+				}
+				n = x
+				b.path = append(b.path, step{n, int32(len(lit))})
+				break
+			}
 		}
+		hint = -1
 		cn := b.nodes[c]
 		k := int32(commonPrefixBytes(b.lit(cn.src)[d:cn.depth], lit[d:]))
 		if d+k < cn.depth {
-			// The literal leaves c's label: split it.
-			x := b.add(bnode{first: c, next: cn.next, src: cn.src, depth: d + k, simple: -1, octet: o})
-			b.nodes[c].next = -1
-			b.nodes[c].octet = b.lits[b.off[cn.src]+d+k]
-			b.link(n, prev, x)
-			c = x
+			// The literal leaves c's label: split it, c keeping the
+			// upper part and its place among its siblings.
+			y := b.add(bnode{first: cn.first, next: -1, src: cn.src, depth: cn.depth, simple: cn.simple,
+				wild: cn.wild, octet: b.lits[b.off[cn.src]+d+k]})
+			x := &b.nodes[c]
+			x.first, x.depth, x.simple, x.wild = y, d+k, -1, -1
 		}
 		n, d = c, d+k
-		b.path = append(b.path, n)
+		b.path = append(b.path, step{n, d})
 	}
 	r := &b.rules[i]
 	if r.anchored || int(r.pattern.n) != len(lit) {
-		b.wilds = append(b.wilds, wildAt{n, i})
+		b.wilds = append(b.wilds, wildAt{i, b.nodes[n].wild})
+		b.nodes[n].wild = int32(len(b.wilds) - 1)
 		return
 	}
 	// Of equal pure prefix rules, an Allow wins, then the earliest.
@@ -140,108 +164,78 @@ func (b *builder) insert(i int32) {
 	}
 }
 
-// link makes x the child of n that follows prev (the first if prev < 0).
-func (b *builder) link(n, prev, x int32) {
-	if prev < 0 {
-		b.nodes[n].first = x
-	} else {
-		b.nodes[prev].next = x
-	}
-}
-
 // layout numbers the tree's nodes breadth first, so that the children of
 // each node are consecutive and in label order, and fills m.nodes,
-// m.labels and m.simple.
-func (b *builder) layout(m *matcher) {
+// m.labels, m.wide and m.simple, in one pass. It returns the builder's node
+// for each new number.
+func (b *builder) layout(m *matcher) []int32 {
 	nn := len(b.nodes)
-	buf := make([]int32, 4*nn)
-	order, depth, count, newID := buf[:0:nn], buf[nn:2*nn], buf[2*nn:3*nn], buf[3*nn:]
-	order = append(order, 0)
-	size := 0
-	for q := 0; q < len(order); q++ {
-		n := order[q]
-		newID[n] = int32(q)
-		for c := b.nodes[n].first; c >= 0; c = b.nodes[c].next {
-			order = append(order, c)
-			size += int(b.nodes[c].depth - b.nodes[n].depth)
-		}
-	}
+	order := make([]int32, 1, nn) // new number -> builder node
 	m.nodes = make([]node, nn)
-	labels := make([]byte, 0, size+8)
-	for q, n := range order {
-		bn := &b.nodes[n]
-		depth[q] = bn.depth
-		nd := &m.nodes[q]
-		k := 0
-		for c := bn.first; c >= 0; c = b.nodes[c].next {
-			cq := newID[c]
-			if k == 0 {
-				nd.first = cq
-			}
-			k++
-			// The child's label.
-			cd := &m.nodes[cq]
-			lab := b.lit(b.nodes[c].src)[bn.depth:b.nodes[c].depth]
-			cd.labOff = int32(len(labels))
-			cd.lab = uint32(len(lab))
-			labels = append(labels, lab...)
-			h := min(len(lab), 8)
-			cd.shift = uint8(64 - 8*h)
-			cd.head = loadBytes(lab[:cap(lab)]) & (^uint64(0) >> cd.shift)
-			if bytes.IndexByte(lab, '%') >= 0 {
-				cd.lab |= nodePct << labBits
-			}
-		}
-		count[q] = int32(k)
-	}
-	m.labels = string(append(labels, 0, 0, 0, 0, 0, 0, 0, 0))[:len(labels)] // see sameRest
-	m.layoutKids(count)
 	m.simple = make([]int64, nn)
-	for q, n := range order {
-		if s := b.nodes[n].simple; s >= 0 {
+	labels := make([]byte, 0, len(b.lits)+8)
+	pct := bytes.IndexByte(b.lits, '%') >= 0
+	for q := 0; q < len(order); q++ {
+		bn := &b.nodes[order[q]]
+		nd := &m.nodes[q]
+		if s := bn.simple; s >= 0 {
 			a := 0
 			if b.rules[s].allow {
 				a = 1
 			}
-			m.simple[q] = ruleKey(int(depth[q]), a, s)
-			m.nodes[q].lab |= nodeSimple << labBits
+			m.simple[q] = ruleKey(int(bn.depth), a, s)
+			nd.lab |= nodeSimple << labBits
 		}
-	}
-	for i := range b.wilds {
-		b.wilds[i].node = newID[b.wilds[i].node]
-	}
-}
-
-// layoutKids fills in how each node finds its children, whose number is
-// count[n]: their first octets packed into kids, or for nodes with more
-// than eight children an index in m.wide.
-func (m *matcher) layoutKids(count []int32) {
-	for n := range m.nodes {
-		nd := &m.nodes[n]
-		k := int(count[n])
+		nd.first = int32(len(order))
+		var kids uint64
+		var w *wideKids
+		k := 0
+		for c := bn.first; c >= 0; c = b.nodes[c].next {
+			cb := &b.nodes[c]
+			cd := &m.nodes[len(order)]
+			order = append(order, c)
+			// The child's label.
+			from, to := b.off[cb.src]+bn.depth, b.off[cb.src]+cb.depth
+			lab := b.lits[from : to : len(b.lits)+8]
+			cd.labOff = int32(len(labels))
+			cd.lab |= uint32(len(lab))
+			labels = append(labels, lab...)
+			cd.shift = uint8(64 - 8*min(len(lab), 8))
+			cd.head = loadBytes(lab[:8]) & (^uint64(0) >> cd.shift)
+			if pct && bytes.IndexByte(lab, '%') >= 0 {
+				cd.lab |= nodePct << labBits
+			}
+			// Its first octet, among its siblings'.
+			switch {
+			case k < 8:
+				kids |= uint64(cb.octet) << (8 * k)
+			case k == 8:
+				m.wide = append(m.wide, wideKids{})
+				w = &m.wide[len(m.wide)-1]
+				for i := range 8 {
+					w.index[byte(kids>>(8*i))] = uint8(i + 1)
+				}
+				fallthrough
+			default:
+				w.index[cb.octet] = uint8(k + 1)
+			}
+			k++
+		}
 		switch {
 		case k == 0:
 			nd.lab |= nodeLeaf << labBits
 		case k <= 8:
 			// Pad with the last child's octet: a match there is also
 			// found at the child's own, lower, position.
-			var last uint64
-			for i := range 8 {
-				if i < k {
-					last = m.nodes[int(nd.first)+i].head & 0xFF
-				}
-				nd.kids |= last << (8 * i)
-			}
+			last := kids >> (8 * (k - 1)) & 0xFF
+			nd.kids = kids | last*lowOctets<<(8*k&63)
 		default:
-			var w wideKids
-			for i := range k {
-				w.index[m.nodes[int(nd.first)+i].head&0xFF] = uint8(i + 1)
-			}
-			nd.kids = uint64(len(m.wide))
+			nd.kids = uint64(len(m.wide) - 1)
 			nd.lab |= nodeWide << labBits
-			m.wide = append(m.wide, w)
 		}
 	}
+	m.labels = string(append(labels, 0, 0, 0, 0, 0, 0, 0, 0))[:len(labels)] // see sameRest
+	return order
 }
 
 // loadBytes returns the first eight octets of s as one word.
@@ -251,15 +245,13 @@ func loadBytes(s []byte) uint64 { return binary.LittleEndian.Uint64(s) }
 // followed by eight octets, so that their last word can be read whole.
 func commonPrefixBytes(a, b []byte) int {
 	n := min(len(a), len(b))
-	l := 0
-	for ; l+8 <= n; l += 8 {
-		if x := loadBytes(a[l:]) ^ loadBytes(b[l:]); x != 0 {
-			return l + bits.TrailingZeros64(x)/8
+	if n == 0 {
+		return 0
+	}
+	p, q := unsafe.Pointer(unsafe.SliceData(a)), unsafe.Pointer(unsafe.SliceData(b))
+	for l := 0; ; l += 8 {
+		if x := loadAt(p, l) ^ loadAt(q, l); x != 0 || l+8 >= n {
+			return min(n, l+bits.TrailingZeros64(x)/8)
 		}
 	}
-	if l < n {
-		x := loadBytes(a[l:cap(a)]) ^ loadBytes(b[l:cap(b)])
-		return min(n, l+bits.TrailingZeros64(x)/8)
-	}
-	return n
 }

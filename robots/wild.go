@@ -40,61 +40,60 @@ func octetSet(set uint64, s string) uint64 {
 
 // placeWild compiles the wildcard rules into m.wild, grouped by node in
 // node order and, within a node, in descending order of key, with their
-// segments and failure tables in two shared slices.
-func (b *builder) placeWild(m *matcher) {
+// segments and failure tables in two shared slices; order maps the new
+// node numbers to the builder's.
+func (b *builder) placeWild(m *matcher, order []int32) {
 	if len(b.wilds) == 0 {
 		return
 	}
-	m.wildFrom = make([]int32, len(m.nodes)+1)
 	nseg, nfail := 0, 0
-	for _, w := range b.wilds {
-		m.wildFrom[w.node+1]++
-		m.nodes[w.node].lab |= nodeWild << labBits
-		rest := b.rest(w.rule)
+	for _, wa := range b.wilds {
+		rest := b.rest(wa.rule)
 		nseg += strings.Count(rest, "*") + 1
 		nfail += len(rest)
 	}
-	for i := 1; i < len(m.wildFrom); i++ {
-		m.wildFrom[i] += m.wildFrom[i-1]
-	}
-	m.wild = make([]wildRule, len(b.wilds))
+	m.wildFrom = make([]int32, len(m.nodes)+1)
+	m.wild = make([]wildRule, 0, len(b.wilds))
 	m.allNeed = make([]uint64, len(b.wilds))
 	segs, fails := make([]wildSeg, 0, nseg), make([]int32, 0, nfail)
-	at := make([]int32, len(m.nodes)) // the wild rules of node n placed so far
-	for _, wa := range b.wilds {
-		r := &b.rules[wa.rule]
-		a := 0
-		if r.allow {
-			a = 1
-		}
-		w := wildRule{key: ruleKey(r.priority(), a, wa.rule)}
-		rest := b.rest(wa.rule)
-		if rest == "" {
-			w.exact = true // anchored, no '*'
-		}
-		from := len(segs)
-		for seg := range strings.SplitSeq(rest, "*") {
-			if seg != "" {
-				f := len(fails)
-				fails = kmpTable(fails, seg)
-				segs = append(segs, wildSeg{seg, fails[f:len(fails):len(fails)]})
-				w.need = octetSet(w.need, seg)
+	for q, n := range order {
+		lo := len(m.wild)
+		for j := b.nodes[n].wild; j >= 0; j = b.wilds[j].next {
+			i := b.wilds[j].rule
+			r := &b.rules[i]
+			a := 0
+			if r.allow {
+				a = 1
+			}
+			w := wildRule{key: ruleKey(r.priority(), a, i)}
+			rest := b.rest(i)
+			if rest == "" {
+				w.exact = true // anchored, no '*'
+			}
+			from := len(segs)
+			for seg := range strings.SplitSeq(rest, "*") {
+				if seg != "" {
+					f := len(fails)
+					fails = kmpTable(fails, seg)
+					segs = append(segs, wildSeg{seg, fails[f:len(fails):len(fails)]})
+					w.need = octetSet(w.need, seg)
+				}
+			}
+			w.find = segs[from:len(segs):len(segs)]
+			if r.anchored && !strings.HasSuffix(rest, "*") && len(w.find) > 0 {
+				w.hasSuffix, w.suffix = true, w.find[len(w.find)-1].s
+				w.find = w.find[:len(w.find)-1]
+			}
+			// Keep the node's rules in descending order of key.
+			m.wild = append(m.wild, w)
+			for k := len(m.wild) - 1; k > lo && m.wild[k-1].key < w.key; k-- {
+				m.wild[k], m.wild[k-1] = m.wild[k-1], w
 			}
 		}
-		w.find = segs[from:len(segs):len(segs)]
-		if r.anchored && !strings.HasSuffix(rest, "*") && len(w.find) > 0 {
-			w.hasSuffix, w.suffix = true, w.find[len(w.find)-1].s
-			w.find = w.find[:len(w.find)-1]
+		if len(m.wild) > lo {
+			m.nodes[q].lab |= nodeWild << labBits
 		}
-		// Insert w among its node's rules, keeping them in descending
-		// order of key.
-		lo := m.wildFrom[wa.node]
-		j := lo + at[wa.node]
-		at[wa.node]++
-		for ; j > lo && m.wild[j-1].key < w.key; j-- {
-			m.wild[j] = m.wild[j-1]
-		}
-		m.wild[j] = w
+		m.wildFrom[q+1] = int32(len(m.wild))
 	}
 	m.fillAllNeed()
 }
