@@ -147,14 +147,11 @@ type parser struct {
 	body   string  // the parsed body, which every span points into
 	fast   bool    // use the one-pass line readers
 	late   bool    // reading the rules and extensions of cur
-	cur    *Group  // late: the group being read; else &inGroup after the first user-agent, nil before
+	cur    *Group  // late: the group being read; else r.none after the first user-agent, nil before
 	open   bool    // the group still takes user-agent lines: no Allow/Disallow yet
 	rules  []rule  // late: the group's rules, in file order
 	arena  []byte  // late: rewritten patterns, each followed by a dollar sign; else joined group names
 	agents []span  // the user-agent values of all groups, in file order (merged groups' at the end)
-	// inGroup stands for the group being read while Parse reads the file:
-	// groups are r.recs until they are first used.
-	inGroup Group
 }
 
 // warn records a warning for line n; g is the group the line is in, if any.
@@ -301,7 +298,9 @@ func (p *parser) userAgent(s, val string, n int) {
 		}
 		p.r.recs = append(recs, groupRec{from: at, line: int32(n), agentFrom: int32(len(p.agents)),
 			warnFrom: int32(len(p.r.warnings))})
-		p.cur = &p.inGroup
+		// Groups are r.recs until they are first used: while Parse reads
+		// the file, cur only tells that a group is open.
+		p.cur = &p.r.noGroup
 		p.open = true
 	}
 	if val == "" {
@@ -399,15 +398,18 @@ func (p *parser) finish() {
 	for _, s := range p.agents {
 		size += int(s.n)
 	}
-	buf := make([]byte, size)
 	nslots := 2 // at most three quarters full, so a probe always ends
 	for 3*nslots < 4*len(p.agents) {
 		nslots *= 2
 	}
+	// The slots, the token ends and the tokens share one pointer-free
+	// allocation: slots first, then ends, then the tokens' octets.
 	x := &r.index
 	slotSize := int(unsafe.Sizeof(agentSlot{}))
-	x.slots = make([]agentSlot, nslots, nslots+(4*len(p.agents)+slotSize-1)/slotSize)
-	ends := unsafe.Slice((*int32)(unsafe.Pointer(unsafe.SliceData(x.slots[nslots:cap(x.slots)]))), len(p.agents))
+	x.slots = make([]agentSlot, nslots, nslots+(4*len(p.agents)+size+slotSize-1)/slotSize)
+	tail := unsafe.Pointer(unsafe.SliceData(x.slots[nslots:cap(x.slots)]))
+	ends := unsafe.Slice((*int32)(tail), len(p.agents))
+	buf := unsafe.Slice((*byte)(unsafe.Add(tail, 4*len(p.agents))), size)
 	w := 0
 	for i, s := range p.agents {
 		a := agent(s)
@@ -483,7 +485,10 @@ func (p *parser) finish() {
 	switch len(stars) {
 	case 0:
 	case 1:
-		r.star = r.group(stars[0])
+		// Most files have a "*" group: it lives inside r.
+		r.initGroup(&r.starGroup, stars[0])
+		r.star = &r.starGroup
+		r.made[stars[0]].Store(r.star)
 	default:
 		r.star = p.merge(stars)
 	}

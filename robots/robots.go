@@ -30,6 +30,7 @@ type Robots struct {
 	avail     Availability
 	last      lastAgent // the last agent looked up, and its group
 	noGroup   Group     // none for a parsed file
+	starGroup Group     // star, when one group names "*"
 	txt       texts     // what the rules of a parsed file point into
 }
 
@@ -129,9 +130,21 @@ func (r *Robots) group(i int32) *Group {
 	if g := r.made[i].Load(); g != nil {
 		return g
 	}
+	g := new(Group)
+	r.initGroup(g, i)
+	if r.made[i].CompareAndSwap(nil, g) {
+		return g
+	}
+	return r.made[i].Load()
+}
+
+// initGroup fills g, a zero Group, as the Group of r.recs[i], with the
+// warnings Parse found about its lines.
+func (r *Robots) initGroup(g *Group, i int32) {
 	rec := &r.recs[i]
-	g := &Group{agentFrom: rec.agentFrom, agentTo: rec.agentTo, name: rec.name, from: rec.from, to: rec.to,
-		line: rec.line, file: &r.txt, deferred: true}
+	g.agentFrom, g.agentTo, g.name = rec.agentFrom, rec.agentTo, rec.name
+	g.from, g.to, g.line = rec.from, rec.to, rec.line
+	g.file, g.deferred = &r.txt, true
 	for k := rec.warnFrom; k < rec.warnTo && r.warnGroup != nil; k++ {
 		if r.warnGroup[k] == i {
 			if g.notes == nil {
@@ -140,10 +153,6 @@ func (r *Robots) group(i int32) *Group {
 			g.notes.early = append(g.notes.early, r.warnings[k])
 		}
 	}
-	if r.made[i].CompareAndSwap(nil, g) {
-		return g
-	}
-	return r.made[i].Load()
 }
 
 // lookup finds the group for agent in the index and reads its rules.
