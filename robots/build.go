@@ -76,7 +76,7 @@ func newMatcher(rules []rule, t *texts) *matcher {
 // tree is large enough for one, and the Verdicts v.
 func (m *matcher) hotCopy(v []Verdict) *matcher {
 	h := &matcher{nodes: m.nodes, labels: m.labels, simple: m.simple, wide: m.wide, wild: m.wild,
-		wildFrom: m.wildFrom, allNeed: m.allNeed, none: m.none, deny: m.deny, hot: true, verdict: v}
+		wildFrom: m.wildFrom, allNeed: m.allNeed, none: m.none, deny: m.deny, quickly: m.quickly, hot: true, verdict: v}
 	if len(m.nodes) >= jumpMinNodes {
 		h.nodes = slices.Clone(m.nodes)
 		h.fillJump()

@@ -183,7 +183,14 @@ func (g *Group) Allowed(target string) Verdict {
 	// form would.
 	if g != nil && len(target) > 1 && target[0] == '/' && target[1] != '/' && target[1] != 'r' && target[1] != '%' {
 		m := g.matcher()
-		if i, ok := m.check(target); ok {
+		var i int32
+		var ok bool
+		if m.quickly {
+			i, ok = m.quick(target)
+		} else {
+			i, ok = m.check(target)
+		}
+		if ok {
 			if m.hot {
 				return m.verdict[i]
 			}
@@ -341,6 +348,7 @@ func (g *Group) decide(u string, steps *int) (int, Reason) {
 func (g *Group) compile() {
 	m := newMatcher(g.ruleList(), g.txt)
 	m.deny = g.deny != 0
+	m.quickly = !m.deny && len(m.wild) == 0
 	g.m.Store(m)
 }
 

@@ -75,6 +75,7 @@ type matcher struct {
 	allNeed  []uint64 // allNeed[j]: octets every rule in wild[j:] of its node needs
 	none     int32    // the rules' number: walk's answer when none matches
 	deny     bool     // the group disallows everything: check leaves it to decide
+	quickly  bool     // no deny, no wildcard rules: check uses quick
 
 	// A matcher is compiled cold, without jump table and Verdicts; the
 	// second check of a cold matcher replaces it with a hot copy that has
@@ -144,10 +145,10 @@ func (m *matcher) best(u string, steps *int) int {
 // and whether t decides as its normal form would.
 func (m *matcher) check(t string) (int32, bool) {
 	switch {
+	case m.quickly:
+		return m.quick(t)
 	case m.deny:
 		return 0, false
-	case len(m.wild) == 0:
-		return m.quick(t)
 	}
 	var steps int
 	return m.walk(t, false, &steps)

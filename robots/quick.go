@@ -3,6 +3,7 @@ package robots
 import (
 	"math/bits"
 	"strings"
+	"unsafe"
 )
 
 // quick is walk for matchers without wildcard rules and paths as
@@ -36,9 +37,21 @@ walk:
 					if s == nil {
 						break
 					}
-					if r := int(s.depth) - d - k; r > 0 && (len(u)-d-k < r || !m.sameRest(u, d+k, r, int(s.labEnd)-r)) {
-						part, d = s.to, int(s.base)
-						break walk
+					if r := int(s.depth) - d - k; r > 0 {
+						// Compare the rest of the landing node's label.
+						e, same := d+k, false
+						switch {
+						case len(u)-e < r:
+						case r <= 8:
+							x := peek(u, e) ^ loadAt(unsafe.Pointer(unsafe.StringData(m.labels)), int(s.labEnd)-r)
+							same = x&(^uint64(0)>>((64-8*r)&63)) == 0
+						default:
+							same = m.sameRest(u, e, r, int(s.labEnd)-r)
+						}
+						if !same {
+							part, d = s.to, int(s.base)
+							break walk
+						}
 					}
 					n, d, k = s.to, int(s.depth), int(s.next)
 					seen |= uint32(s.flags)
