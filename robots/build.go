@@ -36,6 +36,7 @@ type bnode struct {
 	simple      int32 // the best pure prefix rule ending here; -1 if none
 	wild        int32 // the first of the wildcard rules ending here, in builder.wilds; -1 if none
 	octet       byte  // the label's first octet
+	kids        uint8 // the number of children, up to 9
 }
 
 // wildAt is a wildcard rule in the list of its node.
@@ -128,6 +129,9 @@ func (b *builder) insert(i int32) {
 			}
 			if c < 0 || b.nodes[c].octet != o {
 				x := b.add(bnode{first: -1, next: c, src: i, depth: int32(len(lit)), simple: -1, wild: -1, octet: o})
+				if k := &b.nodes[n].kids; *k <= 8 {
+					*k++
+				}
 				if prev < 0 {
 					b.nodes[n].first = x
 				} else {
@@ -145,9 +149,9 @@ func (b *builder) insert(i int32) {
 			// The literal leaves c's label: split it, c keeping the
 			// upper part and its place among its siblings.
 			y := b.add(bnode{first: cn.first, next: -1, src: cn.src, depth: cn.depth, simple: cn.simple,
-				wild: cn.wild, octet: b.lits[b.off[cn.src]+d+k]})
+				wild: cn.wild, octet: b.lits[b.off[cn.src]+d+k], kids: cn.kids})
 			x := &b.nodes[c]
-			x.first, x.depth, x.simple, x.wild = y, d+k, -1, -1
+			x.first, x.depth, x.simple, x.wild, x.kids = y, d+k, -1, -1, 1
 		}
 		n, d = c, d+k
 		b.path = append(b.path, step{n, d})
@@ -173,7 +177,13 @@ func (b *builder) layout(m *matcher) []int32 {
 	order := make([]int32, 1, nn) // new number -> builder node
 	m.nodes = make([]node, nn)
 	m.simple = make([]int64, nn)
-	labels := make([]byte, 0, len(b.lits)+8)
+	wide := 0
+	for i := range b.nodes {
+		if b.nodes[i].kids > 8 {
+			wide++
+		}
+	}
+	m.wide = make([]wideKids, 0, wide)
 	pct := bytes.IndexByte(b.lits, '%') >= 0
 	for q := 0; q < len(order); q++ {
 		bn := &b.nodes[order[q]]
@@ -197,9 +207,8 @@ func (b *builder) layout(m *matcher) []int32 {
 			// The child's label.
 			from, to := b.off[cb.src]+bn.depth, b.off[cb.src]+cb.depth
 			lab := b.lits[from : to : len(b.lits)+8]
-			cd.labOff = int32(len(labels))
+			cd.labOff = from
 			cd.lab |= uint32(len(lab))
-			labels = append(labels, lab...)
 			cd.shift = uint8(64 - 8*min(len(lab), 8))
 			cd.head = loadBytes(lab[:8]) & (^uint64(0) >> cd.shift)
 			if pct && bytes.IndexByte(lab, '%') >= 0 {
@@ -234,7 +243,9 @@ func (b *builder) layout(m *matcher) []int32 {
 			nd.lab |= nodeWide << labBits
 		}
 	}
-	m.labels = string(append(labels, 0, 0, 0, 0, 0, 0, 0, 0))[:len(labels)] // see sameRest
+	// The labels are parts of the literals, which are followed by eight
+	// octets (see sameRest) and never change from here on.
+	m.labels = unsafe.String(unsafe.SliceData(b.lits), len(b.lits))
 	return order
 }
 
