@@ -57,31 +57,42 @@
 // "longest match wins") is the length in octets of the normalised pattern,
 // '*' and the final '$' included, as in Google's matcher.
 //
-// Each group's rules are compiled, on the first Allowed call for that group
+// Each group's rules are compiled on the first Allowed call for that group
 // (under a sync.Once, so a file with 5,000 groups pays only for the groups
-// a crawler asks about), into a radix tree over their literal prefixes plus,
-// for the part after a '*', a greedy left-to-right segment search
-// (Knuth-Morris-Pratt; leftmost matches are correct for patterns whose only
-// wildcard is '*'). A check walks the path once for all literal prefixes
-// and at most once more for each wildcard rule it has to try (rules that
-// need an octet the path lacks are skipped), never backtracks, so its time
-// is linear in the path's length whatever the patterns, and it does not
-// allocate for paths up to 1 KiB. Rules, a group's user-agent values and
-// its name hold no pointers (they are spans of the body, or of one arena
-// for rewritten patterns and joined names), which keeps parsing cheap for
-// the garbage collector: a third off 5,000 groups. The
-// children of a node are numbered consecutively, and a node finds the
-// child for the next octet from a 256-bit set of first octets and a
-// population count, without a search; labels are compared eight octets at
-// a time. Trees of 32 nodes or more also get a jump table: from the root,
-// and from every node a jump lands on, the next eight octets of the path,
-// read as one word, lead straight to the deepest node the walk would
-// reach within them (if no wildcard rule lies strictly between), so a
-// walk covers eight octets per step through prefixes such as "/wiki/". The
-// Verdict of every rule is built when the group is compiled, so a check
-// copies it. A path that needs no rewriting
-// (no '#', octets that stay as written, canonical escapes) is scanned once
-// and matched in place.
+// a crawler asks about) into a radix tree over their literal prefixes (the
+// parts before the first '*') plus, for the part after a '*', a greedy
+// left-to-right segment search (Knuth-Morris-Pratt; leftmost matches are
+// correct for patterns whose only wildcard is '*'). The tree is built by
+// inserting the literals one by one, each from the deepest node the
+// previous literal shares (rules come in families), in time linear in the
+// patterns' octets times the children scanned at a branch (at most 256);
+// the builder holds no pointers. A check walks the path once for all
+// literal prefixes and at most once more for each wildcard rule it has to
+// try (rules that need an octet the path lacks are skipped), never
+// backtracks, so its time is linear in the path's length whatever the
+// patterns, and it does not allocate for paths up to 1 KiB. Of rules of the
+// same length and kind the earliest line decides. Rules, a group's
+// user-agent values and its name hold no pointers (they are spans of the
+// body, or of one arena for rewritten patterns and joined names), which
+// keeps parsing cheap for the garbage collector: a third off 5,000 groups.
+//
+// A node takes 32 octets; its children are numbered consecutively and found
+// by comparing the next octet with their first octets, up to eight packed
+// in one word (a 256-entry index for more); labels are compared eight
+// octets at a time. The walk compares the path as written with the labels,
+// which are in normal form: if every '%' it matched starts an escape that
+// normalisation keeps and the octet where it left the tree is plain (or the
+// fragment's '#'), the path's normal form leaves the tree at the same place,
+// so no normalising pass is needed; otherwise, and before wildcard rules are
+// tried, the path is normalised (without a copy if it already is in normal
+// form). A group's second check replaces its compiled rules by a hot copy
+// (behind an atomic pointer, so checks never wait) with the Verdict of every
+// rule, which a check then copies, and, for trees of 32 nodes or more, a
+// jump table: from an anchor node, the next k octets of the path (k, at most
+// eight, being the distance to the nearest node with rules), read as one
+// word, lead to the node whose label holds the k-th octet; the walk compares
+// the rest of that label and goes on from there, so it passes prefixes such
+// as "/wiki/" in a step or two. A group checked once pays for neither.
 //
 // Group lookup is one probe of an open-addressing table of product tokens
 // (pointer-free, hashed with the case folded on the fly, so the agent is
@@ -96,10 +107,7 @@
 // normal form (checked in the same pass that finds its end), "Key: value
 // # comment" with a correctly spelt key, blank and comment lines. Any
 // other line takes the general path; FuzzFastLines checks that both give
-// the same result. Compiling a group sorts its literal prefixes with a
-// multikey quicksort (falling back to pdqsort after 2 log n splitting
-// rounds, so adversarial files stay O(n log n)) and lays the tree out with
-// a counting sort.
+// the same result.
 //
 // Product tokens are [a-zA-Z_-] only (RFC 9309 2.2.1), so digits end them:
 // "User-agent: MJ12bot" names the token "MJ", and so does an agent called
