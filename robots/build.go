@@ -236,8 +236,11 @@ func (b *builder) layout(m *matcher) []int32 {
 		case k <= 8:
 			// Pad with the last child's octet: a match there is also
 			// found at the child's own, lower, position.
-			last := kids >> (8 * (k - 1)) & 0xFF
-			nd.kids = kids | last*lowOctets<<(8*k&63)
+			if k < 8 {
+				last := kids >> (8 * (k - 1)) & 0xFF
+				kids |= last * lowOctets << (8 * k)
+			}
+			nd.kids = kids
 		default:
 			nd.kids = uint64(len(m.wide) - 1)
 			nd.lab |= nodeWide << labBits

@@ -2,6 +2,7 @@ package robots
 
 import (
 	"fmt"
+	"math/bits"
 	"math/rand"
 	"slices"
 	"strings"
@@ -234,10 +235,14 @@ func TestBuildTree(t *testing.T) {
 	for round := range 500 {
 		var body strings.Builder
 		body.WriteString("User-agent: *\n")
+		octets := "ab/%*"
+		if round%2 == 1 { // enough first octets for nodes with 8 and more children
+			octets = "ab/%*cdefghijklmn"
+		}
 		for range rnd.Intn(80) {
 			b := []byte("/")
 			for range rnd.Intn(7) {
-				b = append(b, "ab/%*"[rnd.Intn(5)])
+				b = append(b, octets[rnd.Intn(len(octets))])
 			}
 			if rnd.Intn(3) == 0 {
 				b = append([]byte("/common/prefix/"), b...)
@@ -267,6 +272,9 @@ func TestBuildTree(t *testing.T) {
 				lab := m.labels[cn.labOff : int(cn.labOff)+int(cn.lab&labMask)]
 				if i > 0 && m.labels[m.nodes[kids[i-1]].labOff] >= lab[0] {
 					t.Fatalf("round %d: children of %q out of order", round, path)
+				}
+				if got := treeChild(m, n, lab[0]); got != c {
+					t.Fatalf("round %d: the child of %q for %q is %d, want %d", round, path, lab[0], got, c)
 				}
 				visit(c, path+lab)
 			}
@@ -305,6 +313,24 @@ func TestBuildTree(t *testing.T) {
 			}
 		}
 	}
+}
+
+// treeChild returns the child of node n whose label starts with o, as the
+// walk finds it, or -1.
+func treeChild(m *matcher, n int32, o byte) int32 {
+	nd := &m.nodes[n]
+	switch fl := nd.lab >> labBits; {
+	case fl&nodeLeaf != 0:
+		return -1
+	case fl&nodeWide != 0:
+		return nd.first + int32(m.wide[nd.kids].index[o]) - 1
+	}
+	x := nd.kids ^ uint64(o)*lowOctets
+	z := (x - lowOctets) &^ x & highOctets
+	if z == 0 {
+		return -1
+	}
+	return nd.first + int32(bits.TrailingZeros64(z)>>3)
 }
 
 // treeKids returns the children of node n.
