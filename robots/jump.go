@@ -39,13 +39,9 @@ type jumpSlot struct {
 	depth    int32 // the depth of to
 	base     int32 // the depth of to's parent
 	labEnd   int32 // where to's label ends in m.labels
-	next     uint8 // to's stride, if to is an anchor; noStride if not
-	flags    uint8 // to's flags but nodeAnchor, and nodePct if word holds a '%'
+	next     uint8 // to's stride, if to is an anchor
+	flags    uint8 // to's flags, and nodePct if word holds a '%'
 }
-
-// noStride is jumpSlot.next for a node that is no anchor: more than any
-// path has left.
-const noStride = 0xFF
 
 // hash returns the first slot to probe for a jump from node from over w.
 func (j *jumpTable) hash(from int32, w uint64) uint64 {
@@ -142,11 +138,8 @@ func (m *matcher) fillJump() {
 	for i := range b.slots {
 		s := &b.slots[i]
 		to := &m.nodes[s.to]
-		s.flags |= uint8(to.lab>>labBits) &^ nodeAnchor
-		s.next = noStride
-		if to.lab&(nodeAnchor<<labBits) != 0 {
-			s.next = to.shift&7 + 1
-		}
+		s.flags |= uint8(to.lab >> labBits)
+		s.next = to.shift&7 + 1
 	}
 	size := 2
 	for size < 2*len(b.slots) {

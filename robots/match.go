@@ -67,7 +67,7 @@ func (t *texts) str(s span) string {
 // search. A matcher is immutable after construction.
 type matcher struct {
 	nodes    []node  // the root first, then the children of each node together
-	labels   string  // every node's incoming label, back to back
+	labels   string  // the rules' literals, back to back, then eight zeros (see sameRest); labels are parts of them
 	simple   []int64 // simple[n]: the key (see ruleKey) of the best pure prefix rule ending at node n
 	wide     []wideKids
 	wild     []wildRule // wild[wildFrom[n]:wildFrom[n+1]]: node n's wildcard rules, best first
@@ -109,7 +109,6 @@ const (
 	nodeLeaf               // no children
 	nodeSimple             // a pure prefix rule ends here: m.simple[n]
 	nodePct                // the label holds a '%'
-
 )
 
 const (
@@ -122,7 +121,8 @@ const (
 
 // wideKids finds the children of a node with more than eight: index[b]
 // is 1 + the number of the child whose label starts with octet b among
-// its siblings, 0 if none does.
+// its siblings, 0 if none does. Labels are in normal form, so they start
+// with a plain octet or '%': far fewer than 255 of them.
 type wideKids struct {
 	index [256]uint8
 }

@@ -53,7 +53,7 @@ walk:
 							break walk
 						}
 					}
-					n, d, k = s.to, int(s.depth), int(s.next)
+					n, d = s.to, int(s.depth)
 					seen |= uint32(s.flags)
 					if s.flags&nodeSimple != 0 {
 						key = max(key, m.simple[n])
@@ -62,6 +62,10 @@ walk:
 						leaf = true
 						break walk
 					}
+					if s.flags&nodeAnchor == 0 {
+						break
+					}
+					k = int(s.next)
 				}
 				nd = &nodes[n]
 				fl = nd.lab >> labBits
