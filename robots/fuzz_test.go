@@ -70,6 +70,11 @@ func FuzzParse(f *testing.F) {
 		if v1 != v2 {
 			t.Fatalf("not deterministic: %v vs %v", v1, v2)
 		}
+		// A group's second check runs its hot matcher (jump table,
+		// Verdict table); it must agree with the first, cold one.
+		if v := g1.Allowed(target); v != v1 {
+			t.Fatalf("second check %v differs from the first %v", v, v1)
+		}
 		if !slices.Equal(r1.Warnings(), r2.Warnings()) || !slices.Equal(r1.Sitemaps(), r2.Sitemaps()) {
 			t.Fatal("warnings or sitemaps not deterministic")
 		}
