@@ -295,26 +295,13 @@ func (m *matcher) run(w *walker) bool {
 		if d >= len(u) {
 			break
 		}
-		// Find the child whose label starts with u[d].
-		b := u[d]
-		var c int32
-		if fl&nodeWide == 0 {
-			x := nd.kids ^ uint64(b)*lowOctets
-			z := (x - lowOctets) &^ x & highOctets
-			if z == 0 {
-				break
-			}
-			c = nd.first + int32(bits.TrailingZeros64(z)>>3)
-		} else {
-			k := m.wide[nd.kids].index[b]
-			if k == 0 {
-				break
-			}
-			c = nd.first + int32(k) - 1
+		c := m.child(nd, fl, u[d])
+		if c < 0 {
+			break
 		}
-		// Compare its label, eight octets at a time.
-		// peek pads with zeros, which labels lack: a label longer than
-		// the rest of u differs from it.
+		// Compare its label, eight octets at a time. peek pads with
+		// zeros, which labels lack: a label longer than the rest of u
+		// differs from it.
 		cn := &nodes[c]
 		if (peek(u, d)^cn.head)&(^uint64(0)>>(cn.shift&56)) != 0 {
 			part = c
@@ -329,6 +316,23 @@ func (m *matcher) run(w *walker) bool {
 	}
 	w.n, w.d, w.key, w.part, w.leaf = n, d, key, part, leaf
 	return full
+}
+
+// child returns the child of nd (whose flags are fl) whose label starts
+// with b, or -1.
+func (m *matcher) child(nd *node, fl uint32, b byte) int32 {
+	if fl&nodeWide == 0 {
+		x := nd.kids ^ uint64(b)*lowOctets
+		z := (x - lowOctets) &^ x & highOctets
+		if z == 0 {
+			return -1
+		}
+		return nd.first + int32(bits.TrailingZeros64(z)>>3)
+	}
+	if k := m.wide[nd.kids].index[b]; k != 0 {
+		return nd.first + int32(k) - 1
+	}
+	return -1
 }
 
 // sameRest reports whether u[e:e+r] and m.labels[o:o+r] are equal; u

@@ -1,7 +1,6 @@
 package robots
 
 import (
-	"math/bits"
 	"strings"
 	"unsafe"
 )
@@ -74,21 +73,9 @@ walk:
 		if d >= len(u) {
 			break
 		}
-		b := u[d]
-		var c int32
-		if fl&nodeWide == 0 {
-			x := nd.kids ^ uint64(b)*lowOctets
-			z := (x - lowOctets) &^ x & highOctets
-			if z == 0 {
-				break
-			}
-			c = nd.first + int32(bits.TrailingZeros64(z)>>3)
-		} else {
-			k := m.wide[nd.kids].index[b]
-			if k == 0 {
-				break
-			}
-			c = nd.first + int32(k) - 1
+		c := m.child(nd, fl, u[d])
+		if c < 0 {
+			break
 		}
 		cn := &nodes[c]
 		if (peek(u, d)^cn.head)&(^uint64(0)>>(cn.shift&56)) != 0 {
