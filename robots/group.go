@@ -19,17 +19,13 @@ import (
 // concurrent use. The zero Group and a nil *Group have no directives and
 // allow everything.
 type Group struct {
-	agentFrom int32 // the user-agent values as written are file.agents[agentFrom:agentTo]
-	agentTo   int32
-	name      span  // the agents joined by ", "
-	from, to  int32 // a group as written: its lines are file.body[from:to]
-	line      int32 // the line number of file.body[from]
-	deny      Reason
-	deferred  bool        // rules and extensions are read on first use (read)
-	file      *texts      // the file: its body, agents and joined names
-	parts     *[]*Group   // a merged group: the groups it merges, in file order
-	notes     *groupNotes // nil while the group's lines gave no warnings
-	readOnce  sync.Once
+	groupRec // where the group is in the file (a merged group: agents and name only)
+	deny     Reason
+	deferred bool        // rules and extensions are read on first use (read)
+	file     *texts      // the file: its body, agents and joined names
+	parts    *[]*Group   // a merged group: the groups it merges, in file order
+	notes    *groupNotes // nil while the group's lines gave no warnings
+	readOnce sync.Once
 
 	// Set by read: the rules, what their spans point into, and the
 	// extension directives (nil if none).
@@ -533,7 +529,7 @@ func (p *parser) merge(idx []int32) *Group {
 	for i, k := range idx {
 		gs[i] = p.r.group(k)
 	}
-	m := &Group{agentFrom: int32(len(p.agents)), file: &p.r.txt, parts: &gs, deferred: true}
+	m := &Group{groupRec: groupRec{agentFrom: int32(len(p.agents))}, file: &p.r.txt, parts: &gs, deferred: true}
 	seen := map[string]bool{}
 	nameStart := len(p.arena)
 	for _, g := range gs {

@@ -88,7 +88,7 @@ func DisallowAll() *Robots {
 
 func denyAll(why Reason, avail Availability) *Robots {
 	txt := &texts{body: "*", agents: []span{{0, 1}}}
-	return &Robots{none: &Group{txt: txt, agentTo: 1, name: span{0, 1}, deny: why}, avail: avail}
+	return &Robots{none: &Group{groupRec: groupRec{agentTo: 1, name: span{0, 1}}, txt: txt, deny: why}, avail: avail}
 }
 
 // Group returns the group that applies to agent. agent is reduced to its
@@ -115,8 +115,8 @@ func (r *Robots) Group(agent string) *Group {
 }
 
 // groupRec is a group as written, as Parse finds it. It holds no pointers,
-// so a file of thousands of groups costs the collector little; its Group
-// is made when the group is first used (Robots.group).
+// so a file of thousands of groups costs the collector little; its Group,
+// which embeds it, is made when the group is first used (Robots.group).
 type groupRec struct {
 	from, to           int32 // its lines are body[from:to]
 	line               int32 // the line number of body[from]
@@ -141,11 +141,8 @@ func (r *Robots) group(i int32) *Group {
 // initGroup fills g, a zero Group, as the Group of r.recs[i], with the
 // warnings Parse found about its lines.
 func (r *Robots) initGroup(g *Group, i int32) {
-	rec := &r.recs[i]
-	g.agentFrom, g.agentTo, g.name = rec.agentFrom, rec.agentTo, rec.name
-	g.from, g.to, g.line = rec.from, rec.to, rec.line
-	g.file, g.deferred = &r.txt, true
-	for k := rec.warnFrom; k < rec.warnTo && r.warnGroup != nil; k++ {
+	g.groupRec, g.file, g.deferred = r.recs[i], &r.txt, true
+	for k := g.warnFrom; k < g.warnTo && r.warnGroup != nil; k++ {
 		if r.warnGroup[k] == i {
 			if g.notes == nil {
 				g.notes = &groupNotes{}
