@@ -291,12 +291,7 @@ func (p *parser) directive(d directive, s, val string, n int) {
 
 func (p *parser) userAgent(s, val string, n int) {
 	if p.cur == nil || !p.open {
-		at := int32(p.spanOf(s).off)
-		recs := p.r.recs
-		if len(recs) > 0 {
-			recs[len(recs)-1].to = at
-		}
-		p.r.recs = append(recs, groupRec{from: at, line: int32(n), agentFrom: int32(len(p.agents)),
+		p.r.recs = append(p.r.recs, groupRec{from: int32(p.spanOf(s).off), line: int32(n), agentFrom: int32(len(p.agents)),
 			warnFrom: int32(len(p.r.warnings))})
 		// Groups are r.recs until they are first used: while Parse reads
 		// the file, cur only tells that a group is open.
@@ -353,15 +348,14 @@ func (p *parser) spanOf(s string) span {
 func (p *parser) finish() {
 	r := p.r
 	r.none = &r.noGroup
+	// A group ends where the next one starts.
 	recs := r.recs
-	if len(recs) > 0 {
-		recs[len(recs)-1].to = int32(len(r.body))
-	}
 	for i := range recs {
 		if i+1 < len(recs) {
-			recs[i].agentTo, recs[i].warnTo = recs[i+1].agentFrom, recs[i+1].warnFrom
+			next := &recs[i+1]
+			recs[i].to, recs[i].agentTo, recs[i].warnTo = next.from, next.agentFrom, next.warnFrom
 		} else {
-			recs[i].agentTo, recs[i].warnTo = int32(len(p.agents)), int32(len(r.warnings))
+			recs[i].to, recs[i].agentTo, recs[i].warnTo = int32(len(r.body)), int32(len(p.agents)), int32(len(r.warnings))
 		}
 	}
 	r.txt.body = r.body
@@ -471,14 +465,13 @@ func (p *parser) finish() {
 		}
 	}
 	r.made = make([]atomic.Pointer[Group], len(recs))
-	for k := range x.slots[:nslots] {
-		if dups == nil {
-			break
-		}
-		s := &x.slots[k]
-		if l := dups[s.off]; s.n != 0 && l != nil {
-			s.group = -1 - int32(len(x.merged))
-			x.merged = append(x.merged, p.merge(l))
+	if dups != nil {
+		for k := range x.slots[:nslots] {
+			s := &x.slots[k]
+			if l := dups[s.off]; s.n != 0 && l != nil {
+				s.group = -1 - int32(len(x.merged))
+				x.merged = append(x.merged, p.merge(l))
+			}
 		}
 	}
 	x.slots = x.slots[:nslots:nslots]
