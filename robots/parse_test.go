@@ -3,6 +3,7 @@ package robots
 import (
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 func TestParse_LineEndsAndBOM(t *testing.T) {
@@ -159,5 +160,19 @@ func TestTokenLowerAgreesWithProductToken(t *testing.T) {
 		if got := tokenLower[c]; got != want {
 			t.Errorf("tokenLower[%#x] = %#x, want %#x", c, got, want)
 		}
+	}
+}
+
+// TestParse_KeepsBody pins Parse's contract: it keeps the caller's buffer
+// (no copy) and reads a group's lines from it on first use, so a copy is
+// the caller's to make when the buffer is reused.
+func TestParse_KeepsBody(t *testing.T) {
+	body := []byte("User-agent: a\nDisallow: /x\n")
+	r := Parse(body)
+	if got := r.Body(); unsafe.StringData(got) != &body[0] || len(got) != len(body) {
+		t.Fatalf("Body() does not share the caller's buffer")
+	}
+	if v := r.Group("a").Allowed("/x"); v.Allowed || v.Line != 2 {
+		t.Errorf("/x: %v, want disallowed by line 2", v)
 	}
 }
