@@ -60,7 +60,8 @@ func Classify(status int, err error, opts PolicyOptions) Availability {
 
 // FromFetch turns the outcome of a robots.txt fetch into the Robots to
 // follow: the parsed body if Available, AllowAll if Unavailable,
-// DisallowAll if Unreachable or Restricted. It is a pure function.
+// DisallowAll if Unreachable or Restricted. It is a pure function; like
+// Parse, it keeps body, which the caller must not modify afterwards.
 func FromFetch(status int, body []byte, err error, opts PolicyOptions) *Robots {
 	switch Classify(status, err, opts) {
 	case Available:
