@@ -211,8 +211,8 @@ func (b *builder) layout(m *matcher) []int32 {
 			cd.lab |= uint32(len(lab))
 			cd.shift = uint8(64 - 8*min(len(lab), 8))
 			cd.head = loadBytes(lab[:8]) & (^uint64(0) >> cd.shift)
-			if pct && bytes.IndexByte(lab, '%') >= 0 {
-				cd.lab |= nodePct << labBits
+			if pct && !escapesKept(unsafe.String(unsafe.SliceData(lab), len(lab)), bytes.IndexByte(lab, '%'), len(lab)) {
+				cd.lab |= nodePct << labBits // see sameEscapes
 			}
 			// Its first octet, among its siblings'.
 			switch {

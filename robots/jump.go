@@ -1,7 +1,6 @@
 package robots
 
 import (
-	"bytes"
 	"encoding/binary"
 	"math/bits"
 )
@@ -40,7 +39,7 @@ type jumpSlot struct {
 	base     int32 // the depth of to's parent
 	labEnd   int32 // where to's label ends in m.labels
 	next     uint8 // to's stride, if to is an anchor
-	flags    uint8 // to's flags, and nodePct if word holds a '%'
+	flags    uint8 // to's flags, and nodePct if a node passed has it
 }
 
 // hash returns the first slot to probe for a jump from node from over w.
@@ -126,7 +125,7 @@ func (m *matcher) fillJump() {
 			continue
 		}
 		before := len(b.slots)
-		b.visit(b.from, 0)
+		b.visit(b.from, 0, false)
 		if len(b.slots) > before {
 			m.nodes[b.from].lab |= nodeAnchor << labBits
 			m.nodes[b.from].shift |= uint8(b.stride - 1)
@@ -189,21 +188,22 @@ func (b *jumpBuilder) strideBelow(n int32, rel, k int) int {
 }
 
 // visit adds the jumps from b.from that pass through node n, rel octets
-// below it.
-func (b *jumpBuilder) visit(n int32, rel int) {
+// below it; pct reports that a node passed below b.from, n included, has
+// the flag nodePct.
+func (b *jumpBuilder) visit(n int32, rel int, pct bool) {
 	for c, left := b.m.nodes[n].first, b.count[n]; left > 0 && b.budget > 0; c, left = c+1, left-1 {
 		b.budget--
 		lab := b.label(c)
 		if cr := rel + len(lab); cr < b.stride {
 			copy(b.path[rel:], lab)
-			b.visit(c, cr)
+			b.visit(c, cr, pct || b.m.nodes[c].lab&(nodePct<<labBits) != 0)
 			continue
 		}
 		k := copy(b.path[rel:b.stride], lab)
 		clear(b.path[b.stride:])
 		s := jumpSlot{word: binary.LittleEndian.Uint64(b.path[:]), from: b.from, to: c,
 			depth: b.depth[c], base: b.depth[c] - int32(len(lab)), labEnd: b.m.nodes[c].labOff + int32(len(lab))}
-		if bytes.IndexByte(b.path[:b.stride], '%') >= 0 {
+		if pct {
 			s.flags = nodePct
 		}
 		b.slots = append(b.slots, s)

@@ -108,7 +108,7 @@ const (
 	nodeWide               // more than eight children: kids indexes m.wide
 	nodeLeaf               // no children
 	nodeSimple             // a pure prefix rule ends here: m.simple[n]
-	nodePct                // the label holds a '%'
+	nodePct                // the label holds a '%' that starts no escape normalisation keeps within it (see sameEscapes)
 )
 
 const (
@@ -243,7 +243,7 @@ type walker struct {
 	key   int64  // the key of the best rule so far (see ruleKey)
 	part  int32  // a child of n whose label the walk matched only in part; -1 if none
 	leaf  bool   // the walk stopped at a leaf
-	pct   bool   // a label walked holds a '%'
+	pct   bool   // a label walked has the flag nodePct
 	nw    int    // the nodes with wildcard rules passed: wilds[:nw]
 	wilds [4]struct{ n, d int32 }
 }
@@ -367,7 +367,7 @@ func loadAt(p unsafe.Pointer, i int) uint64 {
 // sameEnd reports whether a walk of the path t as written, which matched
 // t[:d] and then part of the label of node part (if part >= 0), or stopped
 // at a leaf, ends where the walk of its normal form would, by the rules
-// given at walk; pct reports that a label walked holds a '%'.
+// given at walk; pct reports that a label walked has the flag nodePct.
 func (m *matcher) sameEnd(t string, d int, part int32, leaf, pct bool) bool {
 	s := d // where the walk left t
 	if part >= 0 {
@@ -378,14 +378,31 @@ func (m *matcher) sameEnd(t string, d int, part int32, leaf, pct bool) bool {
 	if !leaf && s < len(t) && !isPlain(t[s]) && t[s] != '#' {
 		return false
 	}
-	if pct {
-		for i := strings.IndexByte(t[:s], '%'); i >= 0 && i < s; i++ {
-			if t[i] == '%' && !canonicalEscape(t, i) {
-				return false
-			}
+	return sameEscapes(t, s, pct)
+}
+
+// escapesKept reports whether every '%' in t[from:s] starts an escape that
+// normalisation keeps as written.
+func escapesKept(t string, from, s int) bool {
+	for i := max(from, 0); i < s; i++ {
+		if t[i] == '%' && !canonicalEscape(t, i) {
+			return false
 		}
 	}
 	return true
+}
+
+// sameEscapes reports whether every '%' in t[:s], which a walk matched
+// against labels, starts an escape that normalisation keeps as written;
+// pct reports that a label walked holds a '%' that starts no such escape
+// within the label (nodePct). Any other '%' of t[:s] matched one that
+// does, unless it is among the last two octets, where its escape goes on
+// past s.
+func sameEscapes(t string, s int, pct bool) bool {
+	if pct {
+		return escapesKept(t, strings.IndexByte(t[:s], '%'), s)
+	}
+	return s == 0 || t[s-1] != '%' && (s == 1 || t[s-2] != '%') || escapesKept(t, s-2, s)
 }
 
 // commonPrefix returns the length of the longest common prefix of a and b,

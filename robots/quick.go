@@ -1,7 +1,6 @@
 package robots
 
 import (
-	"strings"
 	"unsafe"
 )
 
@@ -91,7 +90,7 @@ walk:
 	}
 	// Where the walk left t: it decides as t's normal form if the octet
 	// there is plain (or ends the path) and every '%' before it starts
-	// an escape normalisation keeps.
+	// an escape normalisation keeps (sameEscapes).
 	s := d
 	if part >= 0 {
 		c := &nodes[part]
@@ -101,12 +100,8 @@ walk:
 	if !leaf && s < len(t) && !isPlain(t[s]) && t[s] != '#' {
 		return -1, false
 	}
-	if seen&nodePct != 0 {
-		for i := strings.IndexByte(t[:s], '%'); i >= 0 && i < s; i++ {
-			if t[i] == '%' && !canonicalEscape(t, i) {
-				return -1, false
-			}
-		}
+	if (seen&nodePct != 0 || s > 0 && (t[s-1] == '%' || s > 1 && t[s-2] == '%')) && !sameEscapes(t, s, seen&nodePct != 0) {
+		return -1, false
 	}
 	return maxRule - int32(key&maxRule), true
 }
