@@ -77,7 +77,7 @@ func newMatcher(rules []rule, t *texts) *matcher {
 // tree is large enough for one, and the Verdicts v.
 func (m *matcher) hotCopy(v []Verdict) *matcher {
 	h := &matcher{nodes: m.nodes, labels: m.labels, simple: m.simple, wide: m.wide, wild: m.wild,
-		wildFrom: m.wildFrom, allNeed: m.allNeed, none: m.none, deny: m.deny, quickly: m.quickly, hot: true, verdict: v}
+		wildFrom: m.wildFrom, allNeed: m.allNeed, none: m.none, deny: m.deny, quickly: m.quickly, pct: m.pct, hot: true, verdict: v}
 	if len(m.nodes) >= jumpMinNodes {
 		h.nodes = slices.Clone(m.nodes)
 		h.fillJump()
@@ -185,6 +185,7 @@ func (b *builder) layout(m *matcher) []int32 {
 	}
 	m.wide = make([]wideKids, 0, wide)
 	pct := bytes.IndexByte(b.lits, '%') >= 0
+	m.pct = pct
 	for q := 0; q < len(order); q++ {
 		bn := &b.nodes[order[q]]
 		nd := &m.nodes[q]

@@ -36,8 +36,8 @@ type jumpSlot struct {
 	word     uint64
 	from, to int32 // the anchor and the node the jump lands on
 	depth    int32 // the depth of to
-	base     int32 // the depth of to's parent
-	labEnd   int32 // where to's label ends in m.labels
+	rest     int32 // the octets of to's label past the jump's word
+	restOff  int32 // where they start in m.labels
 	next     uint8 // to's stride, if to is an anchor
 	flags    uint8 // to's flags, and nodePct if a node passed has it
 }
@@ -201,8 +201,9 @@ func (b *jumpBuilder) visit(n int32, rel int, pct bool) {
 		}
 		k := copy(b.path[rel:b.stride], lab)
 		clear(b.path[b.stride:])
+		rest := int32(len(lab) - (b.stride - rel))
 		s := jumpSlot{word: binary.LittleEndian.Uint64(b.path[:]), from: b.from, to: c,
-			depth: b.depth[c], base: b.depth[c] - int32(len(lab)), labEnd: b.m.nodes[c].labOff + int32(len(lab))}
+			depth: b.depth[c], rest: rest, restOff: b.m.nodes[c].labOff + int32(len(lab)) - rest}
 		if pct {
 			s.flags = nodePct
 		}

@@ -76,6 +76,7 @@ type matcher struct {
 	none     int32    // the rules' number: walk's answer when none matches
 	deny     bool     // the group disallows everything: check leaves it to decide
 	quickly  bool     // no deny, no wildcard rules: check uses quick
+	pct      bool     // a label holds a '%'
 
 	// A matcher is compiled cold, without jump table and Verdicts; the
 	// second check of a cold matcher replaces it with a hot copy that has
@@ -283,8 +284,8 @@ func (m *matcher) run(w *walker) bool {
 					if s.flags&nodePct != 0 {
 						w.pct = true
 					}
-					if r := int(s.depth) - d - k; r > 0 && (len(u)-d-k < r || !m.sameRest(u, d+k, r, int(s.labEnd)-r)) {
-						part, d = s.to, int(s.base)
+					if r := int(s.rest); r > 0 && (len(u)-d-k < r || !m.sameRest(u, d+k, r, int(s.restOff))) {
+						part, d = s.to, int(s.depth)-int(m.nodes[s.to].lab&labMask)
 						break
 					}
 					n, d = s.to, int(s.depth)

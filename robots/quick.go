@@ -35,19 +35,19 @@ walk:
 					if s == nil {
 						break
 					}
-					if r := int(s.depth) - d - k; r > 0 {
+					if r := int(s.rest); r > 0 {
 						// Compare the rest of the landing node's label.
 						e, same := d+k, false
 						switch {
 						case len(u)-e < r:
 						case r <= 8:
-							x := peek(u, e) ^ loadAt(unsafe.Pointer(unsafe.StringData(m.labels)), int(s.labEnd)-r)
+							x := peek(u, e) ^ loadAt(unsafe.Pointer(unsafe.StringData(m.labels)), int(s.restOff))
 							same = x&(^uint64(0)>>((64-8*r)&63)) == 0
 						default:
-							same = m.sameRest(u, e, r, int(s.labEnd)-r)
+							same = m.sameRest(u, e, r, int(s.restOff))
 						}
 						if !same {
-							part, d = s.to, int(s.base)
+							part, d = s.to, int(s.depth)-int(nodes[s.to].lab&labMask)
 							break walk
 						}
 					}
@@ -100,7 +100,7 @@ walk:
 	if !leaf && s < len(t) && !isPlain(t[s]) && t[s] != '#' {
 		return -1, false
 	}
-	if (seen&nodePct != 0 || s > 0 && (t[s-1] == '%' || s > 1 && t[s-2] == '%')) && !sameEscapes(t, s, seen&nodePct != 0) {
+	if m.pct && (seen&nodePct != 0 || s > 0 && (t[s-1] == '%' || s > 1 && t[s-2] == '%')) && !sameEscapes(t, s, seen&nodePct != 0) {
 		return -1, false
 	}
 	return maxRule - int32(key&maxRule), true
