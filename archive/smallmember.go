@@ -233,7 +233,6 @@ func (e *smallEncoder) parse(src []byte) {
 	clear(litFreq[:])
 	clear(e.distFreq[:])
 	e.extraBits, e.fixedBits = 0, 0
-	litBits := 0 // of the literals in the fixed code: 8, or 9 from 144 on
 	nt := 0
 	i := 0
 	for i <= n-smallMinMatch {
@@ -245,7 +244,6 @@ func (e *smallEncoder) parse(src []byte) {
 			c := src[i]
 			tokens[nt] = uint32(c)
 			litFreq[c]++
-			litBits += 8 + int((uint(c)+256-144)>>8)
 			nt++
 			i++
 			continue
@@ -265,10 +263,14 @@ func (e *smallEncoder) parse(src []byte) {
 		c := src[i]
 		tokens[nt] = uint32(c)
 		litFreq[c]++
-		litBits += 8 + int((uint(c)+256-144)>>8)
 		nt++
 	}
 	litFreq[endOfBlock] = 1
+	// The literals' bits in the fixed code: 8 each, 9 from 144 on.
+	litBits := 0
+	for c, f := range litFreq[:256] {
+		litBits += int(f) * int(e.fixedLit.bits[c])
+	}
 	e.fixedBits += litBits + int(e.fixedLit.bits[endOfBlock])
 	e.tokens = tokens[:nt]
 }

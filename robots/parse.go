@@ -140,10 +140,12 @@ func (p *parser) scan(i, to, n int, hasCR bool) {
 				}
 			}
 		}
-		// Blank lines and comments from the start of the line, a third of
-		// most files, need nothing read (fastLine accepts them as they are).
-		if raw := src[i:end]; p.fast && (len(raw) == 0 || raw[0] == '#') {
-		} else if !p.fast || !p.fastRule(raw, n) && !p.fastLine(raw, n) {
+		switch raw := src[i:end]; {
+		case p.fast && (len(raw) == 0 || raw[0] == '#'):
+			// Blank lines and comments from the start of the line, a
+			// third of most files, need nothing read (fastLine accepts
+			// them as they are).
+		case !p.fast || !p.fastRule(raw, n) && !p.fastLine(raw, n):
 			p.line(raw, n)
 		}
 		i = next
