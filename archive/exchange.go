@@ -68,7 +68,9 @@ func (w *Writer) WriteExchange(e Exchange) error {
 	contentType := head.get("Content-Type")
 	d := w.digester()
 	defer w.digesters.Put(d)
-	payloadDigest := d.digest(payload)
+	// A response record's block digest is computed with the payload's, side
+	// by side; a revisit record does not use it and digests its header.
+	blockDigest, payloadDigest := d.digestPair(e.Response, payload)
 
 	var ref revisitRef
 	revisit := false
@@ -138,7 +140,7 @@ func (w *Writer) WriteExchange(e Exchange) error {
 	if revisit {
 		// revisit (WARC 1.1 section 6.7.2): the block is the HTTP header only.
 		block := e.Response[:head.bodyOffset]
-		blockDigest := d.digest(block)
+		blockDigest = d.digest(block)
 		f = append(common("revisit", respID),
 			Field{"WARC-Concurrent-To", reqID},
 			Field{"WARC-Profile", RevisitProfile})
@@ -157,7 +159,6 @@ func (w *Writer) WriteExchange(e Exchange) error {
 		}
 	} else {
 		// response (WARC 1.1 section 6.3)
-		blockDigest := d.digest(e.Response)
 		f = append(common("response", respID),
 			Field{"WARC-Concurrent-To", reqID},
 			Field{"WARC-Block-Digest", blockDigest})
