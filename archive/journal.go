@@ -84,12 +84,12 @@ func loadJournal(dir string) map[string][]indexEntry {
 	return byFile
 }
 
-// journalLines renders entries as journal lines.
+// journalLines renders entries as journal lines: each one JSON object
+// and a newline, as json.Encoder writes them (journalWriter.add too).
 func journalLines(b *strings.Builder, entries []indexEntry) {
+	enc := json.NewEncoder(b)
 	for i := range entries {
-		j, _ := json.Marshal(&entries[i]) // strings and ints only: cannot fail
-		b.Write(j)
-		b.WriteByte('\n')
+		enc.Encode(&entries[i]) // strings and ints into a Builder: cannot fail
 	}
 }
 
@@ -149,7 +149,7 @@ func newJournalWriter(f *os.File) *journalWriter {
 	return j
 }
 
-// add appends one entry as a JSON line (the form journalLines writes).
+// add appends one entry as a journal line (see journalLines).
 func (j *journalWriter) add(e *indexEntry) error {
 	if j.err != nil {
 		return nil // reported when it happened

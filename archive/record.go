@@ -8,11 +8,12 @@ import (
 	"encoding/base32"
 	"encoding/hex"
 	"fmt"
-	"github.com/crawlproject/crawl/archive/internal/sha1pair"
 	"hash"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/crawlproject/crawl/archive/internal/sha1pair"
 )
 
 // Field is one named value: a WARC header field, a warcinfo entry or a
