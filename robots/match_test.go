@@ -396,10 +396,10 @@ func TestAgentIndex(t *testing.T) {
 					}
 				}
 			}
-			tok := strings.ToLower(productToken(agent))
+			tok := strings.ToLower(ProductToken(agent))
 			for _, g := range r.Groups() {
 				for _, a := range g.Agents() {
-					if tok != "" && a != "*" && !strings.HasPrefix(a, "* ") && strings.ToLower(productToken(a)) == tok {
+					if tok != "" && a != "*" && !strings.HasPrefix(a, "* ") && strings.ToLower(ProductToken(a)) == tok {
 						add(g)
 						break
 					}

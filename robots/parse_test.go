@@ -148,13 +148,13 @@ func TestParse_GroupNeverNil(t *testing.T) {
 }
 
 // TestTokenLowerAgreesWithProductToken: the index lower-cases product
-// tokens with a table; it must keep exactly the octets productToken keeps
+// tokens with a table; it must keep exactly the octets ProductToken keeps
 // (RFC 9309 2.2.1: [a-zA-Z_-]) and fold only their case.
 func TestTokenLowerAgreesWithProductToken(t *testing.T) {
 	for c := 0; c < 256; c++ {
 		s := string([]byte{byte(c)})
 		want := byte(0)
-		if productToken(s) != "" {
+		if ProductToken(s) != "" {
 			want = strings.ToLower(s)[0]
 		}
 		if got := tokenLower[c]; got != want {

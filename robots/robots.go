@@ -155,7 +155,7 @@ func (r *Robots) initGroup(g *Group, i int32) {
 // lookup finds the group for agent in the index and reads its rules.
 func (r *Robots) lookup(agent string) *Group {
 	var g *Group
-	if tok := productToken(agent); tok != "" {
+	if tok := ProductToken(agent); tok != "" {
 		switch i, ok := r.index.get(tok); {
 		case !ok:
 		case i >= 0:
@@ -174,8 +174,10 @@ func (r *Robots) lookup(agent string) *Group {
 	return g
 }
 
-// productToken returns the leading run of [a-zA-Z_-] of s (RFC 9309 2.2.1).
-func productToken(s string) string {
+// ProductToken returns the leading run of [a-zA-Z_-] of s (RFC 9309 2.2.1):
+// the token a user-agent line or a crawler name is matched by, as Group
+// does. It is "" when s starts with another character.
+func ProductToken(s string) string {
 	i := 0
 	for i < len(s) {
 		c := s[i]

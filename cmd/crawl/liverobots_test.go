@@ -9,8 +9,9 @@ import (
 )
 
 // TestRobotsExplainLiveFollowsRedirects checks "crawl robots explain URL"
-// fetches through the crawler's robots layer: our User-Agent, a redirect
-// to another host followed, and the result explained for the agent.
+// fetches through the crawler's robots layer: a User-Agent built on the
+// agent's product token, a redirect to another host followed, and the
+// result explained for the agent.
 func TestRobotsExplainLiveFollowsRedirects(t *testing.T) {
 	var ua string
 	target := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -3,11 +3,11 @@ package main
 import (
 	"context"
 	"io"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/crawlproject/crawl/crawler"
+	"github.com/crawlproject/crawl/robots"
 )
 
 // subcommands lists the commands under crawl.
@@ -20,15 +20,14 @@ func subcommands(stdout, stderr io.Writer) []*cobra.Command {
 }
 
 // liveRobotsFetch fetches a robots.txt for "crawl robots explain URL" the
-// way a crawl would: paced, following redirects, with a User-Agent derived
-// from the agent's product token ("FooBot/2.1" sends "FooBot/<version> (+...)").
+// way a crawl would: paced, following redirects, with a User-Agent built
+// on the agent's product token, the one its rules are matched by
+// ("FooBot/2.1" sends "FooBot/<version> (+...)"). An agent without a token
+// fetches as crawl.
 func liveRobotsFetch(ctx context.Context, robotsURL, agent string) ([]byte, int, error) {
 	cfg := crawler.Default()
-	if token, _, _ := strings.Cut(agent, "/"); token != "" {
+	if token := robots.ProductToken(agent); token != "" {
 		cfg.Agent.Token = token
-	}
-	if cfg.Validate() != nil {
-		cfg.Agent.Token = crawler.Default().Agent.Token
 	}
 	return crawler.FetchRobots(ctx, cfg, robotsURL)
 }
