@@ -67,7 +67,7 @@ func newMatcher(rules []rule, t *texts) *matcher {
 	for i := range rules {
 		b.insert(int32(i))
 	}
-	m := &matcher{none: int32(len(rules))}
+	m := &matcher{trie: trie{none: int32(len(rules))}}
 	order := b.layout(m)
 	b.placeWild(m, order)
 	return m
@@ -76,8 +76,7 @@ func newMatcher(rules []rule, t *texts) *matcher {
 // hotCopy returns a copy of the cold matcher m with a jump table, if its
 // tree is large enough for one, and the Verdicts v.
 func (m *matcher) hotCopy(v []Verdict) *matcher {
-	h := &matcher{nodes: m.nodes, labels: m.labels, simple: m.simple, wide: m.wide, wild: m.wild,
-		wildFrom: m.wildFrom, allNeed: m.allNeed, none: m.none, deny: m.deny, quickly: m.quickly, pct: m.pct, hot: true, verdict: v}
+	h := &matcher{trie: m.trie, hot: true, verdict: v}
 	if len(m.nodes) >= jumpMinNodes {
 		h.nodes = slices.Clone(m.nodes)
 		h.fillJump()
@@ -211,7 +210,7 @@ func (b *builder) layout(m *matcher) []int32 {
 			cd.labOff = from
 			cd.lab |= uint32(len(lab))
 			cd.shift = uint8(64 - 8*min(len(lab), 8))
-			cd.head = loadBytes(lab[:8]) & (^uint64(0) >> cd.shift)
+			cd.head = binary.LittleEndian.Uint64(lab[:8]) & (^uint64(0) >> cd.shift)
 			if pct && !escapesKept(unsafe.String(unsafe.SliceData(lab), len(lab)), bytes.IndexByte(lab, '%'), len(lab)) {
 				cd.lab |= nodePct << labBits // see sameEscapes
 			}
@@ -252,9 +251,6 @@ func (b *builder) layout(m *matcher) []int32 {
 	m.labels = unsafe.String(unsafe.SliceData(b.lits), len(b.lits))
 	return order
 }
-
-// loadBytes returns the first eight octets of s as one word.
-func loadBytes(s []byte) uint64 { return binary.LittleEndian.Uint64(s) }
 
 // commonPrefixBytes is commonPrefix for parts of builder.lits, which is
 // followed by eight octets, so that their last word can be read whole.

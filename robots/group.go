@@ -14,9 +14,11 @@ import (
 // the "*" groups. Besides Allow and Disallow it holds the 1996 extended
 // standard's per-group directives and the common Crawl-delay.
 //
-// A Group is immutable after Parse, except for its rule index, which is
-// compiled on first use under a sync.Once; all methods are safe for
-// concurrent use. The zero Group and a nil *Group have no directives and
+// A Group's answers never change, but its parts are made on first use:
+// its Allow, Disallow and extension lines are read under a sync.Once, and
+// its rule index is compiled under another, then swapped (atomically) for
+// a faster copy at its second check. All methods are safe for concurrent
+// use. The zero Group and a nil *Group have no directives and
 // allow everything.
 type Group struct {
 	groupRec // where the group is in the file (a merged group: agents and name only)
@@ -27,12 +29,10 @@ type Group struct {
 	notes    *groupNotes // nil while the group's lines gave no warnings
 	readOnce sync.Once
 
-	// Set by read: the rules, what their spans point into, and the
-	// extension directives (nil if none).
-	ruleFrom int32 // the rules are txt.rules[ruleFrom:ruleTo]
-	ruleTo   int32
-	txt      *texts
-	ext      *pacing
+	// Set by read: the rules (txt.rules) and what their spans point
+	// into, and the extension directives (nil if none).
+	txt *texts
+	ext *pacing
 
 	once sync.Once               // compiles m
 	m    atomic.Pointer[matcher] // the compiled rules: cold, then hot (see matcher)
@@ -44,9 +44,10 @@ type groupNotes struct {
 	early, late []Warning
 }
 
-// ensure reads the group's deferred lines, once. Every way to a Group from
-// outside the package (Robots.Group, Groups) calls it, so methods may
-// assume it was called; the zero and policy groups have none.
+// ensure reads the group's deferred lines, once. Robots.Group and Groups
+// call it before handing a Group out; the methods that read what it sets
+// (pacing, ruleList, Warnings) call it too, which costs one sync.Once
+// check. The zero and policy groups have no deferred lines.
 func (g *Group) ensure() {
 	if g != nil && g.deferred {
 		g.readOnce.Do(g.read)
@@ -66,7 +67,6 @@ func (g *Group) read() {
 		rules: make([]rule, 0, strings.Count(lines, "\n")+1)}
 	p.scan(int(g.from), int(g.to), int(g.line), strings.IndexByte(lines, '\r') >= 0)
 	g.txt = &texts{body: body, arena: string(p.arena), rules: p.rules}
-	g.ruleFrom, g.ruleTo = 0, int32(len(p.rules))
 }
 
 // pacing holds a group's extension directives. Most groups have none, so
@@ -149,15 +149,12 @@ func (g *Group) ruleList() []rule {
 	if g.txt == nil {
 		return nil
 	}
-	return g.txt.rules[g.ruleFrom:g.ruleTo:g.ruleTo]
+	return slices.Clip(g.txt.rules)
 }
 
 // nameString returns the group's agents joined by ", ".
 func (g *Group) nameString() string {
 	if g.file == nil {
-		if g.txt != nil {
-			return g.txt.str(g.name) // a policy group
-		}
 		return ""
 	}
 	return g.file.str(g.name)
@@ -187,11 +184,10 @@ func (g *Group) Allowed(target string) Verdict {
 			i, ok = m.check(target)
 		}
 		if ok {
-			if m.hot {
-				return m.verdict[i]
-			}
-			return g.coldVerdict(m, i)
+			return g.verdictAt(m, i)
 		}
+		// As written it did not decide: check would say the same.
+		return g.decideTarget(target, true, target, false)
 	}
 	return g.allowed(target)
 }
@@ -262,6 +258,13 @@ func (g *Group) allowed(target string) Verdict {
 			return g.verdictAt(m, i)
 		}
 	}
+	return g.decideTarget(target, isPath, path, slash)
+}
+
+// decideTarget is allowed for a target whose path (see pathOf; target
+// itself if isPath) did not decide as written: it normalises the path
+// where needed and decides.
+func (g *Group) decideTarget(target string, isPath bool, path string, slash bool) Verdict {
 	var normal bool
 	if isPath {
 		var end int
@@ -315,7 +318,7 @@ func (g *Group) verdict(i int, why Reason) Verdict {
 
 // ruleVerdict builds the Verdict for rule i deciding.
 func (g *Group) ruleVerdict(i int) Verdict {
-	r := &g.txt.rules[int(g.ruleFrom)+i]
+	r := &g.txt.rules[i]
 	return Verdict{Allowed: r.allow, Rule: g.txt.str(r.text), Line: int(r.line), Pattern: g.txt.str(r.shown()),
 		Agent: g.nameString(), Reason: ReasonRule}
 }
@@ -331,7 +334,7 @@ func (g *Group) decide(u string, steps *int) (int, Reason) {
 		return -1, ReasonRobotsTxt
 	case g.deny != 0:
 		return -1, g.deny
-	case g.ruleTo == g.ruleFrom:
+	case len(g.ruleList()) == 0:
 		return -1, ReasonNoRule
 	}
 	if i := g.matcher().best(u, steps); i >= 0 {
@@ -362,8 +365,9 @@ func (g *Group) Rules() []Rule {
 	if g == nil {
 		return nil
 	}
-	out := make([]Rule, g.ruleTo-g.ruleFrom)
-	for i, r := range g.ruleList() {
+	rules := g.ruleList()
+	out := make([]Rule, len(rules))
+	for i, r := range rules {
 		out[i] = Rule{Allow: r.allow, Pattern: g.txt.str(r.shown()), Line: int(r.line), Text: g.txt.str(r.text)}
 	}
 	return out
@@ -586,5 +590,4 @@ func (g *Group) readMerged() {
 	}
 	slices.SortStableFunc(rules, func(a, b rule) int { return int(a.line - b.line) })
 	g.txt = &texts{body: g.file.body, arena: string(arena), rules: rules}
-	g.ruleFrom, g.ruleTo = 0, int32(len(rules))
 }

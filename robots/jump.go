@@ -17,7 +17,7 @@ const jumpMinNodes = 32
 const jumpMinStride = 3
 
 // jumpTable lets a walk of the radix tree cover several octets of the
-// path in one step. An anchor node has a stride k (stored in its flags):
+// path in one step. An anchor node has a stride k (node.shift&7 holds k-1):
 // the distance, at most jumpLen, to the nearest node below it that has
 // rules. Every path of k octets down the tree from the anchor has a jump,
 // keyed by the anchor and the k octets read as one word, to the node
@@ -199,7 +199,7 @@ func (b *jumpBuilder) visit(n int32, rel int, pct bool) {
 			b.visit(c, cr, pct || b.m.nodes[c].lab&(nodePct<<labBits) != 0)
 			continue
 		}
-		k := copy(b.path[rel:b.stride], lab)
+		copy(b.path[rel:b.stride], lab)
 		clear(b.path[b.stride:])
 		rest := int32(len(lab) - (b.stride - rel))
 		s := jumpSlot{word: binary.LittleEndian.Uint64(b.path[:]), from: b.from, to: c,
@@ -208,7 +208,6 @@ func (b *jumpBuilder) visit(n int32, rel int, pct bool) {
 			s.flags = nodePct
 		}
 		b.slots = append(b.slots, s)
-		_ = k
 		b.enqueue(c)
 	}
 }

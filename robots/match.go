@@ -43,12 +43,13 @@ type span struct{ off, n uint32 }
 
 const inArena = 1 << 31
 
-// texts are the strings a parsed file's spans point into.
+// texts are the strings spans point into: a file's (its body, the agents
+// and joined group names) or a group's (its rules and rewritten patterns).
 type texts struct {
 	body   string // the parsed part of the robots.txt
-	arena  string // patterns that normalisation rewrote, each followed by '$', and joined group names
-	agents []span // the user-agent values of all groups, as written
-	rules  []rule // the rules of all groups, in file order (merged groups' at the end)
+	arena  string // the file's: joined group names; a group's: patterns that normalisation rewrote, each followed by '$'
+	agents []span // the file's: the user-agent values of all groups, as written
+	rules  []rule // a group's: its rules, in file order
 }
 
 func (t *texts) str(s span) string {
@@ -64,8 +65,22 @@ func (t *texts) str(s span) string {
 // first '*'. Walking the path down the trie finds every rule whose prefix
 // matches; pure prefix rules are decided by the walk itself, rules with '*'
 // or '$' then check their remainder with a linear-time greedy segment
-// search. A matcher is immutable after construction.
+// search. A matcher is immutable after construction, but for the cold
+// matcher's warm and heat.
 type matcher struct {
+	trie
+	// A matcher is compiled cold, without jump table and Verdicts; the
+	// second check of a cold matcher replaces it with a hot copy that has
+	// them (Group.coldVerdict), so that a group checked once costs less.
+	hot     bool
+	verdict []Verdict   // hot: verdict[i] is the Verdict for rule i deciding, verdict[none] for none
+	warm    atomic.Bool // cold: checked once
+	heat    sync.Once   // cold: makes the hot copy
+	jump    jumpTable   // where walks of paths with known first octets start
+}
+
+// trie is what a cold matcher and its hot copy share: the compiled rules.
+type trie struct {
 	nodes    []node  // the root first, then the children of each node together
 	labels   string  // the rules' literals, back to back, then eight zeros (see sameRest); labels are parts of them
 	simple   []int64 // simple[n]: the key (see ruleKey) of the best pure prefix rule ending at node n
@@ -77,15 +92,6 @@ type matcher struct {
 	deny     bool     // the group disallows everything: check leaves it to decide
 	quickly  bool     // no deny, no wildcard rules: check uses quick
 	pct      bool     // a label holds a '%'
-
-	// A matcher is compiled cold, without jump table and Verdicts; the
-	// second check of a cold matcher replaces it with a hot copy that has
-	// them (Group.coldVerdict), so that a group checked once costs less.
-	hot     bool
-	verdict []Verdict   // hot: verdict[i] is the Verdict for rule i deciding, verdict[none] for none
-	warm    atomic.Bool // cold: checked once
-	heat    sync.Once   // cold: makes the hot copy
-	jump    jumpTable   // where walks of paths with known first octets start
 }
 
 // node is a node of the radix tree, 32 octets, so that a walk touches
@@ -379,7 +385,8 @@ func (m *matcher) sameEnd(t string, d int, part int32, leaf, pct bool) bool {
 	if !leaf && s < len(t) && !isPlain(t[s]) && t[s] != '#' {
 		return false
 	}
-	return sameEscapes(t, s, pct)
+	// Without a '%' in any label, every octet walked is plain.
+	return !m.pct || sameEscapes(t, s, pct)
 }
 
 // escapesKept reports whether every '%' in t[from:s] starts an escape that

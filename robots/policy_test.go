@@ -57,3 +57,16 @@ func TestRFC9309_2_3_1_AccessResults(t *testing.T) {
 		})
 	}
 }
+
+// TestDisallowAll_GroupIsStar checks the group a policy answers with when
+// the robots.txt was unreachable: the "*" group, as Agents and the
+// Verdict's Agent say.
+func TestDisallowAll_GroupIsStar(t *testing.T) {
+	g := DisallowAll().Group("bot")
+	if got := g.Agents(); len(got) != 1 || got[0] != "*" {
+		t.Errorf("Agents() = %q, want [*]", got)
+	}
+	if v := g.Allowed("/a"); v.Agent != "*" || v.Allowed {
+		t.Errorf("Allowed(/a) = %+v, want disallowed for agent *", v)
+	}
+}

@@ -94,7 +94,9 @@ walk:
 	}
 	// Where the walk left t: it decides as t's normal form if the octet
 	// there is plain (or ends the path) and every '%' before it starts
-	// an escape normalisation keeps (sameEscapes).
+	// an escape normalisation keeps. This is sameEnd (match.go) written
+	// out, with the flags gathered on the way instead of passed in, and
+	// sameEscapes asked only when a '%' can be among the octets walked.
 	s := d
 	if part >= 0 {
 		c := &nodes[part]

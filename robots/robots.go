@@ -88,7 +88,7 @@ func DisallowAll() *Robots {
 
 func denyAll(why Reason, avail Availability) *Robots {
 	txt := &texts{body: "*", agents: []span{{0, 1}}}
-	return &Robots{none: &Group{groupRec: groupRec{agentTo: 1, name: span{0, 1}}, txt: txt, deny: why}, avail: avail}
+	return &Robots{none: &Group{groupRec: groupRec{agentTo: 1, name: span{0, 1}}, file: txt, deny: why}, avail: avail}
 }
 
 // Group returns the group that applies to agent. agent is reduced to its
@@ -96,8 +96,8 @@ func denyAll(why Reason, avail Availability) *Robots {
 // becomes "FooBot"), and matched case-insensitively against every group's
 // user-agent lines; all groups naming it are merged. If none does, the
 // merged "*" groups apply; if there are none either, an empty group that
-// allows everything. Group never returns nil; it does not allocate for
-// product tokens up to 64 bytes.
+// allows everything. Group never returns nil. It allocates only when a
+// group is first used (its lines are read then); the token is not copied.
 func (r *Robots) Group(agent string) *Group {
 	if r == nil {
 		return nil
