@@ -56,7 +56,7 @@ func describeFetch(e crawllog.CrawlEntry) string {
 	}
 	s := fmt.Sprintf("fetched %s: %d, %d bytes in %s", e.URL, e.Status, e.Bytes, crawllog.RoundDuration(time.Duration(e.DurationMS*float64(time.Millisecond))))
 	if e.PaceRule != "" {
-		s += fmt.Sprintf("; pace %s (%s)", crawllog.RoundDuration(time.Duration(e.PaceSeconds*float64(time.Second))), e.PaceRule)
+		s += fmt.Sprintf("; pace %s (%s)", crawllog.RoundSeconds(e.PaceSeconds), e.PaceRule)
 	}
 	if e.Redirect != "" {
 		s += "; redirects to " + e.Redirect + " (queued as a new URL, checked against its own host's robots.txt)"

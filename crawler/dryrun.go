@@ -158,7 +158,7 @@ func PrintDryRun(w io.Writer, hosts []DryRunHost) {
 		}
 		fmt.Fprintln(w)
 		if h.PaceRule != "" {
-			fmt.Fprintf(w, "  pace: one request every %s, set by %s\n", crawllog.RoundDuration(time.Duration(h.PaceSeconds*float64(time.Second))), h.PaceRule)
+			fmt.Fprintf(w, "  pace: one request every %s, set by %s\n", crawllog.RoundSeconds(h.PaceSeconds), h.PaceRule)
 		}
 		if len(h.VisitTimes) > 0 {
 			ws := make([]string, len(h.VisitTimes))

@@ -96,8 +96,10 @@ type robotsCall struct {
 	err   error
 }
 
+// newRobotsLayer returns the robots layer that fetches through tr and
+// gates tr's other requests (it becomes tr's gate).
 func newRobotsLayer(tr *politeTransport, store robotsStore, cfg RobotsConfig, agent string, busy func(string) bool, onFetch func(crawllog.RobotsEntry, *exchange)) *robotsLayer {
-	return &robotsLayer{
+	l := &robotsLayer{
 		client: &http.Client{
 			Transport:     tr,
 			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
@@ -105,16 +107,16 @@ func newRobotsLayer(tr *politeTransport, store robotsStore, cfg RobotsConfig, ag
 		tr: tr, store: store, cfg: cfg, agent: agent, busy: busy, onFetch: onFetch,
 		states: map[string]*robotsState{}, lru: list.New(), inflight: map[string]*robotsCall{},
 	}
+	tr.gate = l
+	return l
 }
 
 // newPoliteStack wires the polite transport and the robots layer that
 // gates it, paced by sched: the same pair serves a crawl, a dry run and a
 // live robots.txt lookup.
 func newPoliteStack(cfg Config, sched *scheduler.Scheduler, store robotsStore, busy func(string) bool, onFetch func(crawllog.RobotsEntry, *exchange)) (*politeTransport, *robotsLayer) {
-	tr := newPoliteTransport(sched, nil, cfg.UserAgentHeader(), cfg.Fetch.MaxBody, cfg.Fetch.Timeout)
-	l := newRobotsLayer(tr, store, cfg.Robots, cfg.Agent.Token, busy, onFetch)
-	tr.gate = l
-	return tr, l
+	tr := newPoliteTransport(sched, cfg.UserAgentHeader(), cfg.Fetch.MaxBody, cfg.Fetch.Timeout)
+	return tr, newRobotsLayer(tr, store, cfg.Robots, cfg.Agent.Token, busy, onFetch)
 }
 
 // cached returns the robots.txt state for authority from memory or the
@@ -285,10 +287,7 @@ func (l *robotsLayer) fetch(ctx context.Context, authority string, prev *robotsS
 	switch robots.Classify(status, fetchErr, robots.PolicyOptions{RestrictedDisallows: l.cfg.ForbiddenDisallows}) {
 	case robots.Available:
 		rec.Outcome, rec.Policy = outcomeParsed, "parse"
-		if int64(len(body)) > l.cfg.MaxBytes {
-			body, rec.Truncated = body[:l.cfg.MaxBytes], true
-		}
-		rec.Body = body
+		rec.Body = body // at most MaxBytes: get caps the transport's read (ex.limit)
 	case robots.Unavailable:
 		rec.Outcome, rec.Policy = outcomeUnavailable, "allow-all"
 	case robots.Restricted:

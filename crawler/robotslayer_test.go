@@ -25,10 +25,9 @@ func newTestLayer(t *testing.T, cfg RobotsConfig, busy func(string) bool) (*robo
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { sched.Close() })
-	tr := newPoliteTransport(sched, nil, c.UserAgentHeader(), c.Fetch.MaxBody, 2*time.Second)
+	tr := newPoliteTransport(sched, c.UserAgentHeader(), c.Fetch.MaxBody, 2*time.Second)
 	var log []crawllog.RobotsEntry
 	l := newRobotsLayer(tr, store, cfg, "testbot", busy, func(e crawllog.RobotsEntry, _ *exchange) { log = append(log, e) })
-	tr.gate = l
 	return l, &log
 }
 

@@ -75,7 +75,7 @@ type politeTransport struct {
 	jobs   sync.Map // id string -> *exchange
 }
 
-func newPoliteTransport(p pacer, g gate, userAgent string, maxBody int64, timeout time.Duration) *politeTransport {
+func newPoliteTransport(p pacer, userAgent string, maxBody int64, timeout time.Duration) *politeTransport {
 	base := &http.Transport{
 		Proxy:                 nil,
 		DisableCompression:    true, // record bodies exactly as sent; no hidden Accept-Encoding
@@ -86,7 +86,7 @@ func newPoliteTransport(p pacer, g gate, userAgent string, maxBody int64, timeou
 		TLSHandshakeTimeout:   timeout,
 		ExpectContinueTimeout: time.Second,
 	}
-	return &politeTransport{base: base, pace: p, gate: g, userAgent: userAgent, maxBody: maxBody, timeout: timeout}
+	return &politeTransport{base: base, pace: p, userAgent: userAgent, maxBody: maxBody, timeout: timeout}
 }
 
 // track registers a new exchange and returns the header value that ties a

@@ -166,7 +166,7 @@ func (s *Summary) Print(w io.Writer) {
 		fmt.Fprintf(w, "\n  %s  [%s]\n", h.Host, h.State)
 		fmt.Fprintf(w, "    pages: %s\n", statusMix(h.PagesByStatus))
 		if h.PaceRule != "" {
-			fmt.Fprintf(w, "    pace:  %s, set by %s\n", RoundDuration(time.Duration(h.PaceSeconds*float64(time.Second))), h.PaceRule)
+			fmt.Fprintf(w, "    pace:  %s, set by %s\n", RoundSeconds(h.PaceSeconds), h.PaceRule)
 		}
 		if h.Warning != "" {
 			fmt.Fprintf(w, "    warning: %s\n", h.Warning)
@@ -226,4 +226,10 @@ func RoundDuration(d time.Duration) time.Duration {
 		return d.Round(100 * time.Microsecond)
 	}
 	return d
+}
+
+// RoundSeconds is RoundDuration for a duration given in seconds, as the
+// logs' pace fields hold it.
+func RoundSeconds(s float64) time.Duration {
+	return RoundDuration(time.Duration(s * float64(time.Second)))
 }

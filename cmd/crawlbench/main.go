@@ -1,10 +1,11 @@
 // Command crawlbench measures what crawl's pacing and bookkeeping cost when
 // sites allow speed: it serves a local test web of many hosts on 127.0.0.1
-// that ask for no pace, crawls it once with crawl (pace floor 0, adaptive
-// pace off) and once with plain colly at the same concurrency, and prints
-// pages per second for both.
+// that ask for no pace, crawls it with crawl (pace floor 0, adaptive pace
+// off; archive off, then on) and with plain colly at the same concurrency,
+// -rounds times, and prints pages per second: each round's, the best of
+// each crawler, and the median of the rounds' crawl/colly ratios.
 //
-//	go run ./cmd/crawlbench -hosts 200 -pages 50 -workers 16
+//	go run ./cmd/crawlbench -hosts 200 -pages 50 -workers 16 -rounds 5
 //
 // With -paced it instead serves hosts that ask for Crawl-delays (0.1 to 1 s),
 // crawls them with the default config, and reports the pace violations the
@@ -37,7 +38,7 @@ func main() {
 	pages := flag.Int("pages", 50, "pages per host")
 	workers := flag.Int("workers", 16, "concurrent fetches, for both crawlers")
 	archive := flag.Bool("archive", true, "also run crawl with its WARC archive on (colly writes nothing)")
-	rounds := flag.Int("rounds", 1, "runs of each crawler (the best is reported)")
+	rounds := flag.Int("rounds", 1, "runs of each crawler (the best and the median of the paired ratios are reported)")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the crawl runs to this file")
 	blockprofile := flag.String("blockprofile", "", "write a blocking profile of the whole run to this file")
 	paced := flag.Bool("paced", false, "instead: crawl hosts that ask for Crawl-delays and report pace violations and speed against the best the pace allows")
@@ -81,10 +82,9 @@ func main() {
 	}
 	for r := range *rounds {
 		n, d := runColly(web.seeds, *workers)
-		pps := float64(n) / d.Seconds()
-		collyPPS := pps
-		bestColly = max(bestColly, pps)
-		fmt.Printf("round %d colly:                %d pages in %s = %.0f pages/s\n", r+1, n, d.Round(time.Millisecond), pps)
+		collyPPS := float64(n) / d.Seconds()
+		bestColly = max(bestColly, collyPPS)
+		fmt.Printf("round %d colly:                %d pages in %s = %.0f pages/s\n", r+1, n, d.Round(time.Millisecond), collyPPS)
 		for i, withArchive := range variants {
 			n, d, err := runCrawl(web.seeds, *workers, withArchive)
 			if err != nil {
