@@ -421,3 +421,14 @@ func TestAgentIndex(t *testing.T) {
 		}
 	}
 }
+
+// normalPattern returns the normal form of a rule's path pattern without
+// its final '$' anchor, and whether it had one, as parser.rule stores it.
+func normalPattern(value string) (pattern string, anchored bool) {
+	clean, anchored := patternIsNormal(value)
+	body := strings.TrimSuffix(value, "$")
+	if clean {
+		return body, anchored
+	}
+	return string(appendNormal(nil, body, true)), anchored
+}

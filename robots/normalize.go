@@ -186,17 +186,6 @@ func patternIsNormal(value string) (clean, anchored bool) {
 	return true, anchored
 }
 
-// normalPattern returns the normal form of a rule's path pattern without
-// its final '$' anchor, and whether it had one.
-func normalPattern(value string) (pattern string, anchored bool) {
-	clean, anchored := patternIsNormal(value)
-	body := strings.TrimSuffix(value, "$")
-	if clean {
-		return body, anchored
-	}
-	return string(appendNormal(nil, body, true)), anchored
-}
-
 // pathOf returns the path, parameters and query of target, which may be an
 // absolute URL, a scheme-relative "//host/path" or a path. The fragment is
 // dropped. slash reports that the result must be read with a leading "/"
