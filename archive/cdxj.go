@@ -3,8 +3,6 @@ package archive
 import (
 	"encoding/json"
 	"fmt"
-	"net"
-	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -15,59 +13,6 @@ import (
 
 // IndexName is the file name of the CDXJ index in the output directory.
 const IndexName = "index.cdxj"
-
-// stripWWW drops a leading "www.", "www2.", ... label, as SURT
-// canonicalisation does.
-func stripWWW(host string) string {
-	rest, ok := strings.CutPrefix(host, "www")
-	if !ok {
-		return host
-	}
-	rest = strings.TrimLeft(rest, "0123456789")
-	if after, ok := strings.CutPrefix(rest, "."); ok && after != "" {
-		return after
-	}
-	return host
-}
-
-// SURT returns the sort-friendly URI reordering transform of rawURL used as
-// the CDXJ key by pywb and warcio: scheme and userinfo dropped, host lower
-// case without a leading "www.", labels reversed and comma separated (IP
-// addresses kept as they are), a non-default port kept, ")" then the path
-// and query lower-cased with query arguments sorted, fragment dropped.
-// Strings that are not http(s) URLs are returned unchanged.
-func SURT(rawURL string) string {
-	u, err := url.Parse(rawURL)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return rawURL
-	}
-	host := strings.ToLower(u.Hostname())
-	host = strings.TrimSuffix(host, ".")
-	var key strings.Builder
-	if net.ParseIP(host) != nil {
-		key.WriteString(host)
-	} else {
-		host = stripWWW(host)
-		labels := strings.Split(host, ".")
-		slices.Reverse(labels)
-		key.WriteString(strings.Join(labels, ","))
-	}
-	if p := u.Port(); p != "" && !(u.Scheme == "http" && p == "80") && !(u.Scheme == "https" && p == "443") {
-		key.WriteString(":" + p)
-	}
-	key.WriteByte(')')
-	path := u.EscapedPath()
-	if path == "" {
-		path = "/"
-	}
-	key.WriteString(strings.ToLower(path))
-	if u.RawQuery != "" {
-		args := strings.Split(strings.ToLower(u.RawQuery), "&")
-		slices.Sort(args)
-		key.WriteString("?" + strings.Join(args, "&"))
-	}
-	return key.String()
-}
 
 // cdxEntry is one line of the CDXJ index.
 type cdxEntry struct {

@@ -7,27 +7,6 @@ import (
 	"testing"
 )
 
-func TestSURTKeysMatchPywb(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"http://www.archive.org/index.html", "org,archive)/index.html"},
-		{"http://archive.org/", "org,archive)/"},
-		{"http://archive.org", "org,archive)/"},
-		{"https://www2.Example.com:443/a", "com,example)/a"},
-		{"http://example.com:80/a", "com,example)/a"},
-		{"http://example.com:8080/A/B?z=1&a=2#frag", "com,example:8080)/a/b?a=2&z=1"},
-		{"http://user:pw@example.com/", "com,example)/"},
-		{"http://127.0.0.1:8080/x", "127.0.0.1:8080)/x"},
-		{"http://www/", "www)/"},
-		{"http://example.com/a%2Fb", "com,example)/a%2fb"},
-		{"dns:example.com", "dns:example.com"},
-	}
-	for _, tt := range tests {
-		if got := SURT(tt.in); got != tt.want {
-			t.Errorf("SURT(%q) = %q, want %q", tt.in, got, tt.want)
-		}
-	}
-}
-
 // pywb CDXJ: "<surt> <14-digit timestamp> <json>", sorted; offsets and
 // lengths as strings; the sha1 label dropped from the digest.
 func TestCDXJLineFormat(t *testing.T) {

@@ -60,8 +60,14 @@
 //     empty; robots.txt exchanges (IsRobots) are archived and indexed but
 //     never mirrored.
 //   - The CDXJ "digest" drops the "sha1:" label as pywb does; sha256 keeps
-//     its label. SURT keys skip session-id stripping of the python surt
-//     library; IP hosts are not reversed, as in python surt.
+//     its label. SURT keys are those pywb computes (python surt's
+//     default transform, see SURT), with three approximations: a
+//     non-ASCII host is IDNA-encoded by UTS #46 (x/net/idna), not IDNA
+//     2003, so "ß" stays a letter; an escape that decodes to bytes that
+//     are not UTF-8 becomes one U+FFFD per byte; a numeric host that
+//     inet_aton rejects stays a name where surt would ask DNS. An index
+//     resumed from an older version keeps the keys it was written with;
+//     RebuildIndex recomputes them.
 //   - index.cdxj is written (sorted) at Close; until then the entries live
 //     in memory (a few hundred bytes per response) and in an append-only
 //     journal (index.journal), so Open after a crash only decompresses the
