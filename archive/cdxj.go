@@ -79,22 +79,7 @@ func writeIndex(dir string, lines []string) error {
 		b.WriteString(l)
 		b.WriteByte('\n')
 	}
-	tmp, err := os.CreateTemp(dir, ".index-*.cdxj")
-	if err != nil {
-		return fmt.Errorf("archive: write index: %w", err)
-	}
-	_, err = tmp.WriteString(b.String())
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), filepath.Join(dir, IndexName))
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
+	if err := replaceFile(filepath.Join(dir, IndexName), b.String()); err != nil {
 		return fmt.Errorf("archive: write index: %w", err)
 	}
 	return nil

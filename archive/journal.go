@@ -99,22 +99,7 @@ func (w *Writer) openJournal() error {
 	var b strings.Builder
 	journalLines(&b, w.entries)
 	path := filepath.Join(w.opts.Dir, JournalName)
-	tmp, err := os.CreateTemp(w.opts.Dir, ".journal-*")
-	if err != nil {
-		return fmt.Errorf("archive: journal: %w", err)
-	}
-	_, err = tmp.WriteString(b.String())
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
+	if err := replaceFile(path, b.String()); err != nil {
 		return fmt.Errorf("archive: journal: %w", err)
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0o644)

@@ -133,6 +133,10 @@ func Open(opts Options) (*Writer, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := removeTempFiles(opts.Dir); err != nil {
+		lock.Close()
+		return nil, err
+	}
 	w := &Writer{opts: opts, lock: lock, dedupe: make(map[string]revisitRef)}
 	w.pool.level = opts.GzipLevel
 	if opts.Mirror {
@@ -174,19 +178,35 @@ func (w *Writer) digester() *digester {
 func (w *Writer) Dir() string { return w.opts.Dir }
 
 // startFile opens (appending) or creates the current WARC file and writes
-// a warcinfo record. last is the newest existing file, "" if none.
+// a warcinfo record. last is the newest existing file, "" if none; it is
+// appended to only if its warcinfo record still fits under MaxFileSize.
 func (w *Writer) startFile(last string) error {
-	path := ""
 	if last != "" {
 		if st, err := os.Stat(last); err == nil && st.Size() < w.opts.MaxFileSize {
-			path = last
+			w.name = filepath.Base(last)
+			var buf bytes.Buffer
+			if err := w.warcinfo(&buf); err != nil {
+				return err
+			}
+			if st.Size()+int64(buf.Len()) <= w.opts.MaxFileSize {
+				return w.openFile(last, buf.Bytes())
+			}
 		}
 	}
-	if path == "" {
-		w.serial++
-		path = filepath.Join(w.opts.Dir, fmt.Sprintf("%s-%s-%05d.warc.gz",
-			w.opts.Prefix, w.opts.Now().UTC().Format("20060102150405"), w.serial))
+	w.serial++
+	path := filepath.Join(w.opts.Dir, fmt.Sprintf("%s-%s-%05d.warc.gz",
+		w.opts.Prefix, w.opts.Now().UTC().Format("20060102150405"), w.serial))
+	w.name = filepath.Base(path)
+	var buf bytes.Buffer
+	if err := w.warcinfo(&buf); err != nil {
+		return err
 	}
+	return w.openFile(path, buf.Bytes())
+}
+
+// openFile makes path the current file, positioned at its end, and
+// appends info (its warcinfo record) to it.
+func (w *Writer) openFile(path string, info []byte) error {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return fmt.Errorf("archive: open warc file: %w", err)
@@ -197,11 +217,7 @@ func (w *Writer) startFile(last string) error {
 		return fmt.Errorf("archive: open warc file: %w", err)
 	}
 	w.f, w.name, w.size, w.used = f, filepath.Base(path), size, size > 0
-	var buf bytes.Buffer
-	if err := w.warcinfo(&buf); err != nil {
-		return err
-	}
-	return w.append(buf.Bytes())
+	return w.append(info)
 }
 
 // warcinfo renders the warcinfo record of the current file (WARC 1.1

@@ -1,0 +1,60 @@
+package archive
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// tempPrefix starts the names of the temporary files the index and the
+// journal are written to before they are renamed into place. Their
+// extension is not ".cdxj", so a replay tool that loads every index in
+// the directory never reads a half-written one.
+const tempPrefix = ".tmp-"
+
+// replaceFile writes data to path through a synced temporary file in the
+// same directory and a rename, so path holds either its old or its new
+// contents after a crash. The file is readable by all (0644), as the WARC
+// files are, for a web server or replay tool running as another user.
+func replaceFile(path string, data string) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), tempPrefix+filepath.Base(path)+"-*")
+	if err != nil {
+		return err
+	}
+	err = tmp.Chmod(0o644)
+	if err == nil {
+		_, err = tmp.WriteString(data)
+	}
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+	}
+	return err
+}
+
+// removeTempFiles deletes temporary files a crash left in dir before
+// their rename. Open calls it once it holds the directory lock, so no
+// other writer can be using them.
+func removeTempFiles(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return fmt.Errorf("archive: open: %w", err)
+	}
+	for _, e := range entries {
+		if e.Type().IsRegular() && strings.HasPrefix(e.Name(), tempPrefix) {
+			if err := os.Remove(filepath.Join(dir, e.Name())); err != nil {
+				return fmt.Errorf("archive: open: %w", err)
+			}
+		}
+	}
+	return nil
+}
