@@ -119,15 +119,28 @@
 // # Conservative readings of malformed values
 //
 //   - Crawl-delay: a negative value counts by its magnitude; a value that is
-//     not a number is FallbackDelay (10 s); values above MaxDelay (24 h) are
-//     capped. Several Crawl-delay lines in a group: the longest wins.
+//     not a number (NaN included) is FallbackDelay (10 s); a value above
+//     MaxDelay (24 h), infinity and a number too large for a float64
+//     ("1e400") included, is capped at MaxDelay. Several Crawl-delay lines
+//     in a group: the longest wins.
 //   - Request-rate that does not start with a number is one document per
 //     FallbackDelay (10 s).
 //   - Request-rate "10" (no period) is one document per 10 seconds, not ten
 //     per second. A count of 0 is read as 1; a period of 0 as one unit;
-//     negative numbers by their magnitude; an unknown unit as hours; an
-//     unreadable window as no window (the rate applies all day). A
-//     fractional count "0.5/1m" becomes 1 per 2 minutes.
+//     negative numbers by their magnitude; an unreadable window as no window
+//     (the rate applies all day). A fractional count "0.5/1m" becomes 1 per
+//     2 minutes; a count above 10^9 is read as 10^9.
+//   - Request-rate whose period cannot be read, "100/" or "100/soon", is
+//     one document per the count read as seconds, at least FallbackDelay:
+//     unreadable like a Crawl-delay that is not a number, and never faster
+//     than "Request-rate: 100". A period is one word (the 1996 grammar puts
+//     white space only between the rate and its window), so "1/ 0600-0700"
+//     has no period and the window 06:00-07:00, and is one document per 10 s
+//     in that window. A number followed by an unknown unit ("10x") or by
+//     something that is not a unit ("5.5.5", "1e3") is read in hours.
+//   - The period is kept as written ("100/48h" is 100 per 48 h, one every
+//     28m48s); an interval (period / count) above MaxDelay is capped at it:
+//     "1/2d" is one document every 24 h.
 //   - Visit-time that cannot be read is ignored with a warning: no window
 //     can be invented for it.
 //   - Among Request-rate lines without a window the slowest wins; a

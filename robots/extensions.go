@@ -1,6 +1,7 @@
 package robots
 
 import (
+	"errors"
 	"math"
 	"slices"
 	"strconv"
@@ -78,31 +79,40 @@ func (p *parser) extension(d directive, s, val string, n int) {
 	}
 }
 
-// parseDelay reads a Crawl-delay value in seconds, fractions allowed.
-// Conservative readings: a negative value counts by its magnitude, a value
-// that is not a number is FallbackDelay, and delays are capped at MaxDelay.
+// parseDelay reads a Crawl-delay value in seconds, fractions allowed, with
+// an optional "s". Conservative readings: a negative value counts by its
+// magnitude; a value that is not a number (NaN included) is FallbackDelay;
+// a value too large, including one too large for a float64 ("1e400") and
+// infinity, is capped at MaxDelay. Every reading but a plain number of at
+// most MaxDelay comes with a warning.
 func parseDelay(val string) (time.Duration, string) {
 	f, ok := digits(val)
-	var err error
 	if !ok {
-		f, err = strconv.ParseFloat(val, 64)
-	}
-	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
-		if t, ok := strings.CutSuffix(val, "s"); ok {
-			if g, err2 := strconv.ParseFloat(trimWS(t), 64); err2 == nil && g >= 0 && !math.IsInf(g, 0) {
-				return secs(g), ""
-			}
+		num := val
+		if t, cut := strings.CutSuffix(val, "s"); cut {
+			num = trimWS(t)
 		}
-		return FallbackDelay, "Crawl-delay is not a number of seconds; read as 10 s"
+		var err error
+		f, err = strconv.ParseFloat(num, 64)
+		// ErrRange is an overflow (f is ±Inf) or an underflow (f is ±0):
+		// both are numbers, read below.
+		if err != nil && !errors.Is(err, strconv.ErrRange) || math.IsNaN(f) {
+			return FallbackDelay, "Crawl-delay is not a number of seconds; read as 10 s"
+		}
 	}
-	msg := ""
-	if f < 0 {
-		f, msg = -f, "negative Crawl-delay; read as its magnitude"
+	neg := f < 0
+	if neg {
+		f = -f
 	}
-	if f > MaxDelay.Seconds() {
+	switch {
+	case f > MaxDelay.Seconds() && neg:
+		return MaxDelay, "negative Crawl-delay whose magnitude is longer than a day; capped at 24 h"
+	case f > MaxDelay.Seconds():
 		return MaxDelay, "Crawl-delay longer than a day; capped at 24 h"
+	case neg:
+		return secs(f), "negative Crawl-delay; read as its magnitude"
 	}
-	return secs(f), msg
+	return secs(f), ""
 }
 
 // digits reads s if it is 1 to 9 decimal digits, the common Crawl-delay,
@@ -127,121 +137,6 @@ func secs(f float64) time.Duration {
 		return MaxDelay
 	}
 	return time.Duration(math.Round(f * float64(time.Second)))
-}
-
-// parseRate reads a Request-rate value: "n/t[unit]" with unit s, m, h or d
-// (seconds if absent), optionally followed by a UTC window. See doc.go for
-// the conservative readings of malformed values.
-func parseRate(val string) (RequestRate, []string) {
-	var msgs []string
-	rate := RequestRate{}
-	s := val
-	num, s, ok := readNumber(s)
-	if !ok {
-		return RequestRate{Requests: 1, Per: FallbackDelay, Malformed: true},
-			[]string{"Request-rate does not start with a number; read as one document per 10 s"}
-	}
-	if num < 0 {
-		num = -num
-		msgs = append(msgs, "negative request count; read as its magnitude")
-	}
-	s = trimWS(s)
-	var per time.Duration
-	if rest, slash := strings.CutPrefix(s, "/"); slash {
-		s = trimWS(rest)
-		t, rest, ok := readNumber(s)
-		if !ok {
-			t = 1
-		}
-		if t < 0 {
-			t = -t
-			msgs = append(msgs, "negative period; read as its magnitude")
-		}
-		s = trimWS(rest)
-		unit := time.Second
-		u := 0
-		for u < len(s) && ('a' <= s[u]|0x20 && s[u]|0x20 <= 'z') {
-			u++
-		}
-		switch strings.ToLower(s[:u]) {
-		case "", "s", "sec", "secs", "second", "seconds":
-		case "m", "min", "mins", "minute", "minutes":
-			unit = time.Minute
-		case "h", "hr", "hour", "hours":
-			unit = time.Hour
-		case "d", "day", "days":
-			unit = 24 * time.Hour
-		default:
-			unit = time.Hour
-			msgs = append(msgs, "unknown time unit \""+s[:u]+"\"; read as hours, the slowest reading")
-		}
-		s = s[u:]
-		if t == 0 {
-			t = 1
-			msgs = append(msgs, "zero period; read as one unit")
-		}
-		per = time.Duration(math.Min(t*float64(unit), float64(MaxDelay)))
-	} else {
-		// "Request-rate: 10": the slower reading is one document per 10 s.
-		msgs = append(msgs, "no period; read as one document per that many seconds")
-		if num == 0 {
-			num = 1
-		}
-		per = time.Duration(math.Min(num*float64(time.Second), float64(MaxDelay)))
-		num = 1
-	}
-	switch {
-	case num == 0:
-		msgs = append(msgs, "zero documents per period; read as one")
-		rate.Requests = 1
-	case num != math.Trunc(num) || num < 1:
-		rate.Requests = 1
-		per = time.Duration(float64(per) / num)
-	case num > 1e9:
-		rate.Requests = 1e9
-	default:
-		rate.Requests = int(num)
-	}
-	rate.Per = min(per, MaxDelay)
-	if rate.Per <= 0 {
-		rate.Per = time.Nanosecond
-	}
-	if s = trimWS(s); s != "" {
-		var one [2]Window
-		ws, ok := appendWindows(one[:0], s)
-		switch {
-		case ok && len(ws) == 1:
-			rate.Window, rate.Windowed = ws[0], true
-		default:
-			msgs = append(msgs, "unreadable time window; the rate applies all day")
-		}
-	}
-	rate.Malformed = len(msgs) > 0
-	return rate, msgs
-}
-
-// readNumber reads a decimal number (sign and fraction allowed) at the
-// start of s.
-func readNumber(s string) (float64, string, bool) {
-	i := 0
-	if i < len(s) && (s[i] == '-' || s[i] == '+') {
-		i++
-	}
-	digits := 0
-	for i < len(s) && ('0' <= s[i] && s[i] <= '9' || s[i] == '.') {
-		if s[i] != '.' {
-			digits++
-		}
-		i++
-	}
-	if digits == 0 {
-		return 0, s, false
-	}
-	f, err := strconv.ParseFloat(s[:i], 64)
-	if err != nil {
-		return 0, s, false
-	}
-	return f, s[i:], true
 }
 
 // appendWindows reads one or more UTC windows from s, "HHMM-HHMM",

@@ -1,6 +1,7 @@
 package robots
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -196,5 +197,129 @@ func TestDigitsLikeParseFloat(t *testing.T) {
 	}
 	if d, msg := parseDelay("86401"); d != MaxDelay || msg == "" {
 		t.Errorf("parseDelay(86401) = %v, %q; want the 24 h cap with a warning", d, msg)
+	}
+}
+
+// TestCrawlDelay_OutOfRange pins the readings of Crawl-delay values that
+// are numbers but no usable delay (doc.go, "Conservative readings"): too
+// large ones, however they are written, are capped at MaxDelay; negative
+// ones count by their magnitude; NaN is not a number. Each reading but a
+// plain delay of at most a day warns, and says what it did.
+func TestCrawlDelay_OutOfRange(t *testing.T) {
+	const (
+		capped    = "Crawl-delay longer than a day; capped at 24 h"
+		negCapped = "negative Crawl-delay whose magnitude is longer than a day; capped at 24 h"
+		notNumber = "Crawl-delay is not a number of seconds; read as 10 s"
+	)
+	for _, c := range []struct {
+		value string
+		want  time.Duration
+		msg   string
+	}{
+		{"86400", MaxDelay, ""},
+		{"86401", MaxDelay, capped},
+		{"999999999", MaxDelay, capped},
+		{"1e400", MaxDelay, capped}, // too large for a float64
+		{"Inf", MaxDelay, capped},
+		{"+Infinity", MaxDelay, capped},
+		{"100000000000000000000s", MaxDelay, capped},
+		{"1e400 s", MaxDelay, capped},
+		{"-Inf", MaxDelay, negCapped},
+		{"-1e400", MaxDelay, negCapped},
+		{"-86401", MaxDelay, negCapped},
+		{"-2.5s", 2500 * time.Millisecond, "negative Crawl-delay; read as its magnitude"},
+		{"NaN", FallbackDelay, notNumber},
+		{"NaNs", FallbackDelay, notNumber},
+		{"s", FallbackDelay, notNumber},
+		{"1e-400", 0, ""}, // a number too small for a float64 is 0
+	} {
+		g := Parse([]byte("User-agent: *\nCrawl-delay: " + c.value + "\n")).Group("bot")
+		if d, ok := g.CrawlDelay(); !ok || d != c.want {
+			t.Errorf("Crawl-delay: %s = %v %v, want %v", c.value, d, ok, c.want)
+		}
+		var want []Warning
+		if c.msg != "" {
+			want = []Warning{{Line: 2, Text: "Crawl-delay: " + c.value, Message: c.msg}}
+		}
+		if got := g.Warnings(); !slices.Equal(got, want) {
+			t.Errorf("Crawl-delay: %s: warnings %q, want %q", c.value, got, want)
+		}
+	}
+}
+
+// TestExtended1996_RequestRatePeriod covers the period of a Request-rate,
+// per the 1996 extended standard:
+//
+//	<rate> is defined as <numdocuments> '/' <timeunit>. The default time
+//	unit is the second.
+//	Request-rate: <rate> <time> '-' <time>
+//	A normalized rate is one document per X seconds. For example, a rate
+//	of 100/24h can be normalized as: [...] 1 document every 864 seconds
+//
+// The period is kept as written and only the normalised interval is capped
+// at MaxDelay. A period that cannot be read is one document per the count
+// in seconds, at least FallbackDelay, never the count per one second; white
+// space ends the rate, so a window after "1/ " is a window.
+func TestExtended1996_RequestRatePeriod(t *testing.T) {
+	const line = "Request-rate: "
+	for _, c := range []struct {
+		value    string
+		requests int
+		per      time.Duration
+		interval time.Duration
+		window   string   // "" for none
+		msgs     []string // every warning, in order
+	}{
+		{"100/24h", 100, 24 * time.Hour, 864 * time.Second, "", nil},
+		{"100/48h", 100, 48 * time.Hour, 28*time.Minute + 48*time.Second, "", nil},
+		{"3/2d", 3, 48 * time.Hour, 16 * time.Hour, "", nil},
+		{"24/1d", 24, 24 * time.Hour, time.Hour, "", nil},
+		{"1/2d", 1, 48 * time.Hour, MaxDelay, "", []string{
+			"one document every 48h0m0s is slower than one a day; capped at one every 24 h"}},
+		{"1/100000000000000000000s", 1, MaxDelay, MaxDelay, "", []string{
+			"one document every more than 290 years is slower than one a day; capped at one every 24 h"}},
+		{"100/", 1, 100 * time.Second, 100 * time.Second, "", []string{
+			"no period after '/'; read as one document per 1m40s (the count as seconds, at least 10 s)"}},
+		{"1/", 1, FallbackDelay, FallbackDelay, "", []string{
+			"no period after '/'; read as one document per 10s (the count as seconds, at least 10 s)"}},
+		{"100/soon", 1, 100 * time.Second, 100 * time.Second, "", []string{
+			`period "soon" is neither a number nor a time unit (s, m, h, d); read as one document per 1m40s (the count as seconds, at least 10 s)`}},
+		{"1/ 0600-0700", 1, FallbackDelay, FallbackDelay, "06:00-07:00", []string{
+			"no period after '/' (white space ends the rate; a time window follows); read as one document per 10s (the count as seconds, at least 10 s)"}},
+		{"1/ 0600 0700", 1, FallbackDelay, FallbackDelay, "06:00-07:00", []string{
+			"no period after '/' (white space ends the rate; a time window follows); read as one document per 10s (the count as seconds, at least 10 s)"}},
+		{"1/5.5.5", 1, 5*time.Hour + 30*time.Minute, 5*time.Hour + 30*time.Minute, "", []string{
+			`period "5.5.5" is not a number and a time unit (s, m, h, d); its number 5.5 is read as hours`}},
+		{"1/1e3", 1, time.Hour, time.Hour, "", []string{
+			`period "1e3" is not a number and a time unit (s, m, h, d); its number 1 is read as hours`}},
+		{"1/10x", 1, 10 * time.Hour, 10 * time.Hour, "", []string{`unknown time unit "x"; read as hours`}},
+		{"1/ 10m", 1, 10 * time.Minute, 10 * time.Minute, "", nil},
+		{"1/ 60", 1, time.Minute, time.Minute, "", nil},
+		{"100/h", 100, time.Hour, 36 * time.Second, "", nil},
+		{"2/ 3 hours 0100-0200", 2, 3 * time.Hour, 90 * time.Minute, "01:00-02:00", nil},
+		{"100000000000/1s", 1e9, time.Second, time.Nanosecond, "", []string{
+			"more than 10^9 documents per period; read as 10^9"}},
+	} {
+		rates := Parse([]byte("User-agent: *\n" + line + c.value + "\n")).Group("bot").RequestRates()
+		if len(rates) != 1 {
+			t.Errorf("%q: %d rates", c.value, len(rates))
+			continue
+		}
+		r := rates[0]
+		window := ""
+		if r.Windowed {
+			window = r.Window.String()
+		}
+		if r.Requests != c.requests || r.Per != c.per || r.Interval() != c.interval || window != c.window || r.Malformed != (len(c.msgs) > 0) {
+			t.Errorf("%q: got %d/%v interval %v window %q malformed %v, want %d/%v interval %v window %q",
+				c.value, r.Requests, r.Per, r.Interval(), window, r.Malformed, c.requests, c.per, c.interval, c.window)
+		}
+		var want []Warning
+		for _, m := range c.msgs {
+			want = append(want, Warning{Line: 2, Text: line + c.value, Message: m})
+		}
+		if got := Parse([]byte("User-agent: *\n" + line + c.value + "\n")).Warnings(); !slices.Equal(got, want) {
+			t.Errorf("%q: warnings\n%q\nwant\n%q", c.value, got, want)
+		}
 	}
 }

@@ -11,7 +11,7 @@ import (
 // A RequestRate is a plain value and safe for concurrent use.
 type RequestRate struct {
 	Requests  int           // documents allowed per period; at least 1 after parsing
-	Per       time.Duration // the period; positive after parsing
+	Per       time.Duration // the period as written; positive after parsing
 	Window    Window        // the UTC window; meaningful only if Windowed
 	Windowed  bool          // whether the line named a time window
 	Line      int           // 1-based line number in robots.txt
@@ -20,12 +20,15 @@ type RequestRate struct {
 }
 
 // Interval returns the time between two request starts that the rate asks
-// for: Per divided by Requests ("100/24h" is one document every 864 s).
+// for: Per divided by Requests ("100/24h" is one document every 864 s,
+// "100/48h" one every 28m48s), capped at MaxDelay ("1/2d" is one document
+// every 24 h; Parse warns about such a line).
 func (r RequestRate) Interval() time.Duration {
-	if r.Requests <= 0 {
-		return r.Per
+	iv := r.Per
+	if r.Requests > 1 {
+		iv /= time.Duration(r.Requests)
 	}
-	return r.Per / time.Duration(r.Requests)
+	return min(iv, MaxDelay)
 }
 
 // ActiveAt reports whether the rate is in force at t: always for a rate

@@ -314,8 +314,12 @@ func writeExplainText(w io.Writer, r *robots.Robots, agent, source string, now t
 		if rate.Windowed {
 			when = "between " + rate.Window.FromClock() + " and " + rate.Window.ToClock() + " UTC"
 		}
-		fmt.Fprintf(&b, "  Request-rate: %d per %s (one every %s) %s  [line %d]\n",
-			rate.Requests, durationWords(rate.Per), durationWords(rate.Interval()), when, rate.Line)
+		capped := ""
+		if rate.Interval() < rate.Per/time.Duration(rate.Requests) {
+			capped = ", capped at " + durationWords(robots.MaxDelay)
+		}
+		fmt.Fprintf(&b, "  Request-rate: %d per %s (one every %s%s) %s  [line %d]\n",
+			rate.Requests, durationWords(rate.Per), durationWords(rate.Interval()), capped, when, rate.Line)
 	}
 	if wins := g.VisitTimes(); len(wins) > 0 {
 		spans := make([]string, len(wins))

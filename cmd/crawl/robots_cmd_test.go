@@ -277,3 +277,25 @@ func TestRobotsExplainGolden(t *testing.T) {
 		}
 	}
 }
+
+// TestRobotsExplainTrueRate: explain states the rate a Request-rate line
+// asks for, period as written and interval = period / count (1996 extended
+// standard: "100/24h = 1/864"), and says when the interval was capped.
+func TestRobotsExplainTrueRate(t *testing.T) {
+	file := writeRobotsFile(t, "User-agent: *\nRequest-rate: 100/48h\nRequest-rate: 3/2d\nRequest-rate: 1/2d\n")
+	out, err := runRobotsCmd(t, robotsOptions{}, "explain", "--file", file, "--agent", "bot")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"Request-rate: 100 per 48h (one every 28m48s) at any time  [line 2]",
+		"Request-rate: 3 per 48h (one every 16h) at any time  [line 3]",
+		"Request-rate: 1 per 48h (one every 24h, capped at 24h) at any time  [line 4]",
+		"pace now (14:00 UTC): at most one request every 24h (line 4: Request-rate: 1/2d)",
+		`line 4: one document every 48h0m0s is slower than one a day; capped at one every 24 h: "Request-rate: 1/2d"`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
