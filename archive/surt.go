@@ -57,7 +57,7 @@ func SURT(rawURL string) string {
 		return rawURL
 	}
 	var key strings.Builder
-	host := canonicalHost(u.host)
+	host := surtHost(u.host)
 	host = dropWWW(host)
 	labels := strings.Split(host, ".")
 	slices.Reverse(labels)
@@ -69,8 +69,8 @@ func SURT(rawURL string) string {
 		}
 	}
 	key.WriteByte(')')
-	key.WriteString(canonicalPath(u.path))
-	if q := canonicalQuery(u.query); q != "" {
+	key.WriteString(surtPath(u.path))
+	if q := surtQuery(u.query); q != "" {
 		key.WriteString("?" + q)
 	}
 	return key.String()
@@ -128,9 +128,9 @@ func dropWWW(host string) string {
 	return host
 }
 
-// canonicalHost is the Google canonicaliser's host: decoded, IDNA-encoded,
+// surtHost is the Google canonicaliser's host: decoded, IDNA-encoded,
 // dots collapsed, numeric IPv4 forms normalised, lower-cased, escaped.
-func canonicalHost(h string) string {
+func surtHost(h string) string {
 	h = unescapeAll(h)
 	if !isASCII(h) {
 		if a, err := idna.Lookup.ToASCII(h); err == nil {
@@ -203,10 +203,10 @@ func dottedQuad(v uint64) string {
 		strconv.FormatUint(v>>8&255, 10) + "." + strconv.FormatUint(v&255, 10)
 }
 
-// canonicalPath is the key's path: decoded, dot and empty segments
+// surtPath is the key's path: decoded, dot and empty segments
 // removed, escaped once, lower-cased, session ids and a trailing "/"
 // removed.
-func canonicalPath(p string) string {
+func surtPath(p string) string {
 	p = strings.ToLower(escapeOnce(normalizePath(unescapeAll(p))))
 	p = dropPathSessionID(p, true)
 	p = dropPathSessionID(p, false)
@@ -247,10 +247,10 @@ func normalizePath(p string) string {
 	return b.String()
 }
 
-// canonicalQuery is the key's query: decoded and escaped once, session
+// surtQuery is the key's query: decoded and escaped once, session
 // ids removed, lower-cased, arguments sorted by name then value (an
 // argument without "=" before one with it). "" means no query.
-func canonicalQuery(q string) string {
+func surtQuery(q string) string {
 	if q == "" {
 		return ""
 	}
@@ -304,8 +304,8 @@ func unescapeAll(s string) string {
 func unescapeOnce(s string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
-		if s[i] == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
-			b.WriteByte(unhex(s[i+1])<<4 | unhex(s[i+2]))
+		if s[i] == '%' && i+2 < len(s) && isHexDigit(s[i+1]) && isHexDigit(s[i+2]) {
+			b.WriteByte(hexDigitValue(s[i+1])<<4 | hexDigitValue(s[i+2]))
 			i += 2
 			continue
 		}
@@ -314,11 +314,11 @@ func unescapeOnce(s string) string {
 	return b.String()
 }
 
-func isHex(c byte) bool {
+func isHexDigit(c byte) bool {
 	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }
 
-func unhex(c byte) byte {
+func hexDigitValue(c byte) byte {
 	switch {
 	case c <= '9':
 		return c - '0'

@@ -64,8 +64,6 @@ func archiveOptions(cfg Config) archive.Options {
 			{Name: "politeness-per-host", Value: fmt.Sprint(p.PerHost)},
 			{Name: "politeness-max-wait", Value: p.MaxWait.String()},
 			{Name: "politeness-max-crawl-delay", Value: p.MaxCrawlDelay.String() + " (" + p.CrawlDelayPolicy + ")"},
-			{Name: "format", Value: "WARC File Format 1.1"},
-			{Name: "conformsTo", Value: "https://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/"},
 		},
 	}
 }

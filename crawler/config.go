@@ -218,6 +218,9 @@ func (c Config) Validate() error {
 	if c.Fetch.MaxBody <= 0 {
 		bad("fetch.max_body", "must be positive")
 	}
+	if c.Archive.Mirror && !c.Archive.WARC {
+		bad("archive.mirror", "needs archive.warc: true (the mirror is written from the archived responses)")
+	}
 	if u := c.Frontier.URL; u != "" {
 		if pu, err := url.Parse(u); err != nil || pu.Scheme != "redis" {
 			bad("frontier.url", "%q is not a redis:// URL (leave empty for the embedded store)", u)

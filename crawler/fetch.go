@@ -192,7 +192,10 @@ func (c *crawl) archive(ex *exchange, meta []archive.Field, isRobots bool) {
 	}
 	err := c.arch.WriteExchange(archive.Exchange{TargetURI: ex.URL, Date: ex.Start, IP: ex.IP, Request: ex.RawRequest,
 		Response: ex.RawResponse, Truncated: tr, Metadata: meta, IsRobots: isRobots})
-	if err != nil {
+	switch {
+	case errors.Is(err, archive.ErrMirror):
+		c.log.Warn("mirror copy not written (the WARC records were)", "url", ex.URL, "err", err)
+	case err != nil:
 		c.log.Error("archive write failed", "url", ex.URL, "err", err)
 	}
 }

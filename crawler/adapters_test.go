@@ -1,0 +1,101 @@
+package crawler
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/crawlproject/crawl/archive"
+)
+
+// The warcinfo record (WARC 1.1 section 6.2) names each of its fields
+// once: the archive writer writes format and conformsTo itself, and the
+// crawler adds its politeness settings and operator agent.
+func TestWarcinfoFieldsAppearOnce(t *testing.T) {
+	cfg := testConfig(t)
+	w, err := openArchive(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob(filepath.Join(w.Dir(), "*.warc.gz"))
+	if len(files) != 1 {
+		t.Fatalf("files %v", files)
+	}
+	f, err := os.Open(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rec, err := archive.NewReader(f).Next()
+	if err != nil && err != io.EOF {
+		t.Fatal(err)
+	}
+	if rec == nil || rec.Type() != "warcinfo" {
+		t.Fatalf("first record %v, want warcinfo", rec)
+	}
+	seen := map[string]int{}
+	for _, line := range strings.Split(strings.TrimSpace(string(rec.Block)), "\r\n") {
+		name, _, _ := strings.Cut(line, ":")
+		seen[name]++
+	}
+	for _, name := range []string{"software", "format", "conformsTo", "operator-agent", "politeness-default-delay"} {
+		if seen[name] != 1 {
+			t.Errorf("warcinfo field %q appears %d times, want once:\n%s", name, seen[name], rec.Block)
+		}
+	}
+}
+
+// The mirror is made from the archived responses, so asking for it
+// without the WARC archive is a configuration error, not a silent no-op.
+func TestValidate_MirrorNeedsWARC(t *testing.T) {
+	c := Default()
+	c.Archive.WARC, c.Archive.Mirror = false, true
+	err := c.Validate()
+	if err == nil || !strings.Contains(err.Error(), "archive.mirror") {
+		t.Fatalf("Validate() = %v, want an archive.mirror error", err)
+	}
+	c.Archive.WARC = true
+	if err := c.Validate(); err != nil {
+		t.Error(err)
+	}
+}
+
+// A response whose mirror copy cannot be made (here a body that says it
+// is gzip and is not) is still archived: the crawl logs a warning about
+// the mirror, not an archive write failure.
+func TestMirrorOnlyFailureIsAWarning(t *testing.T) {
+	a := newTestHost(t)
+	a.robotsText("User-agent: *\nAllow: /\n")
+	a.pages["/"] = func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Header().Set("Content-Encoding", "gzip")
+		fmt.Fprint(w, "<p>not gzip at all</p>")
+	}
+	cfg := testConfig(t)
+	cfg.Archive.Mirror = true
+	var logs bytes.Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	_, err := Run(ctx, cfg, Options{Seeds: []string{a.URL("/")}, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(logs.String(), "archive write failed") || !strings.Contains(logs.String(), "level=WARN msg=\"mirror copy not written") {
+		t.Errorf("logs:\n%s", logs.String())
+	}
+	idx, err := os.ReadFile(filepath.Join(cfg.Out, "archive", archive.IndexName))
+	if err != nil || !strings.Contains(string(idx), `"url":"`+a.URL("/")+`"`) {
+		t.Errorf("the response should be indexed: %v\n%s", err, idx)
+	}
+}
