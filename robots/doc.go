@@ -172,6 +172,7 @@
 //   - A pattern that starts with neither '/' nor '*' is matched as written
 //     (so it matches no path) and warned about.
 //   - A body longer than MaxSize is cut after the last whole line within
-//     the limit; if the first MaxSize bytes hold no line end, nothing is
-//     parsed.
+//     the limit (a line whose content ends at the limit is whole, its line
+//     end being the first octet past it); if no line ends by then, nothing
+//     is parsed.
 package robots

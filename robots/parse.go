@@ -98,15 +98,19 @@ func parse(body []byte, fast bool) *Robots {
 	r := &Robots{avail: Available}
 	if len(body) > MaxSize {
 		cut := body[:MaxSize]
+		// A line whose end (the octet at index MaxSize) is just past the
+		// limit has all its content within it: it is whole.
 		end := 0
-		for i := len(cut) - 1; i >= 0; i-- {
+		if body[MaxSize] == '\n' || body[MaxSize] == '\r' {
+			end = MaxSize
+		}
+		for i := len(cut) - 1; end == 0 && i >= 0; i-- {
 			if cut[i] == '\n' || cut[i] == '\r' {
 				end = i + 1
-				break
 			}
 		}
 		body, r.truncated = cut[:end], true
-		r.warnings = append(r.warnings, Warning{Message: "robots.txt is longer than 500 KiB: parsed up to the last whole line before the limit"})
+		r.warnings = append(r.warnings, Warning{Message: "robots.txt is longer than 500 KiB: parsed up to the last whole line within the limit"})
 	}
 	src := unsafe.String(unsafe.SliceData(body), len(body)) // see Parse: body is ours now
 	r.body = src

@@ -8,7 +8,8 @@ import (
 
 // MaxSize is the number of bytes of a robots.txt that Parse reads: RFC 9309
 // section 2.5 requires a parsing limit of at least 500 KiB. Longer files are
-// cut after the last whole line within the limit and marked Truncated.
+// cut after the last whole line within the limit (a line whose line end is
+// the first octet past the limit is whole) and marked Truncated.
 const MaxSize = 500 << 10
 
 // Robots is a parsed robots.txt: its groups indexed by product token, its

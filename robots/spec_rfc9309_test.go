@@ -172,3 +172,47 @@ func TestRFC9309_5_2_LongestMatch(t *testing.T) {
 		{"allow applies elsewhere", "foobot", "/example/page/other.gif", true, 2},
 	})
 }
+
+// TestRFC9309_2_5_LimitEdge pins the octet at which the parsing limit
+// cuts. RFC 9309 2.5: "Crawlers MAY impose a parsing limit that MUST be at
+// least 500 kibibytes (KiB)." A line all of whose content lies within the
+// first MaxSize octets is parsed, whether or not its line end follows
+// (the reviewer's edge_exact.txt and edge_plus.txt); a line that crosses
+// the limit is not.
+func TestRFC9309_2_5_LimitEdge(t *testing.T) {
+	const rule = "Disallow: /edge"
+	head := "User-agent: *\n"
+	pad := func(tail string) string { // a body whose content before tail fills the limit
+		return head + strings.Repeat("#", MaxSize-len(head)-len(rule)-1) + "\n" + rule + tail
+	}
+	for _, c := range []struct {
+		name      string
+		body      string
+		applied   bool
+		truncated bool
+	}{
+		{"exactly MaxSize, no final line end", pad(""), true, false},
+		{"line end is the first octet past the limit", pad("\n"), true, true},
+		{"CR line end past the limit", pad("\r"), true, true},
+		{"CRLF past the limit", pad("\r\n"), true, true},
+		{"line end past the limit, more lines after", pad("\nDisallow: /more\n"), true, true},
+		{"line crosses the limit", pad("x\n"), false, true},
+		{"line crosses the limit, no line end", pad("x"), false, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if n := strings.Index(c.body, rule) + len(rule); n != MaxSize {
+				t.Fatalf("rule ends at %d, want %d", n, MaxSize)
+			}
+			r := Parse([]byte(c.body))
+			if v := r.Allowed("bot", "/edge"); v.Allowed == c.applied {
+				t.Errorf("/edge: %v, want the rule applied = %v", v, c.applied)
+			}
+			if !r.Allowed("bot", "/more").Allowed {
+				t.Error("a line after the limit was applied")
+			}
+			if r.Truncated() != c.truncated || len(r.Body()) > MaxSize {
+				t.Errorf("Truncated = %v, body %d octets", r.Truncated(), len(r.Body()))
+			}
+		})
+	}
+}
