@@ -168,8 +168,13 @@ func (g *Group) nameString() string {
 // final '$' anchors the end, the longest match in octets wins, Allow wins
 // a tie and "/robots.txt" is always allowed.
 //
-// Allowed does not allocate for targets up to 1 KiB and takes time linear
-// in the length of target for any set of patterns.
+// After a group's first two checks (which compile its rules and make their
+// faster copy), Allowed allocates
+// only to rewrite a path and query into a normal form longer than 1 KiB
+// (the stack buffer it normalises into): never for a path and query of at
+// most 341 octets, since normalising at most triples an octet ('é' becomes
+// "%C3%A9"), nor for one already in normal form, whatever its length. It
+// takes time linear in the length of target for any set of patterns.
 func (g *Group) Allowed(target string) Verdict {
 	// The commonest target, a path whose second octet rules out
 	// "/robots.txt", is matched as written if that decides as its normal

@@ -158,6 +158,34 @@ func TestAllowedDoesNotAllocate(t *testing.T) {
 	}
 }
 
+// TestAllowedAllocationBound pins the bound Group.Allowed documents: no
+// allocation for a path and query of up to 341 octets, however many need
+// escaping, nor for one already in normal form, however long; a path
+// whose normal form is longer than 1 KiB is normalised on the heap.
+func TestAllowedAllocationBound(t *testing.T) {
+	g := Parse([]byte("User-agent: *\nDisallow: /x*y\nAllow: /a\nDisallow: /b/c\n")).Group("bot")
+	g.Allowed("/x")
+	g.Allowed("/x")
+	for _, c := range []struct {
+		name   string
+		target string
+		allocs bool
+	}{
+		{"341 octets, all escaped", "/" + strings.Repeat("\xff", 340), false},
+		{"342 octets, all escaped: normal form exactly 1 KiB", "/" + strings.Repeat("\xff", 341), false},
+		{"URL whose path is 341 octets", "http://h/" + strings.Repeat("\xff", 340), false},
+		{"4 KiB already normal", "/" + strings.Repeat("a", 4096), false},
+		{"3 KiB of escapes whose normal form is 1001 octets", "/" + strings.Repeat("%7e", 1000), false},
+		{"343 octets, all escaped: normal form over 1 KiB", "/" + strings.Repeat("\xff", 342), true},
+		{"601 octets of é (the review's example)", "/" + strings.Repeat("\u00e9", 300), true},
+	} {
+		n := testing.AllocsPerRun(20, func() { g.Allowed(c.target) })
+		if (n != 0) != c.allocs {
+			t.Errorf("%s (%d octets): %v allocs, want allocations = %v", c.name, len(c.target), n, c.allocs)
+		}
+	}
+}
+
 func TestShopLike(t *testing.T) {
 	runVerdicts(t, Parse(readTestdata(t, "shop-like.txt")), []verdictCase{
 		{"sitemap allowed exactly", "anybot", "/sitemap.xml", true, 16},

@@ -145,6 +145,11 @@ func TestParse_GroupNeverNil(t *testing.T) {
 	if Parse(nil).Group("bot") == nil {
 		t.Error("Group returned nil")
 	}
+	// Robots.Group's doc: nil only for a nil *Robots, and that nil
+	// *Group allows everything.
+	if g := nilRobots.Group("bot"); g != nil || !g.Allowed("/x").Allowed || g.Rules() != nil {
+		t.Errorf("nil *Robots: Group = %v", g)
+	}
 }
 
 // TestTokenLowerAgreesWithProductToken: the index lower-cases product

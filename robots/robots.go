@@ -97,8 +97,10 @@ func denyAll(why Reason, avail Availability) *Robots {
 // becomes "FooBot"), and matched case-insensitively against every group's
 // user-agent lines; all groups naming it are merged. If none does, the
 // merged "*" groups apply; if there are none either, an empty group that
-// allows everything. Group never returns nil. It allocates only when a
-// group is first used (its lines are read then); the token is not copied.
+// allows everything. Group returns nil only for a nil *Robots; that nil
+// *Group, like any, has no directives and allows everything. It allocates
+// only when a group is first used (its lines are read then); the token is
+// not copied.
 func (r *Robots) Group(agent string) *Group {
 	if r == nil {
 		return nil
