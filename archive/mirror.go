@@ -8,10 +8,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http/httputil"
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -30,23 +32,47 @@ func fileVariant(p string) string {
 	return filepath.Join(filepath.Dir(p), withTags(filepath.Base(p), fileTag))
 }
 
+// tmpDirName is the directory below the mirror root that holds files being
+// written, before they are renamed into place. No host directory can have
+// this name ('@' never starts one), so a leftover is never taken for a
+// page; newMirror empties it and Close removes it.
+const tmpDirName = "@tmp"
+
+// maxMirrorRedirects bounds the redirects the mirror remembers for link
+// rewriting; later ones are not followed by links.
+const maxMirrorRedirects = 1 << 20
+
 // mirror writes the browsable copy. It is safe for concurrent use.
 type mirror struct {
 	root string
 
-	mu     sync.Mutex
-	files  map[string]*mirrorFile // by URL without fragment
-	byPath map[string]string      // file path -> URL
+	mu        sync.Mutex
+	files     map[string]*mirrorFile // by mirrorKey
+	byPath    map[string]string      // file path -> mirrorKey
+	norm      map[string]string      // normKey -> the least mirrorKey with it
+	redirects map[string]*url.URL    // normKey of a redirecting URL -> its target
+	tmpSeq    uint64                 // names the temporary files
 }
 
 // mirrorFile is one stored URL.
 type mirrorFile struct {
+	url  string // as fetched, without fragment: the base of its links
 	path string
 	html bool
+	// recalled marks a file of an earlier run: its links may have been
+	// rewritten already.
+	recalled bool
 }
 
+// newMirror returns the mirror under root. It removes the temporary files
+// a crash may have left in root/@tmp; the caller holds the directory lock,
+// so no other writer is using them. Should that fail, the leftovers stay
+// in root/@tmp, where they cannot be mistaken for pages, and new temporary
+// files take other names.
 func newMirror(root string) *mirror {
-	return &mirror{root: root, files: make(map[string]*mirrorFile), byPath: make(map[string]string)}
+	os.RemoveAll(filepath.Join(root, tmpDirName))
+	return &mirror{root: root, files: make(map[string]*mirrorFile), byPath: make(map[string]string),
+		norm: make(map[string]string), redirects: make(map[string]*url.URL)}
 }
 
 // isHTML reports whether a media type is an HTML document.
@@ -68,11 +94,23 @@ func (m *mirror) recall(rawURL, contentType string) {
 	defer m.mu.Unlock()
 	for _, cand := range []string{p, fileVariant(p)} {
 		if st, err := os.Stat(cand); err == nil && st.Mode().IsRegular() {
-			key := mirrorKey(u)
-			m.files[key] = &mirrorFile{path: cand, html: isHTML(mediaType(contentType))}
-			m.byPath[cand] = key
+			m.register(u, &mirrorFile{path: cand, html: isHTML(mediaType(contentType)), recalled: true})
 			return
 		}
+	}
+}
+
+// register records f as the file of u. Callers hold m.mu.
+func (m *mirror) register(u *url.URL, f *mirrorFile) {
+	key := mirrorKey(u)
+	c := *u
+	c.Fragment, c.RawFragment = "", ""
+	f.url = c.String()
+	m.files[key] = f
+	m.byPath[f.path] = key
+	nk := normKey(u)
+	if cur, ok := m.norm[nk]; !ok || key < cur {
+		m.norm[nk] = key
 	}
 }
 
@@ -96,18 +134,40 @@ func (m *mirror) store(rawURL string, head *httpHead, payload []byte) error {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	key := mirrorKey(u)
-	if old, ok := m.files[key]; ok {
+	if old, ok := m.files[mirrorKey(u)]; ok {
 		p = old.path // a refetch replaces its own file only
 	} else if p, err = m.makeRoom(p); err != nil {
 		return err
 	}
-	if err := writeFileAtomic(p, body); err != nil {
+	if err := m.writeFile(p, body); err != nil {
 		return fmt.Errorf("%w %s: %w", ErrMirror, rawURL, err)
 	}
-	m.files[key] = &mirrorFile{path: p, html: isHTML(mediaType(head.get("Content-Type")))}
-	m.byPath[p] = key
+	m.register(u, &mirrorFile{path: p, html: isHTML(mediaType(head.get("Content-Type")))})
 	return nil
+}
+
+// redirect records that fromURL answered with a redirect to location
+// (resolved against fromURL), so that links to fromURL lead to the file of
+// the URL it redirects to, if that was mirrored. It is meant to be called
+// for each 3xx response with a Location; WriteExchange passes the mirror
+// 2xx responses only, so until it also calls this, links to redirecting
+// URLs become absolute links to them.
+func (m *mirror) redirect(fromURL, location string) {
+	from, err := url.Parse(fromURL)
+	if err != nil || strings.TrimSpace(location) == "" {
+		return
+	}
+	ref, err := url.Parse(strings.TrimSpace(location))
+	if err != nil {
+		return
+	}
+	to := from.ResolveReference(ref)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	nk := normKey(from)
+	if _, ok := m.redirects[nk]; ok || len(m.redirects) < maxMirrorRedirects {
+		m.redirects[nk] = to
+	}
 }
 
 // makeRoom creates p's parent directories. A regular file standing where a
@@ -192,13 +252,25 @@ func decodeBody(head *httpHead, payload []byte) ([]byte, error) {
 	return body, nil
 }
 
-// writeFileAtomic writes data to a temporary file beside p and renames it.
-func writeFileAtomic(p string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(p), "@tmp-*")
-	if err != nil {
+// writeFile writes data to a temporary file in root/@tmp and renames it to
+// p, so p holds either its old or its new contents. Files are created
+// 0644 and directories 0755 (less the umask), as the WARC files are, so a
+// web server or another user can read the mirror. Callers hold m.mu.
+func (m *mirror) writeFile(p string, data []byte) error {
+	dir := filepath.Join(m.root, tmpDirName)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	_, err = tmp.Write(data)
+	var tmp *os.File
+	for tries := 0; tmp == nil; tries++ {
+		m.tmpSeq++
+		f, err := os.OpenFile(filepath.Join(dir, strconv.FormatUint(m.tmpSeq, 10)), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if err != nil && (!errors.Is(err, fs.ErrExist) || tries == 100) {
+			return err
+		}
+		tmp = f
+	}
+	_, err := tmp.Write(data)
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
@@ -211,15 +283,86 @@ func writeFileAtomic(p string, data []byte) error {
 	return err
 }
 
-// mirrorKey names u in the mirror's table: no fragment, scheme and host in
-// lower case, an empty path written "/", so that a link and a fetched URL
-// that differ only in those ways meet.
+// removeTmpDir removes root/@tmp if it is empty. Callers hold m.mu.
+func (m *mirror) removeTmpDir() {
+	os.Remove(filepath.Join(m.root, tmpDirName))
+}
+
+// mirrorKey names u in the mirror's table: one key per mirror file. It is
+// u without fragment, scheme and host in lower case, the path in the form
+// MirrorPath reads it (canonicalPath; empty written "/"), the query as is.
 func mirrorKey(u *url.URL) string {
-	c := *u
-	c.Fragment, c.RawFragment = "", ""
-	c.Scheme, c.Host = strings.ToLower(c.Scheme), strings.ToLower(c.Host)
-	if c.Path == "" && c.Opaque == "" {
-		c.Path, c.RawPath = "/", ""
+	if u.Opaque != "" {
+		return strings.ToLower(u.Scheme) + ":" + u.Opaque
 	}
-	return c.String()
+	var b strings.Builder
+	b.WriteString(strings.ToLower(u.Scheme) + "://")
+	if u.User != nil {
+		b.WriteString(u.User.String() + "@")
+	}
+	b.WriteString(strings.ToLower(u.Host))
+	p := canonicalPath(u.EscapedPath())
+	if p == "" {
+		p = "/"
+	}
+	b.WriteString(p)
+	b.WriteString(rawQuery(u))
+	return b.String()
+}
+
+// normKey is the key a link is looked up by when no file has its exact
+// mirrorKey: mirrorKey after the rest of RFC 3986 section 6.2.2 and 6.2.3,
+// that is dot segments removed (5.2.4), the default port (80 for http, 443
+// for https) dropped, the query in canonical form and an empty one dropped.
+func normKey(u *url.URL) string {
+	if u.Opaque != "" {
+		return mirrorKey(u)
+	}
+	scheme := strings.ToLower(u.Scheme)
+	host := strings.ToLower(u.Host)
+	if port := u.Port(); scheme == "http" && port == "80" || scheme == "https" && port == "443" {
+		host = strings.TrimSuffix(host, ":"+port)
+	}
+	var b strings.Builder
+	b.WriteString(scheme + "://")
+	if u.User != nil {
+		b.WriteString(u.User.String() + "@")
+	}
+	b.WriteString(host)
+	p := canonicalPath(u.EscapedPath())
+	if p == "" {
+		p = "/"
+	}
+	b.WriteString(removeDotSegments(p))
+	if u.RawQuery != "" {
+		b.WriteString("?" + canonicalPath(u.RawQuery))
+	}
+	return b.String()
+}
+
+// removeDotSegments applies RFC 3986 section 5.2.4 to a canonical path
+// (where "%2E" is already '.').
+func removeDotSegments(p string) string {
+	if !strings.HasPrefix(p, "/") || !strings.Contains(p, ".") {
+		return p
+	}
+	in := strings.Split(p[1:], "/")
+	out := make([]string, 0, len(in))
+	for i, s := range in {
+		last := i == len(in)-1
+		switch s {
+		case ".":
+		case "..":
+			if len(out) > 0 {
+				out = out[:len(out)-1]
+			}
+		default:
+			out = append(out, s)
+			continue
+		}
+		if last {
+			out = append(out, "")
+		}
+	}
+	return "/" + strings.Join(out, "/")
 }

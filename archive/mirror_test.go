@@ -12,9 +12,9 @@ import (
 	"testing"
 )
 
-// hostileURLs differ from each other as URLs (also after per-segment
-// percent-decoding, RFC 3986 section 6.2.2.2) and try every way out of the
-// mirror directory.
+// hostileURLs differ from each other as URLs (also after the normalisation
+// of RFC 3986 section 6.2.2) and try every way out of the mirror directory
+// or onto another URL's file.
 func hostileURLs() []string {
 	long := strings.Repeat("x", 8192)
 	deep := strings.Repeat("d/", 4096)
@@ -60,17 +60,54 @@ func hostileURLs() []string {
 		"http://example.com/CON",
 		"http://example.com/caf%C3%A9",
 		"http://example.com/%ff%fe",
+		// RFC 3986 section 2.2: a reserved character and its
+		// percent-encoding are different URLs.
+		"http://example.com/a+b",
+		"http://example.com/a%2Bb",
+		"http://example.com/a%2B%2Bb",
+		"http://example.com/a+%2Bb",
+		"http://example.com/a%2B+b",
+		"http://example.com/s;p",
+		"http://example.com/s%3Bp",
+		"http://example.com/e=1",
+		"http://example.com/e%3D1",
+		"http://example.com/Talk:Main",
+		"http://example.com/Talk%3AMain",
+		"http://example.com/p(1)",
+		"http://example.com/p%281%29",
+		"http://example.com/at@x",
+		"http://example.com/at%40x",
+		"http://example.com/a%2Fb",
+		"http://example.com/pct%252Fb",
+		"http://example.com/pct%25%2Fb",
+		"http://example.com/pct%25%2Bb",
+		"http://example.com/pct%252Bb",
+		// the scheme, the port, user information and an empty query
+		"https://example.com/page",
+		"https://example.com/",
+		"https://example.com:8080/page",
+		"http://example.com:80/page",
+		"https://example.com:443/page",
+		"http://user@example.com/page",
+		"http://example.com/page?",
+		"http://example.com.https/page",
+		"http://example.com_https/page",
 	}
 }
 
 func TestMirrorPathStaysInsideAndIsOneToOne(t *testing.T) {
 	root := filepath.Join(t.TempDir(), "mirror")
 	seen := map[string]string{}
+	keys := map[string]string{}
 	for _, raw := range hostileURLs() {
 		u, err := url.Parse(raw)
 		if err != nil {
 			t.Fatalf("%q: %v", raw, err)
 		}
+		if other, dup := keys[mirrorKey(u)]; dup {
+			t.Errorf("%.60q and %.60q share the mirror key %.80q", raw, other, mirrorKey(u))
+		}
+		keys[mirrorKey(u)] = raw
 		p, err := MirrorPath(root, u)
 		if err != nil {
 			t.Errorf("MirrorPath(%.60q): %v", raw, err)
@@ -106,6 +143,16 @@ func TestMirrorPathNames(t *testing.T) {
 		{"http://example.com/%2e%2e/x", "/out/mirror/example.com/%2E%2E/x"},
 		{"http://example.com/a%2Fb", "/out/mirror/example.com/a%2Fb"},
 		{"http://[::1]:8080/x", "/out/mirror/%3A%3A1_8080/x"},
+		{"https://example.com/", "/out/mirror/example.com@https/index.html"},
+		{"HTTPS://Example.COM:8443/a", "/out/mirror/example.com_8443@https/a"},
+		{"http://example.com/a+b", "/out/mirror/example.com/a+b"},
+		{"http://example.com/a%2Bb", "/out/mirror/example.com/a%%2Bb"},
+		{"http://example.com/a%2bb", "/out/mirror/example.com/a%%2Bb"},
+		{"http://example.com/s;p", "/out/mirror/example.com/s%3Bp"},
+		{"http://example.com/s%3Bp", "/out/mirror/example.com/s%%3Bp"},
+		{"http://example.com/e%3D1", "/out/mirror/example.com/e%%3D1"},
+		{"http://example.com/%7euser/caf%c3%a9", "/out/mirror/example.com/~user/caf%C3%A9"},
+		{"http://example.com/sp%20ace", "/out/mirror/example.com/sp%20ace"},
 	}
 	for _, tt := range tests {
 		u, _ := url.Parse(tt.in)
@@ -118,8 +165,36 @@ func TestMirrorPathNames(t *testing.T) {
 	if got, _ := MirrorPath(root, u); !tagged.MatchString(got) {
 		t.Errorf("query name %q", got)
 	}
-	if _, err := MirrorPath(root, &url.URL{Path: "/x"}); err == nil {
-		t.Error("MirrorPath without host succeeded")
+	for _, u := range []*url.URL{{Path: "/x"}, {Host: "example.com", Path: "/x"}, {Scheme: "mailto", Opaque: "a@example.com"}} {
+		if p, err := MirrorPath(root, u); err == nil {
+			t.Errorf("MirrorPath(%v) = %q, want an error (not absolute with a host)", u, p)
+		}
+	}
+}
+
+// TestMirrorPathRFC3986Normalisation: URLs that RFC 3986 section 6.2.2.1
+// (case) and 6.2.2.2 (encoded unreserved characters) make equal share a
+// file; they are one URL.
+func TestMirrorPathRFC3986Normalisation(t *testing.T) {
+	root := "/out/mirror"
+	for _, pair := range [][2]string{
+		{"http://example.com/a%2fb", "http://example.com/a%2Fb"},
+		{"http://example.com/%7Euser", "http://example.com/~user"},
+		{"http://example.com/%41%2D%5f", "http://example.com/A-_"},
+		{"HTTP://EXAMPLE.COM/x", "http://example.com/x"},
+		{"http://example.com/%2e%2e", "http://example.com/.."},
+		{"http://example.com/s%3bp", "http://example.com/s%3Bp"},
+	} {
+		a, _ := url.Parse(pair[0])
+		b, _ := url.Parse(pair[1])
+		pa, erra := MirrorPath(root, a)
+		pb, errb := MirrorPath(root, b)
+		if erra != nil || errb != nil || pa != pb {
+			t.Errorf("MirrorPath(%q) = %q, %v; MirrorPath(%q) = %q, %v; want one file", pair[0], pa, erra, pair[1], pb, errb)
+		}
+		if mirrorKey(a) != mirrorKey(b) {
+			t.Errorf("mirrorKey(%q) = %q, mirrorKey(%q) = %q; want one key", pair[0], mirrorKey(a), pair[1], mirrorKey(b))
+		}
 	}
 }
 
@@ -226,7 +301,7 @@ func TestMirrorDecodesAndRewritesLinks(t *testing.T) {
 	bq, _ := MirrorPath(filepath.Join(dir, "mirror"), &url.URL{Scheme: "http", Host: "example.com", Path: "/b", RawQuery: "x=1"})
 	bName := filepath.Base(bq)
 	for _, want := range []string{`href="a@f"`, `href="` + bName + `#top"`, `src="img/logo.png"`,
-		`href="/not-fetched"`, `href="https://other.example/"`, `href="sub/index.html"`} {
+		`href="http://example.com/not-fetched"`, `href="https://other.example/"`, `href="sub/index.html"`} {
 		if !strings.Contains(string(got), want) {
 			t.Errorf("home page lacks %s:\n%s", want, got)
 		}
@@ -292,8 +367,8 @@ func FuzzMirrorPath(f *testing.F) {
 		if !strings.HasPrefix(p, root+"/") || filepath.Clean(p) != p {
 			t.Fatalf("MirrorPath(%q) = %q", raw, p)
 		}
-		for _, c := range strings.Split(strings.TrimPrefix(p, root+"/"), "/") {
-			if len(c) > 255 || c == "." || c == ".." || strings.ContainsRune(c, 0) {
+		for i, c := range strings.Split(strings.TrimPrefix(p, root+"/"), "/") {
+			if len(c) > 255 || c == "." || c == ".." || strings.ContainsRune(c, 0) || i == 0 && strings.HasPrefix(c, "@") {
 				t.Fatalf("MirrorPath(%q) component %q", raw, c)
 			}
 		}

@@ -11,7 +11,12 @@ import (
 	"golang.org/x/net/html"
 )
 
-// linkAttrs are the attributes whose URL values the mirror rewrites.
+// maxLinkRedirects bounds the redirects a link is followed through to a
+// mirrored file (as net/http's client stops after 10).
+const maxLinkRedirects = 10
+
+// isLinkAttr reports whether the attribute attr of an element tag holds a
+// URL that the mirror rewrites.
 func isLinkAttr(tag, attr string) bool {
 	switch attr {
 	case "href":
@@ -23,33 +28,42 @@ func isLinkAttr(tag, attr string) bool {
 	return false
 }
 
-// rewriteLinks rewrites, in every mirrored HTML file, the links to URLs that
-// were mirrored into relative paths to their files (like wget -k). Links to
-// URLs that were not mirrored are left pointing at the web.
+// rewriteLinks rewrites the links of every mirrored HTML file as wget -k
+// does: a link to a URL that was mirrored (directly, after normalising it,
+// or through the redirects the mirror was told of) becomes the relative
+// path of its file; a relative link to an http(s) URL that was not
+// mirrored becomes absolute, so that it points at the web rather than at
+// the local disk. A <base href> is used to resolve the links and then
+// removed, since the rewritten links are relative to the file. Files of
+// earlier runs are rewritten again (their link targets may have been
+// mirrored or moved since), keeping the relative links that already name
+// a mirror file. It then removes root/@tmp.
 func (m *mirror) rewriteLinks() error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	for key, f := range m.files {
+	for _, f := range m.files {
 		if !f.html {
 			continue
 		}
-		if err := m.rewriteFile(key, f.path); err != nil {
+		if err := m.rewriteFile(f); err != nil {
 			return err
 		}
 	}
+	m.removeTmpDir()
 	return nil
 }
 
-// rewriteFile rewrites the links of one HTML file mirrored from pageURL.
-func (m *mirror) rewriteFile(pageURL, path string) error {
-	base, err := url.Parse(pageURL)
+// rewriteFile rewrites the links of one mirrored HTML file.
+func (m *mirror) rewriteFile(f *mirrorFile) error {
+	page, err := url.Parse(f.url)
 	if err != nil {
 		return nil
 	}
-	src, err := os.ReadFile(path)
+	src, err := os.ReadFile(f.path)
 	if err != nil {
 		return fmt.Errorf("%w links: %w", ErrMirror, err)
 	}
+	base := documentBase(page, src)
 	var out bytes.Buffer
 	out.Grow(len(src))
 	changed := false
@@ -66,12 +80,17 @@ func (m *mirror) rewriteFile(pageURL, path string) error {
 		}
 		tok := z.Token()
 		edited := false
+		if tok.Data == "base" {
+			n := len(tok.Attr)
+			tok.Attr = dropAttr(tok.Attr, "href")
+			edited = len(tok.Attr) != n
+		}
 		for i, a := range tok.Attr {
 			if a.Namespace != "" || !isLinkAttr(tok.Data, a.Key) {
 				continue
 			}
-			if rel, ok := m.relLink(base, path, a.Val); ok {
-				tok.Attr[i].Val = rel
+			if v, ok := m.linkFor(page, base, f, a.Val); ok && v != a.Val {
+				tok.Attr[i].Val = v
 				edited = true
 			}
 		}
@@ -85,28 +104,112 @@ func (m *mirror) rewriteFile(pageURL, path string) error {
 	if !changed {
 		return nil
 	}
-	if err := writeFileAtomic(path, out.Bytes()); err != nil {
+	if err := m.writeFile(f.path, out.Bytes()); err != nil {
 		return fmt.Errorf("%w links: %w", ErrMirror, err)
 	}
 	return nil
 }
 
-// relLink resolves href against the page and, if the target was mirrored,
-// returns the relative URL of its file from the page's file.
-func (m *mirror) relLink(base *url.URL, pagePath, href string) (string, bool) {
+// documentBase is the URL the page's relative links resolve against: the
+// first <base href> (resolved against the page URL), else the page URL
+// (HTML, "document base URL").
+func documentBase(page *url.URL, src []byte) *url.URL {
+	if !bytes.Contains(bytes.ToLower(src), []byte("<base")) {
+		return page
+	}
+	z := html.NewTokenizer(bytes.NewReader(src))
+	for {
+		switch z.Next() {
+		case html.ErrorToken:
+			return page
+		case html.StartTagToken, html.SelfClosingTagToken:
+			tok := z.Token()
+			if tok.Data != "base" {
+				continue
+			}
+			for _, a := range tok.Attr {
+				if a.Namespace == "" && a.Key == "href" {
+					if ref, err := url.Parse(strings.TrimSpace(a.Val)); err == nil {
+						return page.ResolveReference(ref)
+					}
+					return page
+				}
+			}
+		}
+	}
+}
+
+// dropAttr returns attrs without the attributes named key.
+func dropAttr(attrs []html.Attribute, key string) []html.Attribute {
+	out := attrs[:0]
+	for _, a := range attrs {
+		if a.Namespace != "" || a.Key != key {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// linkFor returns the new value of a link href found in the mirrored file
+// f of page, whose links resolve against base, and whether it changes.
+func (m *mirror) linkFor(page, base *url.URL, f *mirrorFile, href string) (string, bool) {
 	ref, err := url.Parse(strings.TrimSpace(href))
 	if err != nil {
 		return "", false
 	}
 	target := base.ResolveReference(ref)
-	f, ok := m.files[mirrorKey(target)]
-	if !ok {
-		return "", false
+	if ref.Scheme == "" && ref.Host == "" && ref.Path == "" && ref.RawQuery == "" && !ref.ForceQuery &&
+		mirrorKey(target) == mirrorKey(page) {
+		return "", false // "#frag" or "": this document
 	}
-	rel, err := filepath.Rel(filepath.Dir(pagePath), f.path)
-	if err != nil {
-		return "", false
+	if to, frag, ok := m.find(target); ok {
+		rel, err := filepath.Rel(filepath.Dir(f.path), to.path)
+		if err != nil {
+			return "", false
+		}
+		return (&url.URL{Path: filepath.ToSlash(rel), Fragment: frag}).String(), true
 	}
-	u := url.URL{Path: filepath.ToSlash(rel), Fragment: target.Fragment}
-	return u.String(), true
+	if f.recalled && m.namesFile(f, ref) {
+		return "", false // rewritten by an earlier run
+	}
+	if ref.Scheme == "" && (target.Scheme == "http" || target.Scheme == "https") {
+		return target.String(), true
+	}
+	return "", false
+}
+
+// find returns the mirror file of target, following up to
+// maxLinkRedirects redirects, and the fragment the link should carry: the
+// target's, unless a redirect's Location gave one (RFC 9110 section
+// 10.2.2). Callers hold m.mu.
+func (m *mirror) find(target *url.URL) (*mirrorFile, string, bool) {
+	frag, u := target.Fragment, target
+	for hop := 0; ; hop++ {
+		if f, ok := m.files[mirrorKey(u)]; ok {
+			return f, frag, true
+		}
+		nk := normKey(u)
+		if key, ok := m.norm[nk]; ok {
+			return m.files[key], frag, true
+		}
+		next, ok := m.redirects[nk]
+		if !ok || hop == maxLinkRedirects {
+			return nil, "", false
+		}
+		if next.Fragment != "" {
+			frag = next.Fragment
+		}
+		u = next
+	}
+}
+
+// namesFile reports whether ref is a relative file path (no scheme, host
+// or query) that names, from f's directory, a file of the mirror: the form
+// of a link an earlier run rewrote. Callers hold m.mu.
+func (m *mirror) namesFile(f *mirrorFile, ref *url.URL) bool {
+	if ref.Scheme != "" || ref.Host != "" || ref.RawQuery != "" || ref.ForceQuery || ref.Path == "" || strings.HasPrefix(ref.Path, "/") {
+		return false
+	}
+	_, ok := m.byPath[filepath.Join(filepath.Dir(f.path), filepath.FromSlash(ref.Path))]
+	return ok
 }

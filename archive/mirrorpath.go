@@ -16,46 +16,67 @@ const (
 )
 
 // MirrorPath returns the file that mirrors u under root:
-// root/<host>[_<port>]/<path segments>/<name>. The mapping is made safe and
-// one-to-one for URLs that differ after percent-decoding each segment:
+// root/<host>[_<port>][@<scheme>]/<path segments>/<name>. The mapping is
+// made safe and one-to-one: two URLs share a file only if they are equal
+// after the normalisations of RFC 3986 section 6.2.2.1 (case of the scheme,
+// of the host and of percent-encodings' hex digits) and 6.2.2.2
+// (percent-encoded unreserved characters decoded).
 //
-//   - each segment is percent-decoded, then every byte outside
-//     [A-Za-z0-9-_.~+,=] is written as %XX, so "/", "\", NUL, controls,
-//     "%2f" and non-ASCII bytes can neither split nor escape a name, and a
-//     segment made only of dots ("..", "%2e%2e") becomes "%2E%2E";
-//   - '@' never survives that escaping, so names carry tags after '@'
-//     that no URL segment can produce: "@c<hash>" when a segment holds
+//   - The host directory is the lower-cased host (bytes outside [a-z0-9.-]
+//     written %XX), then "_<port>" when the URL names a port (":80" too),
+//     "@u<hash>" when it has user information, and "@<scheme>" for every
+//     scheme but http. So http://example.com/ is stored in "example.com",
+//     https://example.com/ in "example.com@https" and
+//     https://example.com:8443/ in "example.com_8443@https": an http host
+//     directory never holds '@', so it is never an https one.
+//   - Each path segment is read as RFC 3986 writes it: a literal byte is
+//     kept if it is in [A-Za-z0-9-_.~+,=] and else written %XX (so "/",
+//     "\", ":", NUL, controls and non-ASCII bytes can neither split nor
+//     escape a name); a percent-encoded byte is written %XX too, except
+//     that an encoded unreserved character is decoded ("%7e" is "~") and an
+//     encoded character that the URL could also have written literally (the
+//     sub-delims !$&'()*+,;= and :@[]) is written %%XX. So "a+b" is "a+b"
+//     and "a%2Bb" is "a%%2Bb", "s;p" is "s%3Bp" and "s%3Bp" is "s%%3Bp",
+//     "a%2Fb" is "a%2Fb". A segment made only of dots ("..", "%2e%2e")
+//     becomes "%2E%2E": names never mean "." or "..".
+//   - '@' never survives that escaping, so names carry tags after '@' that
+//     no URL segment can produce: "@c<hash>" when a segment holds
 //     upper-case letters (distinct files on case-insensitive file systems),
-//     "@q<hash>" for a query string, "@h<hash>" for a name cut to
-//     maxComponent bytes, "@e" for an empty segment ("a//b"), "@l" for a
-//     literal "index.html"; tags go before a short extension ("page@q..html");
-//   - a path ending in "/" (or empty) is stored as "index.html" in the
+//     "@q<hash>" for a query string (even an empty one: "/x?"), "@h<hash>"
+//     for a name cut to maxComponent bytes, "@e" for an empty segment
+//     ("a//b"), "@l" for a literal "index.html"; tags go before a short
+//     extension ("page@q<hash>.html"). The mirror itself adds "@f" (a file
+//     moved aside for a directory of its name) and keeps its temporary
+//     files in root/@tmp, which no host directory can be.
+//   - A path ending in "/" (or empty) is stored as "index.html" in the
 //     directory; a path longer than maxRelPath bytes is stored as
 //     "@long/<hash of path and query>".
 //
-// It fails for URLs without a host. The result is always inside root.
+// It fails for URLs that are not absolute or have no host. The result is
+// always inside root.
 func MirrorPath(root string, u *url.URL) (string, error) {
-	if u == nil || u.Host == "" || u.Opaque != "" {
-		return "", fmt.Errorf("archive: mirror path: url %v has no host", u)
+	if u == nil || u.Scheme == "" || u.Host == "" || u.Opaque != "" {
+		return "", fmt.Errorf("archive: mirror path: url %v is not absolute with a host", u)
 	}
 	host := hostDir(u)
 	if u.Hostname() == "" || host == "" {
 		return "", fmt.Errorf("archive: mirror path: url %v has an empty host", u)
 	}
-	raw := u.EscapedPath()
-	if raw == "" {
-		raw = "/"
+	canon := canonicalPath(u.EscapedPath())
+	if canon == "" {
+		canon = "/"
 	}
-	segs := strings.Split(strings.TrimPrefix(raw, "/"), "/")
+	segs := strings.Split(strings.TrimPrefix(canon, "/"), "/")
 	names := make([]string, len(segs))
 	total := 0
+	query := rawQuery(u)
 	for i, seg := range segs {
 		final := i == len(segs)-1
-		names[i] = segmentName(seg, final, u.RawQuery)
+		names[i] = segmentName(seg, final, query)
 		total += len(names[i]) + 1
 	}
 	if total > maxRelPath {
-		sum := sha256.Sum256([]byte(raw + "?" + u.RawQuery))
+		sum := sha256.Sum256([]byte(canon + query))
 		names = []string{"@long", hex.EncodeToString(sum[:16])}
 	}
 	p := filepath.Join(append([]string{root, host}, names...)...)
@@ -63,6 +84,15 @@ func MirrorPath(root string, u *url.URL) (string, error) {
 		return "", err
 	}
 	return p, nil
+}
+
+// rawQuery is u's query with its "?", or "" when u has none ("/x?" has
+// one: an empty query).
+func rawQuery(u *url.URL) string {
+	if u.RawQuery == "" && !u.ForceQuery {
+		return ""
+	}
+	return "?" + u.RawQuery
 }
 
 // checkInside verifies p lies strictly below root.
@@ -75,7 +105,9 @@ func checkInside(root, p string) error {
 }
 
 // hostDir is the host directory name: the lower-cased host with bytes
-// outside [a-z0-9.-] escaped, then "_port" when the URL names a port.
+// outside [a-z0-9.-] escaped, then "_port" when the URL names a port,
+// "@u<hash>" for user information and "@<scheme>" unless the scheme is
+// http.
 func hostDir(u *url.URL) string {
 	h := strings.ToLower(u.Hostname())
 	var b strings.Builder
@@ -90,32 +122,132 @@ func hostDir(u *url.URL) string {
 	if p := u.Port(); p != "" {
 		b.WriteString("_" + escapeName(p))
 	}
+	if u.User != nil {
+		b.WriteString("@u" + shortHash(u.User.String()))
+	}
+	if s := strings.ToLower(u.Scheme); s != "http" {
+		b.WriteString("@" + escapeName(s))
+	}
 	return capName(b.String())
 }
 
-// segmentName maps one escaped path segment to a file or directory name.
-func segmentName(seg string, final bool, rawQuery string) string {
-	dec, err := url.PathUnescape(seg)
-	if err != nil {
-		dec = seg
+// canonicalPath returns an escaped path (as url.URL.EscapedPath gives it)
+// in the normal form of RFC 3986 sections 6.2.2.1 and 6.2.2.2: the
+// percent-encodings of unreserved characters decoded, the others' hex
+// digits in upper case. Reserved characters keep the form the URL gave
+// them. A '%' that starts no escape is written "%25".
+func canonicalPath(escaped string) string {
+	if !strings.Contains(escaped, "%") {
+		return escaped
 	}
-	var tags string
-	name := escapeName(dec)
+	var b strings.Builder
+	b.Grow(len(escaped))
+	for i := 0; i < len(escaped); i++ {
+		c := escaped[i]
+		if c != '%' {
+			b.WriteByte(c)
+			continue
+		}
+		v, ok := unhex2(escaped, i+1)
+		switch {
+		case !ok:
+			b.WriteString("%25")
+		case isUnreserved(v):
+			b.WriteByte(v)
+			i += 2
+		default:
+			fmt.Fprintf(&b, "%%%02X", v)
+			i += 2
+		}
+	}
+	return b.String()
+}
+
+// unhex2 decodes the two hex digits at s[i:i+2].
+func unhex2(s string, i int) (byte, bool) {
+	if i+2 > len(s) {
+		return 0, false
+	}
+	hi, ok1 := unhex(s[i])
+	lo, ok2 := unhex(s[i+1])
+	return hi<<4 | lo, ok1 && ok2
+}
+
+// unhex is the value of one hex digit.
+func unhex(c byte) (byte, bool) {
 	switch {
-	case final && dec == "":
+	case c >= '0' && c <= '9':
+		return c - '0', true
+	case c >= 'a' && c <= 'f':
+		return c - 'a' + 10, true
+	case c >= 'A' && c <= 'F':
+		return c - 'A' + 10, true
+	}
+	return 0, false
+}
+
+// isUnreserved reports whether c is an RFC 3986 section 2.3 unreserved
+// character.
+func isUnreserved(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~'
+}
+
+// isSegmentLiteral reports whether c may appear unencoded in a path
+// segment besides the unreserved characters (RFC 3986 section 3.3: the
+// sub-delims, ':' and '@'; net/url also leaves '[' and ']' alone). Such a
+// character means something different when percent-encoded (section 2.2).
+func isSegmentLiteral(c byte) bool {
+	return strings.IndexByte("!$&'()*+,;=:@[]", c) >= 0
+}
+
+// segmentName maps one canonical path segment to a file or directory name;
+// query is the URL's query with its "?" ("" for none).
+func segmentName(seg string, final bool, query string) string {
+	name, upper := escapeSegment(seg)
+	var tags string
+	switch {
+	case final && seg == "":
 		name = "index.html"
-	case dec == "":
+	case seg == "":
 		name = "@e"
 	case final && strings.EqualFold(name, "index.html"):
 		tags += "@l"
 	}
-	if strings.ContainsFunc(dec, func(r rune) bool { return r >= 'A' && r <= 'Z' }) {
-		tags += "@c" + shortHash(dec)
+	if upper {
+		tags += "@c" + shortHash(name)
 	}
-	if final && rawQuery != "" {
-		tags += "@q" + shortHash(rawQuery)
+	if final && query != "" {
+		tags += "@q" + shortHash(query[1:])
 	}
 	return capName(withTags(name, tags))
+}
+
+// escapeSegment writes a canonical segment as a name (see MirrorPath) and
+// reports whether the name holds upper-case letters outside its escapes.
+func escapeSegment(seg string) (name string, upper bool) {
+	dotsOnly := strings.Trim(seg, ".") == ""
+	var b strings.Builder
+	b.Grow(len(seg))
+	for i := 0; i < len(seg); i++ {
+		c := seg[i]
+		if c == '%' {
+			if v, ok := unhex2(seg, i+1); ok {
+				if isSegmentLiteral(v) {
+					b.WriteByte('%')
+				}
+				fmt.Fprintf(&b, "%%%02X", v)
+				i += 2
+				continue
+			}
+		}
+		if isNameByte(c) && !(dotsOnly && c == '.') {
+			upper = upper || c >= 'A' && c <= 'Z'
+			b.WriteByte(c)
+		} else {
+			fmt.Fprintf(&b, "%%%02X", c)
+		}
+	}
+	return b.String(), upper
 }
 
 // escapeName percent-encodes every byte outside [A-Za-z0-9-_.~+,=]; a name
@@ -175,7 +307,8 @@ func capName(name string) string {
 	keep := maxComponent - len(ext) - 2 - 24
 	cut := stem[:keep]
 	if i := strings.LastIndexByte(cut, '%'); i >= 0 && i > len(cut)-3 {
-		cut = cut[:i] // do not split a %XX escape
+		// do not split a %XX or %%XX escape
+		cut = strings.TrimSuffix(cut[:i], "%")
 	}
 	sum := sha256.Sum256([]byte(name))
 	return cut + "@h" + hex.EncodeToString(sum[:12]) + ext

@@ -1,0 +1,218 @@
+package archive
+
+import (
+	"bytes"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+)
+
+// linkValues returns the href and src values of the HTML file at p, in
+// order, and whether it holds a <base> with an href.
+func linkValues(t *testing.T, p string) (vals []string, baseHref bool) {
+	t.Helper()
+	src, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	z := html.NewTokenizer(bytes.NewReader(src))
+	for {
+		switch z.Next() {
+		case html.ErrorToken:
+			return vals, baseHref
+		case html.StartTagToken, html.SelfClosingTagToken:
+			tok := z.Token()
+			for _, a := range tok.Attr {
+				switch {
+				case tok.Data == "base" && a.Key == "href":
+					baseHref = true
+				case a.Key == "href" || a.Key == "src":
+					vals = append(vals, a.Val)
+				}
+			}
+		}
+	}
+}
+
+// anchors is an HTML page with one <a> per href.
+func anchors(hrefs ...string) string {
+	var b strings.Builder
+	for _, h := range hrefs {
+		b.WriteString(`<a href="` + html.EscapeString(h) + `">x</a>`)
+	}
+	return b.String()
+}
+
+// TestMirrorLinksLikeWgetK: links to mirrored URLs become relative paths to
+// their files, also when they differ from the fetched URL only by RFC 3986
+// section 6.2.2 normalisation or reach it through redirects; relative
+// links to what was not mirrored become absolute URLs (wget -k), so that
+// opened from disk they do not resolve to file:///...; other links stay.
+func TestMirrorLinksLikeWgetK(t *testing.T) {
+	dir := t.TempDir()
+	w, err := Open(Options{Dir: dir, Mirror: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct{ href, want string }{
+		{"/not-fetched", "http://example.com/not-fetched"},
+		{"nf2?q=1#f", "http://example.com/dir/nf2?q=1#f"},
+		{"//cdn.example/x.js", "http://cdn.example/x.js"},
+		{"https://other.example/", "https://other.example/"},
+		{"mailto:a@example.com", "mailto:a@example.com"},
+		{"javascript:void(0)", "javascript:void(0)"},
+		{"#top", "#top"},
+		{"", ""},
+		{"home#top", "home#top"},
+		// RFC 3986 6.2.2.1, 6.2.2.2, 6.2.2.3 and 6.2.3
+		{"/a%2fb", "../a%252Fb"},
+		{"/a%2Fb#x", "../a%252Fb#x"},
+		{"/x/../y", "../y"},
+		{"/x/%2e%2e/y", "../y"},
+		{"http://example.com/x/./../y", "../y"},
+		{"HTTP://EXAMPLE.COM:80/y", "../y"},
+		{"/%79", "../y"},
+		// section 2.2: an encoded reserved character is another URL
+		{"/a+b", "../a+b"},
+		{"/a%2Bb", "../a%25%252Bb"},
+		// the scheme is part of the URL
+		{"https://example.com/y", "../../example.com@https/y"},
+		{"http://example.com/sec", "http://example.com/sec"},
+		// redirects, with RFC 9110 10.2.2 fragments
+		{"/redir#frag", "../target#frag"},
+		{"/redir-frag#mine", "../target#theirs"},
+		{"/r2", "../../example.com@https/y"},
+		{"/loop", "http://example.com/loop"},
+		{"/redir-out", "http://example.com/redir-out"},
+	}
+	var hrefs []string
+	for _, tt := range tests {
+		hrefs = append(hrefs, tt.href)
+	}
+	must := func(e Exchange) {
+		t.Helper()
+		if err := w.WriteExchange(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(page("http://example.com/dir/home", "/dir/home", anchors(hrefs...)))
+	for _, u := range []string{"http://example.com/a%2Fb", "http://example.com/y", "http://example.com/target",
+		"https://example.com/y", "http://example.com/a+b", "http://example.com/a%2Bb"} {
+		must(page(u, "/", "body of "+u))
+	}
+	w.mirror.redirect("http://example.com/redir", "/target")
+	w.mirror.redirect("http://example.com/redir-frag", "target#theirs")
+	w.mirror.redirect("http://example.com/r2", "https://example.com/r3")
+	w.mirror.redirect("https://example.com/r3", "/y")
+	w.mirror.redirect("http://example.com/loop", "/loop2")
+	w.mirror.redirect("http://example.com/loop2", "/loop")
+	w.mirror.redirect("http://example.com/redir-out", "https://elsewhere.example/")
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := linkValues(t, filepath.Join(dir, "mirror", "example.com", "dir", "home"))
+	if len(got) != len(tests) {
+		t.Fatalf("%d links, want %d: %q", len(got), len(tests), got)
+	}
+	for i, tt := range tests {
+		if got[i] != tt.want {
+			t.Errorf("href %q became %q, want %q", tt.href, got[i], tt.want)
+		}
+	}
+	// Every relative link names an existing file, from the page's directory.
+	for _, v := range got {
+		if v == "" || strings.Contains(v, ":") || strings.HasPrefix(v, "#") || strings.HasPrefix(v, "home") {
+			continue
+		}
+		rel, _, _ := strings.Cut(v, "#")
+		p := filepath.Join(dir, "mirror", "example.com", "dir", filepath.FromSlash(strings.ReplaceAll(rel, "%25", "%")))
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("link %q: %v", v, err)
+		}
+	}
+}
+
+// TestMirrorBaseHref: links resolve against <base href> (HTML "document
+// base URL"), which is then removed, as the rewritten links are relative to
+// the file.
+func TestMirrorBaseHref(t *testing.T) {
+	dir := t.TempDir()
+	w, err := Open(Options{Dir: dir, Mirror: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.WriteExchange(page("http://example.com/p", "/p",
+		`<head><base href="/sub/" target="_top"></head><a href="x">x</a><a href="nf">nf</a><a href="#f">f</a>`))
+	w.WriteExchange(page("http://example.com/sub/x", "/sub/x", "x"))
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	got, base := linkValues(t, filepath.Join(dir, "mirror", "example.com", "p"))
+	if want := []string{"sub/x", "http://example.com/sub/nf", "http://example.com/sub/#f"}; !slices.Equal(got, want) || base {
+		t.Errorf("links %q, base href kept: %v; want %q and no base href", got, base, want)
+	}
+	src, _ := os.ReadFile(filepath.Join(dir, "mirror", "example.com", "p"))
+	if !strings.Contains(string(src), `<base target="_top">`) {
+		t.Errorf("the base element loses only its href: %s", src)
+	}
+}
+
+// TestMirrorResumeRewritesEarlierPages: a page of an earlier run follows
+// its link targets that were mirrored or moved since, and keeps the links
+// that run made relative.
+func TestMirrorResumeRewritesEarlierPages(t *testing.T) {
+	dir := t.TempDir()
+	home := filepath.Join(dir, "mirror", "example.com", "index.html")
+	run := func(pages ...Exchange) []string {
+		t.Helper()
+		w, err := Open(Options{Dir: dir, Mirror: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range pages {
+			if err := w.WriteExchange(e); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		got, _ := linkValues(t, home)
+		return got
+	}
+	got := run(page("http://example.com/", "/", anchors("/a", "/b?x=1", "/later", "/c%3Bd")),
+		page("http://example.com/a", "/a", "a"), page("http://example.com/b?x=1", "/b?x=1", "b"),
+		page("http://example.com/c%3Bd", "/c%3Bd", "c"))
+	bq := mustMirrorPath(t, filepath.Join(dir, "mirror"), "http://example.com/b?x=1")
+	first := []string{"a", filepath.Base(bq), "http://example.com/later", "c%25%253Bd"}
+	if !slices.Equal(got, first) {
+		t.Fatalf("first run: %q, want %q", got, first)
+	}
+	got = run(page("http://example.com/later", "/later", "later"), page("http://example.com/a/b", "/a/b", "a/b"))
+	second := []string{"a@f", filepath.Base(bq), "later", "c%25%253Bd"}
+	if !slices.Equal(got, second) {
+		t.Errorf("second run: %q, want %q", got, second)
+	}
+	if got = run(); !slices.Equal(got, second) {
+		t.Errorf("third run, nothing new: %q, want %q", got, second)
+	}
+}
+
+// mustMirrorPath is MirrorPath of a URL string.
+func mustMirrorPath(t *testing.T, root, raw string) string {
+	t.Helper()
+	u, err := url.Parse(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := MirrorPath(root, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
