@@ -1,6 +1,7 @@
 package robots
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"unsafe"
@@ -95,25 +96,30 @@ func TestParse_LineNumbers(t *testing.T) {
 	}
 }
 
+// TestParse_Warnings pins every warning Parse gives for a file with one
+// problem per line: its line number, the line as written and the message,
+// for the whole file and for the group the lines are in.
 func TestParse_Warnings(t *testing.T) {
 	body := "Allow: /early\nUser-agent: FooBot\nDisallow /x\nCrawl-delay: soon\nnonsense\nUser-agent: BarBot\nRequest-rate: 10\n"
 	r := Parse([]byte(body))
-	ws := r.Warnings()
-	lines := []int{}
-	for _, w := range ws {
-		lines = append(lines, w.Line)
-		if w.Message == "" || w.Text == "" {
-			t.Errorf("warning without message or text: %#v", w)
-		}
+	want := []Warning{
+		{1, "Allow: /early", "rule before the first user-agent line; ignored (RFC 9309 2.2.2)"},
+		{3, "Disallow /x", `missing ':' after the key; read as "Disallow: /x"`},
+		{4, "Crawl-delay: soon", "Crawl-delay is not a number of seconds; read as 10 s"},
+		{5, "nonsense", `not a "key: value" line; ignored`},
+		{7, "Request-rate: 10", "no period; read as one document per that many seconds"},
 	}
-	if want := []int{1, 3, 4, 5, 7}; len(lines) != len(want) || lines[0] != 1 || lines[4] != 7 {
-		t.Errorf("warning lines %v, want %v", lines, want)
+	if got := r.Warnings(); !slices.Equal(got, want) {
+		t.Errorf("Warnings:\n%q\nwant\n%q", got, want)
 	}
-	if g := r.Group("FooBot").Warnings(); len(g) != 3 {
-		t.Errorf("FooBot group warnings = %v, want 3", g)
+	if got := r.Group("FooBot").Warnings(); !slices.Equal(got, want[1:4]) {
+		t.Errorf("FooBot group warnings:\n%q\nwant\n%q", got, want[1:4])
 	}
-	if !strings.Contains(ws[0].String(), "line 1") {
-		t.Errorf("String() = %q", ws[0].String())
+	if got := r.Group("BarBot").Warnings(); !slices.Equal(got, want[4:]) {
+		t.Errorf("BarBot group warnings:\n%q\nwant\n%q", got, want[4:])
+	}
+	if got, want := want[1].String(), `line 3: missing ':' after the key; read as "Disallow: /x": "Disallow /x"`; got != want {
+		t.Errorf("String() = %q, want %q", got, want)
 	}
 }
 
