@@ -65,7 +65,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintln(stderr, "crawl: "+err.Error())
 	var ue *usageError
-	if errors.As(err, &ue) || isFlagError(err) {
+	if errors.As(err, &ue) {
 		return exitUsage
 	}
 	return exitFailure

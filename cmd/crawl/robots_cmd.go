@@ -227,7 +227,7 @@ func runRobotsCheck(w io.Writer, load func(string) (*robots.Robots, error), f ro
 		last = g
 	}
 	if last != nil {
-		_, err := fmt.Fprintf(w, "group: %s; pace now: %s\n", groupName(last), paceWords(last, now))
+		_, err := fmt.Fprintf(w, "%s; pace now: %s\n", groupName(last), paceWords(last, now))
 		return err
 	}
 	return nil

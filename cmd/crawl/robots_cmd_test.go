@@ -78,11 +78,28 @@ func TestRobotsCheckText(t *testing.T) {
 	for _, want := range []string{
 		"DISALLOWED /a/b.cgi  (line 12: Disallow: /*.cgi$)",
 		"ALLOWED    /a/b.html  (no rule matches)",
-		"group User-agent: hackerbot",
-		"at most one request every 10m (line 8: Request-rate: 1/10m 1300-1659)",
+		"\ngroup User-agent: hackerbot; pace now: at most one request every 10m (line 8: Request-rate: 1/10m 1300-1659)\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestRobotsCheckNamesGroupOnce: the summary line names the group once
+// ("group: group User-agent: ..." said it twice).
+func TestRobotsCheckNamesGroupOnce(t *testing.T) {
+	file := writeRobotsFile(t, cmdRobotsBody)
+	for agent, want := range map[string]string{
+		"hackerbot": "group User-agent: hackerbot; pace now:",
+		"otherbot":  "the * group; pace now:",
+	} {
+		out, err := runRobotsCmd(t, robotsOptions{}, "check", "--file", file, "--agent", agent, "/x")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(out, "\n"+want) || strings.Count(out, "group") != 1 {
+			t.Errorf("%s: want one line starting %q:\n%s", agent, want, out)
 		}
 	}
 }

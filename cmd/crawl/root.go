@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -81,11 +80,6 @@ func printEffectiveConfig(w io.Writer, cfg crawler.Config) error {
 		return fmt.Errorf("print config: %w", err)
 	}
 	return enc.Close()
-}
-
-func isFlagError(err error) bool {
-	var ue *usageError
-	return errors.As(err, &ue)
 }
 
 // openSeedFile opens the seed file, mapping failure to a usage error.
