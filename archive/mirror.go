@@ -300,7 +300,7 @@ func mirrorKey(u *url.URL) string {
 	if u.User != nil {
 		b.WriteString(u.User.String() + "@")
 	}
-	b.WriteString(strings.ToLower(u.Host))
+	b.WriteString(strings.TrimSuffix(strings.ToLower(u.Host), ":")) // an empty port is none (6.2.3)
 	p := canonicalPath(u.EscapedPath())
 	if p == "" {
 		p = "/"
@@ -319,7 +319,7 @@ func normKey(u *url.URL) string {
 		return mirrorKey(u)
 	}
 	scheme := strings.ToLower(u.Scheme)
-	host := strings.ToLower(u.Host)
+	host := strings.TrimSuffix(strings.ToLower(u.Host), ":")
 	if port := u.Port(); scheme == "http" && port == "80" || scheme == "https" && port == "443" {
 		host = strings.TrimSuffix(host, ":"+port)
 	}

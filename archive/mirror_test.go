@@ -393,3 +393,40 @@ func TestMirrorErrorsWrapErrMirror(t *testing.T) {
 		t.Errorf("the WARC records must be kept when only the mirror fails: %d index lines", n)
 	}
 }
+
+// FuzzMirrorPathOneToOne: two URLs share a mirror file only if they share
+// a mirror key, that is only if RFC 3986 section 6.2.2.1 and 6.2.2.2 make
+// them equal.
+func FuzzMirrorPathOneToOne(f *testing.F) {
+	for _, pair := range [][2]string{
+		{"http://h.example/a+b", "http://h.example/a%2Bb"},
+		{"http://h.example/x", "https://h.example/x"},
+		{"http://h.example/s;p", "http://h.example/s%3bp"},
+		{"http://h.example/%7e", "http://h.example/~"},
+		{"http://h.example/pct%25%2Bb", "http://h.example/pct%252Bb"},
+		{"http://h.example/x?", "http://h.example/x"},
+		{"http://h.example/A", "http://h.example/a"},
+		{"A://0", "A://0:#000"},
+	} {
+		f.Add(pair[0], pair[1])
+	}
+	root := "/srv/out/mirror"
+	f.Fuzz(func(t *testing.T, a, b string) {
+		ua, err := url.Parse(a)
+		if err != nil {
+			return
+		}
+		ub, err := url.Parse(b)
+		if err != nil {
+			return
+		}
+		pa, erra := MirrorPath(root, ua)
+		pb, errb := MirrorPath(root, ub)
+		if erra != nil || errb != nil {
+			return
+		}
+		if strings.EqualFold(pa, pb) != (mirrorKey(ua) == mirrorKey(ub)) {
+			t.Fatalf("%q -> %q (key %q), %q -> %q (key %q)", a, pa, mirrorKey(ua), b, pb, mirrorKey(ub))
+		}
+	})
+}
