@@ -45,10 +45,31 @@ pace it asks for (Crawl-delay, Request-rate with UTC windows), its Visit-time
 windows, Comment lines, Robot-version, the file's Sitemaps and every line
 that did not parse.
 
-Exit codes: 0 ok, 2 usage error (missing --agent or --file, unreadable file).`,
+Exit codes: 0 ok, 2 usage error (no or unknown subcommand, missing --agent
+or --file, unreadable file).`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		// Flags meant for a mistyped subcommand ("crawl robots chek
+		// --agent x") must not hide that it is unknown.
+		FParseErrWhitelist:         cobra.FParseErrWhitelist{UnknownFlags: true},
+		SuggestionsMinimumDistance: 2,
+		DisableFlagsInUseLine:      true,
+		// Without RunE cobra prints help and exits 0 for "crawl robots"
+		// and, since a subcommand's arguments are not checked,
+		// for "crawl robots chek" too.
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				fmt.Fprint(cmd.ErrOrStderr(), cmd.UsageString())
+				return usagef("robots: give a subcommand: check or explain")
+			}
+			hint := ""
+			if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+				hint = fmt.Sprintf("; did you mean %q?", s[0])
+			}
+			return usagef("unknown command %q for %q%s", args[0], cmd.CommandPath(), hint)
+		},
 	}
+	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err} })
 	cmd.AddCommand(newRobotsCheckCommand(opts), newRobotsExplainCommand(opts))
 	return cmd
 }
