@@ -114,9 +114,14 @@
 // other line takes the general path; FuzzFastLines checks that both give
 // the same result.
 //
-// Product tokens are [a-zA-Z_-] only (RFC 9309 2.2.1), so digits end them:
-// "User-agent: MJ12bot" names the token "MJ", and so does an agent called
-// "MJ12bot". Google's parser reads such lines the same way.
+// Product tokens are [a-zA-Z_-] only (RFC 9309 2.2.1), so any other octet
+// ends them, on both sides: "User-agent: MJ12bot" is read as the token
+// "MJ" (as Google's parser reads it), and Group reduces the agent it is
+// asked about the same way, so the agents "MJ12bot", "MJ" and "MJ99" all
+// get that group, and "Bot2" gets the group of "User-agent: Bot1". Google's
+// parser does not reduce the crawler's own name: for it "MJ12bot" matches
+// no group. A crawler's name should therefore be a valid product token;
+// "crawl robots" rejects any other --agent.
 //
 // # Conservative readings of malformed values
 //

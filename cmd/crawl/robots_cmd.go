@@ -82,7 +82,7 @@ type robotsFlags struct {
 
 func (f *robotsFlags) bind(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.file, "file", "", "robots.txt file to read")
-	cmd.Flags().StringVar(&f.agent, "agent", "", "crawler name; reduced to its product token (FooBot/2.1 -> FooBot)")
+	cmd.Flags().StringVar(&f.agent, "agent", "", "crawler's product token, letters, '_' and '-' only (RFC 9309 2.2.1); a /version may follow (FooBot/2.1)")
 	cmd.Flags().BoolVar(&f.json, "json", false, "print JSON")
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err} })
 }
@@ -98,8 +98,8 @@ which robots.txt line decided. With --json, print one object per URL and line:
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if f.agent == "" {
-				return usagef("robots check: --agent is required")
+			if err := checkAgent("check", f.agent); err != nil {
+				return err
 			}
 			if len(args) == 0 {
 				return usagef("robots check: give at least one URL")
@@ -150,8 +150,8 @@ Sitemaps and the lines that did not parse. With --json, print one object:
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if f.agent == "" {
-				return usagef("robots explain: --agent is required")
+			if err := checkAgent("explain", f.agent); err != nil {
+				return err
 			}
 			var r *robots.Robots
 			source := f.file
@@ -183,6 +183,21 @@ Sitemaps and the lines that did not parse. With --json, print one object:
 	}
 	f.bind(cmd)
 	return cmd
+}
+
+// checkAgent returns a usage error unless agent is a product token,
+// [a-zA-Z_-]+ (RFC 9309 2.2.1), optionally followed by '/' and a version
+// ("FooBot/2.1"). robots.Group reads an agent up to its first other
+// character, so "Bot2" would silently be checked as "Bot" and get the
+// group of "User-agent: Bot1".
+func checkAgent(sub, agent string) error {
+	if agent == "" {
+		return usagef("robots %s: --agent is required", sub)
+	}
+	if tok, _, _ := strings.Cut(agent, "/"); tok == "" || robots.ProductToken(tok) != tok {
+		return usagef("robots %s: --agent %q is not a product token: RFC 9309 section 2.2.1 allows only the letters a-z and A-Z, '_' and '-' (a version may follow after '/', as in FooBot/2.1)", sub, agent)
+	}
+	return nil
 }
 
 // readRobotsFile parses a robots.txt file; failing to read it is a usage error.

@@ -35,3 +35,39 @@ func TestRobotsSubcommandErrors(t *testing.T) {
 		t.Errorf("robots check --nope: exit %d, stderr %q", code, stderr)
 	}
 }
+
+// TestRobotsAgentMustBeProductToken: RFC 9309 2.2.1, "The product token
+// MUST contain only a-zA-Z_- characters." robots.Group reads an agent up
+// to its first other character, so "--agent Bot2" was checked as "Bot"
+// and got the group of "User-agent: Bot1" (the reviewer's tok.txt). Such
+// an agent is a usage error (exit 2) that says which characters are
+// allowed; a token with a "/version" is fine.
+func TestRobotsAgentMustBeProductToken(t *testing.T) {
+	file := writeRobotsFile(t, "User-agent: Bot1\nDisallow: /\n\nUser-agent: *\nAllow: /\n")
+	for _, agent := range []string{"Bot2", "Bot2/1.0", "MJ12bot", "my bot", "/1.0", "bot\x1b[2J", "bötbot"} {
+		for _, sub := range []string{"check", "explain"} {
+			args := []string{"robots", sub, "--file", file, "--agent", agent}
+			if sub == "check" {
+				args = append(args, "/x")
+			}
+			code, out, stderr := runCLI(t, args...)
+			want := "RFC 9309 section 2.2.1 allows only the letters a-z and A-Z, '_' and '-'"
+			if code != exitUsage || out != "" || !strings.Contains(stderr, want) || strings.Count(stderr, "\n") != 1 || strings.ContainsRune(stderr, 0x1b) {
+				t.Errorf("%s --agent %q: exit %d, stdout %q, stderr %q", sub, agent, code, out, stderr)
+			}
+		}
+	}
+	for agent, want := range map[string]string{
+		"Other":       "ALLOWED    /x  (line 5: Allow: /)\nthe * group",
+		"Foo_Bar-baz": "ALLOWED    /x  (line 5: Allow: /)\nthe * group",
+		"Other/2.1":   "ALLOWED    /x  (line 5: Allow: /)\nthe * group",
+		"Other/":      "ALLOWED    /x  (line 5: Allow: /)\nthe * group",
+		// The file's "Bot1" is the token "Bot" (doc.go of package robots).
+		"Bot": "DISALLOWED /x  (line 2: Disallow: /)\ngroup User-agent: Bot1",
+	} {
+		code, out, stderr := runCLI(t, "robots", "check", "--file", file, "--agent", agent, "/x")
+		if code != exitOK || !strings.HasPrefix(out, want) {
+			t.Errorf("--agent %q: exit %d, stdout %q, stderr %q", agent, code, out, stderr)
+		}
+	}
+}
