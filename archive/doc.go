@@ -80,8 +80,15 @@
 //   - The mirror stores decoded bodies (chunked, gzip, deflate); bodies in
 //     other codings (br, zstd) or larger than 256 MiB decoded stay in the
 //     WARC only. Link rewriting covers href/src of the usual tags, not
-//     srcset, CSS url() or <base href>. URLs that are equal after
-//     percent-decoding each path segment share one file. When a path is
+//     srcset or CSS url(); a <base href> is honoured and then removed, as
+//     the rewritten links are relative to the file. Links to pages not
+//     mirrored become absolute URLs (as wget -k makes them), links to a
+//     URL that redirected lead to its target's file. URLs that RFC 3986
+//     6.2.2 makes equal (case of escapes, escaped unreserved characters,
+//     dot segments, default port) share one file; all others get their
+//     own: https hosts live in "host@https", and a reserved character the
+//     URL percent-encoded is written "%%XX", apart from the literal one
+//     (see MirrorPath). When a path is
 //     both a file and a directory prefix ("/a" and "/a/b"), the file is
 //     stored as "a@f" beside the directory (see MirrorPath for the other
 //     '@' tags). Windows device names (CON, NUL, ...) are not renamed.

@@ -194,13 +194,23 @@ func (w *Writer) WriteExchange(e Exchange) error {
 	}
 
 	ie := indexEntry{URL: e.TargetURI, Status: entry.Status, ContentType: contentType}
+	if isRedirect(entry.Status) {
+		ie.Location = head.get("Location")
+	}
 	if canDedupe && !revisit {
 		ie.Digest, ie.Date, ie.ID = payloadDigest, wdate, respID
 	}
 	if err := w.commit(buf.Bytes(), members, ie); err != nil {
 		return err
 	}
-	if w.mirror != nil && !e.IsRobots && e.Truncated == "" && head.complete && head.status >= 200 && head.status < 300 {
+	if w.mirror == nil || e.IsRobots || !head.complete {
+		return nil
+	}
+	switch {
+	case ie.Location != "":
+		// Links to this URL then lead to the file of its target.
+		w.mirror.redirect(e.TargetURI, ie.Location)
+	case e.Truncated == "" && head.status >= 200 && head.status < 300:
 		return w.mirror.store(e.TargetURI, &head, payload)
 	}
 	return nil

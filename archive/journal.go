@@ -24,6 +24,7 @@ type indexEntry struct {
 	URL         string `json:"url"`
 	Status      string `json:"status,omitempty"`
 	ContentType string `json:"ctype,omitempty"` // of the HTTP response
+	Location    string `json:"loc,omitempty"`   // of a 3xx response, for the mirror
 	// Digest, Date and ID are set for a response whose payload may be
 	// referred to by later revisit records.
 	Digest string `json:"digest,omitempty"`
@@ -40,6 +41,9 @@ func entryFor(rec *Record, file string, off, length int64) (indexEntry, bool) {
 	h := parseHTTPHead(rec.Block)
 	e := indexEntry{CDXJ: c.line(), File: file, End: off + length, URL: c.URL, Status: c.Status,
 		ContentType: h.get("Content-Type")}
+	if isRedirect(c.Status) {
+		e.Location = h.get("Location")
+	}
 	if p, ok := rec.Payload(); ok && len(p) > 0 && rec.Type() == "response" &&
 		rec.Get("WARC-Truncated") == "" && isDedupable(c.Status) {
 		e.Digest, e.Date, e.ID = rec.Get("WARC-Payload-Digest"), rec.Get("WARC-Date"), rec.Get("WARC-Record-ID")
@@ -57,8 +61,13 @@ func (w *Writer) addEntry(e indexEntry, resumed bool) {
 			w.dedupe[e.Digest] = revisitRef{uri: e.URL, date: e.Date, id: e.ID}
 		}
 	}
-	if resumed && w.mirror != nil && isDedupable(e.Status) {
-		w.mirror.recall(e.URL, e.ContentType)
+	if resumed && w.mirror != nil {
+		switch {
+		case isDedupable(e.Status):
+			w.mirror.recall(e.URL, e.ContentType)
+		case e.Location != "":
+			w.mirror.redirect(e.URL, e.Location)
+		}
 	}
 }
 

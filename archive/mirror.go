@@ -148,10 +148,9 @@ func (m *mirror) store(rawURL string, head *httpHead, payload []byte) error {
 
 // redirect records that fromURL answered with a redirect to location
 // (resolved against fromURL), so that links to fromURL lead to the file of
-// the URL it redirects to, if that was mirrored. It is meant to be called
-// for each 3xx response with a Location; WriteExchange passes the mirror
-// 2xx responses only, so until it also calls this, links to redirecting
-// URLs become absolute links to them.
+// the URL it redirects to, if that was mirrored. WriteExchange calls it for
+// each complete 3xx response with a Location, and Open for each such
+// response of an earlier run.
 func (m *mirror) redirect(fromURL, location string) {
 	from, err := url.Parse(fromURL)
 	if err != nil || strings.TrimSpace(location) == "" {

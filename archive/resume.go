@@ -127,3 +127,9 @@ func (w *Writer) resumeFile(path string, journalled []indexEntry, isLast bool) e
 func isDedupable(status string) bool {
 	return len(status) == 3 && status[0] == '2'
 }
+
+// isRedirect reports whether a status code (as text) is a 3xx redirect,
+// whose Location the mirror follows.
+func isRedirect(status string) bool {
+	return len(status) == 3 && status[0] == '3'
+}
