@@ -104,6 +104,12 @@ which robots.txt line decided. With --json, print one object per URL and line:
 			if len(args) == 0 {
 				return usagef("robots check: give at least one URL")
 			}
+			if f.file == "" && opts.fetch == nil {
+				return usagef("robots check: --file is required")
+			}
+			if err := checkTargets(args, f.file != ""); err != nil {
+				return err
+			}
 			var load func(target string) (*robots.Robots, error)
 			if f.file != "" {
 				r, err := readRobotsFile(f.file)
@@ -112,9 +118,6 @@ which robots.txt line decided. With --json, print one object per URL and line:
 				}
 				load = func(string) (*robots.Robots, error) { return r, nil }
 			} else {
-				if opts.fetch == nil {
-					return usagef("robots check: --file is required")
-				}
 				cache := map[string]*robots.Robots{}
 				load = func(target string) (*robots.Robots, error) {
 					robotsURL, err := robotsURLFor(target)
@@ -207,6 +210,26 @@ func readRobotsFile(path string) (*robots.Robots, error) {
 		return nil, &usageError{fmt.Errorf("robots: cannot read --file: %w", err)}
 	}
 	return robots.Parse(body), nil
+}
+
+// checkTargets returns a usage error naming the first target that is
+// neither an absolute http(s) URL nor, if paths are allowed (--file), a
+// path starting with "/". Left to robots.Group.Allowed, "mailto:me@x",
+// "h/ok" and "" would be read as "/" or "/ok" and answered for.
+func checkTargets(targets []string, paths bool) error {
+	for _, t := range targets {
+		if paths && strings.HasPrefix(t, "/") && !strings.HasPrefix(t, "//") {
+			continue
+		}
+		if u, err := url.Parse(t); err == nil && u.Host != "" && (u.Scheme == "http" || u.Scheme == "https") {
+			continue
+		}
+		if !paths {
+			return usagef("robots check: %q is not an absolute http(s) URL (http://host/path); give --file to check paths", t)
+		}
+		return usagef("robots check: %q is neither an absolute http(s) URL (http://host/path) nor a path starting with a single '/'", t)
+	}
+	return nil
 }
 
 // robotsURLFor returns the robots.txt URL of an absolute http(s) URL.

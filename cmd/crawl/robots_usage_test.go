@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -69,5 +70,28 @@ func TestRobotsAgentMustBeProductToken(t *testing.T) {
 		if code != exitOK || !strings.HasPrefix(out, want) {
 			t.Errorf("--agent %q: exit %d, stdout %q, stderr %q", agent, code, out, stderr)
 		}
+	}
+}
+
+// TestRobotsCheckRejectsBadTargets: a target that is neither an absolute
+// http(s) URL nor a path starting with "/" is a usage error naming it,
+// before anything is printed; it used to be answered for as "/" or "/ok".
+func TestRobotsCheckRejectsBadTargets(t *testing.T) {
+	file := writeRobotsFile(t, "User-agent: *\nDisallow: /ok\n")
+	for _, bad := range []string{"", "mailto:me@x", "h/ok", "ok", "//h/ok", "ftp://h/ok", "http:///ok", "http://h/\x7f", "file:///ok"} {
+		code, out, stderr := runCLI(t, "robots", "check", "--file", file, "--agent", "bot", "/fine", bad)
+		want := fmt.Sprintf("crawl: robots check: %q is neither an absolute http(s) URL (http://host/path) nor a path starting with a single '/'\n", bad)
+		if code != exitUsage || out != "" || stderr != want {
+			t.Errorf("target %q: exit %d, stdout %q, stderr %q", bad, code, out, stderr)
+		}
+	}
+	// Without --file each target names the site whose robots.txt to fetch.
+	code, out, stderr := runCLI(t, "robots", "check", "--agent", "bot", "/ok")
+	if code != exitUsage || out != "" || !strings.Contains(stderr, `"/ok" is not an absolute http(s) URL`) {
+		t.Errorf("path without --file: exit %d, stdout %q, stderr %q", code, out, stderr)
+	}
+	code, out, _ = runCLI(t, "robots", "check", "--file", file, "--agent", "bot", "/ok", "HTTP://h/ok", "https://h/x?y#z")
+	if code != exitOK || !strings.HasPrefix(out, "DISALLOWED /ok  (line 2: Disallow: /ok)\nDISALLOWED HTTP://h/ok  (line 2: Disallow: /ok)\nALLOWED    https://h/x?y#z") {
+		t.Errorf("good targets: exit %d, stdout %q", code, out)
 	}
 }
