@@ -203,11 +203,30 @@ func checkAgent(sub, agent string) error {
 	return nil
 }
 
-// readRobotsFile parses a robots.txt file; failing to read it is a usage error.
+// readRobotsFile parses a robots.txt file; failing to read it is a usage
+// error. It reads at most robots.MaxSize+1 octets (see readRobots), so
+// "--file /dev/zero" ends.
 func readRobotsFile(path string) (*robots.Robots, error) {
-	body, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, &usageError{fmt.Errorf("robots: cannot read --file: %w", err)}
+	}
+	defer f.Close()
+	r, err := readRobots(f)
+	if err != nil {
+		return nil, &usageError{fmt.Errorf("robots: cannot read --file: %w", err)}
+	}
+	return r, nil
+}
+
+// readRobots parses what rd holds, reading at most robots.MaxSize+1
+// octets: the octet past the limit tells robots.Parse that the body is
+// longer, so it marks the result Truncated and warns, as for a fetched
+// file, and whether the last line within the limit is whole.
+func readRobots(rd io.Reader) (*robots.Robots, error) {
+	body, err := io.ReadAll(io.LimitReader(rd, robots.MaxSize+1))
+	if err != nil {
+		return nil, err
 	}
 	return robots.Parse(body), nil
 }
