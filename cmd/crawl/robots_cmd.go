@@ -1,14 +1,18 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/url"
 	"os"
+	"strconv"
 	"strings"
 	"time"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -275,8 +279,6 @@ type checkLine struct {
 }
 
 func runRobotsCheck(w io.Writer, load func(string) (*robots.Robots, error), f robotsFlags, targets []string, now time.Time) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
 	var last *robots.Group
 	for _, target := range targets {
 		r, err := load(target)
@@ -286,7 +288,7 @@ func runRobotsCheck(w io.Writer, load func(string) (*robots.Robots, error), f ro
 		g := r.Group(f.agent)
 		v := g.Allowed(target)
 		if f.json {
-			if err := enc.Encode(checkLine{URL: target, Allowed: v.Allowed, Rule: v.Rule, Line: v.Line}); err != nil {
+			if err := encodeJSON(w, checkLine{URL: target, Allowed: v.Allowed, Rule: v.Rule, Line: v.Line}); err != nil {
 				return err
 			}
 			continue
@@ -299,7 +301,7 @@ func runRobotsCheck(w io.Writer, load func(string) (*robots.Robots, error), f ro
 		if v.Reason == robots.ReasonRule {
 			why = fmt.Sprintf("line %d: %s", v.Line, v.Rule)
 		}
-		if _, err := fmt.Fprintf(w, "%s %s  (%s)\n", word, target, why); err != nil {
+		if _, err := fmt.Fprintf(w, "%s %s  (%s)\n", word, printable(target), printable(why)); err != nil {
 			return err
 		}
 		last = g
@@ -364,15 +366,13 @@ func writeExplainJSON(w io.Writer, r *robots.Robots, agent string) error {
 	for _, warn := range r.Warnings() {
 		out.Warnings = append(out.Warnings, warn.String())
 	}
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	return enc.Encode(out)
+	return encodeJSON(w, out)
 }
 
 func writeExplainText(w io.Writer, r *robots.Robots, agent, source string, now time.Time) error {
 	g := r.Group(agent)
 	var b strings.Builder
-	fmt.Fprintf(&b, "robots.txt: %s (%s", source, r.Availability())
+	fmt.Fprintf(&b, "robots.txt: %s (%s", printable(source), r.Availability())
 	if r.Truncated() {
 		b.WriteString(", cut at 500 KiB")
 	}
@@ -381,7 +381,7 @@ func writeExplainText(w io.Writer, r *robots.Robots, agent, source string, now t
 	rules := g.Rules()
 	fmt.Fprintf(&b, "rules: %d (longest match wins, Allow wins a tie)\n", len(rules))
 	for _, rule := range rules {
-		fmt.Fprintf(&b, "  line %d: %s\n", rule.Line, rule.Text)
+		fmt.Fprintf(&b, "  line %d: %s\n", rule.Line, printable(rule.Text))
 	}
 	fmt.Fprintf(&b, "pace now (%s): %s\n", now.UTC().Format("15:04 UTC"), paceWords(g, now))
 	if d, ok := g.CrawlDelay(); ok {
@@ -414,18 +414,18 @@ func writeExplainText(w io.Writer, r *robots.Robots, agent, source string, now t
 		b.WriteString("visit times: any time\n")
 	}
 	if v, ok := g.RobotVersion(); ok {
-		fmt.Fprintf(&b, "robot-version: %s (informational; rules follow RFC 9309)\n", v)
+		fmt.Fprintf(&b, "robot-version: %s (informational; rules follow RFC 9309)\n", printable(v))
 	}
 	for _, c := range g.Comments() {
-		fmt.Fprintf(&b, "comment: %s\n", c)
+		fmt.Fprintf(&b, "comment: %s\n", printable(c))
 	}
 	for _, s := range r.Sitemaps() {
-		fmt.Fprintf(&b, "sitemap: %s\n", s)
+		fmt.Fprintf(&b, "sitemap: %s\n", printable(s))
 	}
 	ws := r.Warnings()
 	fmt.Fprintf(&b, "warnings: %d\n", len(ws))
 	for _, warn := range ws {
-		fmt.Fprintf(&b, "  %s\n", warn)
+		fmt.Fprintf(&b, "  %s\n", printable(warn.String()))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -440,7 +440,7 @@ func groupName(g *robots.Group) string {
 	case len(agents) == 1 && agents[0] == "*":
 		return "the * group"
 	}
-	return "group User-agent: " + strings.Join(agents, ", ")
+	return "group User-agent: " + printable(strings.Join(agents, ", "))
 }
 
 // paceWords says in words how fast the group lets a crawler go at now.
@@ -449,7 +449,7 @@ func paceWords(g *robots.Group, now time.Time) string {
 	if !ok {
 		return "no pace asked for"
 	}
-	return fmt.Sprintf("at most one request every %s (%s)", durationWords(interval), source)
+	return fmt.Sprintf("at most one request every %s (%s)", durationWords(interval), printable(source))
 }
 
 // durationWords formats d without trailing zero units: "10m", "1h30m", "2.5s".
@@ -462,4 +462,67 @@ func durationWords(d time.Duration) string {
 		s = strings.TrimSuffix(s, "0m")
 	}
 	return s
+}
+
+// printable returns s as a terminal shows it safely: every rune that is
+// not printable (controls such as ESC, DEL and the C1 range, bidi
+// overrides, white space other than ' '), every octet that is not UTF-8,
+// and '\' itself are written as Go escapes ("\x1b", "\u202e", "\xff",
+// "\\"), so a robots.txt cannot drive the operator's terminal and the
+// escapes are not ambiguous.
+func printable(s string) string {
+	i := 0
+	for i < len(s) && ' ' <= s[i] && s[i] < 0x7f && s[i] != '\\' {
+		i++
+	}
+	if i == len(s) {
+		return s
+	}
+	var b strings.Builder
+	b.WriteString(s[:i])
+	for i < len(s) {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && n == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case r == '\\' || !strconv.IsPrint(r):
+			q := strconv.QuoteRuneToASCII(r)
+			b.WriteString(q[1 : len(q)-1])
+		default:
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
+}
+
+// encodeJSON writes v as one line of JSON. encoding/json escapes the C0
+// controls and replaces invalid UTF-8, but writes DEL, the C1 controls and
+// the bidi and other format characters as they are; they are escaped here
+// too ("\u007f", "\u009b", "\u202e"), which is the same JSON.
+func encodeJSON(w io.Writer, v any) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	out := buf.Bytes()
+	if bytes.IndexFunc(out, func(r rune) bool { return r != '\n' && !strconv.IsPrint(r) }) >= 0 {
+		var b bytes.Buffer
+		for _, r := range string(out) {
+			if r != '\n' && !strconv.IsPrint(r) {
+				if r1, r2 := utf16.EncodeRune(r); r1 != utf8.RuneError {
+					fmt.Fprintf(&b, `\u%04x\u%04x`, r1, r2)
+				} else {
+					fmt.Fprintf(&b, `\u%04x`, r)
+				}
+				continue
+			}
+			b.WriteRune(r)
+		}
+		out = b.Bytes()
+	}
+	_, err := w.Write(out)
+	return err
 }
