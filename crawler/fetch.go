@@ -157,8 +157,8 @@ func (c *crawl) record(j *job) {
 	c.events.emit(Event{Time: ex.Start, Kind: EventFetch, Host: l.Authority, URL: l.URL, Status: ex.Status,
 		Pace: time.Duration(ex.PaceSeconds * float64(time.Second)), PaceRule: ex.PaceRule, Rule: j.verdict.Rule, Line: j.verdict.Line,
 		Detail: describeFetch(e)})
-	if c.arch == nil || ex.Err != nil || ex.RawResponse == nil {
-		return
+	if c.arch == nil || ex.RawResponse == nil {
+		return // not archiving, or no response arrived
 	}
 	meta := []archive.Field{
 		{Name: "pace", Value: fmt.Sprintf("%gs", ex.PaceSeconds)},
@@ -171,9 +171,6 @@ func (c *crawl) record(j *job) {
 	if l.Parent != "" {
 		meta = append(meta, archive.Field{Name: "via", Value: l.Parent})
 	}
-	if ex.Chunked {
-		meta = append(meta, archive.Field{Name: "transfer-encoding", Value: "chunked (decoded by the HTTP client before recording)"})
-	}
 	for _, link := range j.links {
 		meta = append(meta, archive.Field{Name: "outlink", Value: link})
 	}
@@ -181,23 +178,41 @@ func (c *crawl) record(j *job) {
 }
 
 // archive writes one exchange to the WARC files; a failure is logged and
-// the crawl goes on.
+// the crawl goes on. A response whose body read failed is archived as far
+// as it arrived, with its WARC-Truncated reason.
 func (c *crawl) archive(ex *exchange, meta []archive.Field, isRobots bool) {
 	if c.arch == nil || ex.RawResponse == nil {
 		return
 	}
-	tr := ""
-	if ex.Truncated {
-		tr = archive.TruncatedLength
-	}
 	err := c.arch.WriteExchange(archive.Exchange{TargetURI: ex.URL, Date: ex.Start, IP: ex.IP, Request: ex.RawRequest,
-		Response: ex.RawResponse, Truncated: tr, Metadata: meta, IsRobots: isRobots})
+		Response: ex.RawResponse, Truncated: ex.Truncation, Metadata: append(meta, recordNotes(ex)...), IsRobots: isRobots})
 	switch {
 	case errors.Is(err, archive.ErrMirror):
 		c.log.Warn("mirror copy not written (the WARC records were)", "url", ex.URL, "err", err)
 	case err != nil:
 		c.log.Error("archive write failed", "url", ex.URL, "err", err)
 	}
+}
+
+// recordNotes are the metadata fields that say how an exchange's records
+// differ from the bytes on the wire, or what else arrived: a removed
+// chunked coding, parts rebuilt because their raw bytes were not recorded,
+// interim 1xx responses, and the error that cut the body short.
+func recordNotes(ex *exchange) []archive.Field {
+	var f []archive.Field
+	if ex.Chunked {
+		f = append(f, archive.Field{Name: "transfer-encoding", Value: "chunked (decoded by the HTTP client before recording)"})
+	}
+	for _, part := range ex.Rebuilt {
+		f = append(f, archive.Field{Name: "http-record", Value: part + " rebuilt from the parsed message: raw bytes not recorded"})
+	}
+	for _, line := range ex.Interim {
+		f = append(f, archive.Field{Name: "interim-response", Value: line})
+	}
+	if ex.Truncation != "" && ex.Err != nil {
+		f = append(f, archive.Field{Name: "fetch-error", Value: ex.Err.Error()})
+	}
+	return f
 }
 
 // follow offers the URLs a fetch led to: a redirect target (checked and

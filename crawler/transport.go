@@ -6,14 +6,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptrace"
-	"sort"
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
+	"github.com/crawlproject/crawl/archive"
 	"github.com/crawlproject/crawl/scheduler"
 )
 
@@ -38,17 +40,31 @@ type gate interface {
 // An exchange is what the transport saw of one request: timing, status, the
 // raw bytes sent and received, and the pace in force when it started.
 type exchange struct {
-	URL         string
-	Authority   string
-	Start       time.Time
-	Duration    time.Duration
-	Status      int
-	Header      http.Header
-	Body        []byte
-	Truncated   bool
-	Chunked     bool
+	URL       string
+	Authority string
+	Start     time.Time
+	Duration  time.Duration
+	Status    int
+	Header    http.Header
+	Body      []byte
+	// Truncated reports that Body is not the whole body: cut at the size
+	// cap, or the read failed (Err says why). Truncation is the WARC-Truncated
+	// reason (archive.TruncatedLength, TruncatedTime, TruncatedDisconnect or
+	// TruncatedUnspecified), "" for a whole body.
+	Truncated  bool
+	Truncation string
+	Chunked    bool
+	// RawRequest is the bytes written to the connection; RawResponse the
+	// final response head as read from it, then Body (see responseRecord).
+	// RawResponse is nil when no response head arrived.
 	RawRequest  []byte
 	RawResponse []byte
+	// Rebuilt names the parts ("request", "response head") that had to be
+	// rebuilt from the parsed message because their raw bytes were not
+	// recorded; Interim holds the status lines of 1xx interim responses
+	// that preceded the final one. Both are said in the metadata record.
+	Rebuilt     []string
+	Interim     []string
 	IP          string
 	PaceSeconds float64
 	PaceRule    string
@@ -65,6 +81,7 @@ type exchange struct {
 // status back to the pace. Safe for concurrent use.
 type politeTransport struct {
 	base      http.RoundTripper
+	dialer    *rawDialer // opens base's connections; its tls config is the TLS client's
 	pace      pacer
 	gate      gate
 	userAgent string
@@ -75,18 +92,27 @@ type politeTransport struct {
 	jobs   sync.Map // id string -> *exchange
 }
 
+// newPoliteTransport builds the transport over an HTTP/1.1-only
+// http.Transport whose connections record the bytes they carry (rawConn),
+// so the archive holds the messages as they went over the wire.
 func newPoliteTransport(p pacer, userAgent string, maxBody int64, timeout time.Duration) *politeTransport {
+	d := newRawDialer(timeout)
+	var http1 http.Protocols
+	http1.SetHTTP1(true) // no HTTP/2: see rawDialer
 	base := &http.Transport{
-		Proxy:                 nil,
-		DisableCompression:    true, // record bodies exactly as sent; no hidden Accept-Encoding
-		MaxIdleConnsPerHost:   4,
-		MaxIdleConns:          1024,
-		IdleConnTimeout:       30 * time.Second,
-		ResponseHeaderTimeout: timeout,
-		TLSHandshakeTimeout:   timeout,
-		ExpectContinueTimeout: time.Second,
+		Proxy:                  nil,
+		DialContext:            d.dial,
+		DialTLSContext:         d.dialTLS,
+		Protocols:              &http1,
+		DisableCompression:     true, // record bodies exactly as sent; no hidden Accept-Encoding
+		MaxIdleConnsPerHost:    4,
+		MaxIdleConns:           1024,
+		IdleConnTimeout:        30 * time.Second,
+		ResponseHeaderTimeout:  timeout,
+		MaxResponseHeaderBytes: maxResponseHead,
+		ExpectContinueTimeout:  time.Second,
 	}
-	return &politeTransport{base: base, pace: p, userAgent: userAgent, maxBody: maxBody, timeout: timeout}
+	return &politeTransport{base: base, dialer: d, pace: p, userAgent: userAgent, maxBody: maxBody, timeout: timeout}
 }
 
 // track registers a new exchange and returns the header value that ties a
@@ -131,13 +157,23 @@ func (t *politeTransport) RoundTrip(in *http.Request) (*http.Response, error) {
 	req.Header.Del("Accept-Encoding")
 	ctx, cancel := context.WithTimeout(req.Context(), t.timeout)
 	defer cancel()
+	limit := t.maxBody
+	if ex.limit > 0 && ex.limit < limit {
+		limit = ex.limit
+	}
+	// The request as written and the response head as read; body bytes
+	// are taken from net/http, so the recorder only keeps heads.
+	rec := newRawRecorder(maxRawRequest, maxResponseHead)
+	defer rec.detach()
 	trace := &httptrace.ClientTrace{GotConn: func(ci httptrace.GotConnInfo) {
 		if a := ci.Conn.RemoteAddr(); a != nil {
 			ex.IP = hostOnly(a.String())
 		}
+		if rc, ok := ci.Conn.(*rawConn); ok {
+			rc.attach(rec)
+		}
 	}}
 	req = req.WithContext(httptrace.WithClientTrace(ctx, trace))
-	ex.RawRequest = rawRequest(req)
 	ex.Start = time.Now()
 	resp, err := t.base.RoundTrip(req)
 	if err != nil {
@@ -146,29 +182,30 @@ func (t *politeTransport) RoundTrip(in *http.Request) (*http.Response, error) {
 		t.pace.Observe(auth, 0, ex.Duration, "", err)
 		return nil, err
 	}
-	limit := t.maxBody
-	if ex.limit > 0 && ex.limit < limit {
-		limit = ex.limit
-	}
 	body, rerr := io.ReadAll(io.LimitReader(resp.Body, limit+1))
 	resp.Body.Close()
 	ex.Duration = time.Since(ex.Start)
+	rec.detach()
 	// The server had received (and finished) the request by the time its
 	// whole answer arrived: the next interval counts from here, so no delay
 	// on the way can make two requests reach the server, or leave it,
 	// closer than the pace.
 	t.pace.Answered(auth, time.Now())
+	switch {
+	case rerr != nil:
+		// What arrived is archived, marked with why it ends early.
+		ex.Truncation, ex.Err = truncation(ctx, rerr), rerr
+	case int64(len(body)) > limit:
+		body, ex.Truncation = body[:limit], archive.TruncatedLength
+	}
+	ex.Truncated = ex.Truncation != ""
+	ex.Status, ex.Header, ex.Body = resp.StatusCode, resp.Header, body
+	ex.Chunked = len(resp.TransferEncoding) > 0
+	ex.record(rec, req, resp)
 	if rerr != nil {
-		ex.Err = rerr
 		t.pace.Observe(auth, 0, ex.Duration, "", rerr)
 		return nil, rerr
 	}
-	if int64(len(body)) > limit {
-		body, ex.Truncated = body[:limit], true
-	}
-	ex.Status, ex.Header, ex.Body = resp.StatusCode, resp.Header, body
-	ex.Chunked = len(resp.TransferEncoding) > 0
-	ex.RawResponse = rawResponse(resp, body)
 	t.pace.Observe(auth, resp.StatusCode, ex.Duration, resp.Header.Get("Retry-After"), nil)
 	resp.Body = io.NopCloser(bytes.NewReader(body))
 	resp.ContentLength = int64(len(body))
@@ -177,63 +214,41 @@ func (t *politeTransport) RoundTrip(in *http.Request) (*http.Response, error) {
 	return resp, nil
 }
 
-// rawRequest renders the request line and headers as net/http writes them:
-// request line, Host, User-Agent, then the other headers sorted.
-func rawRequest(req *http.Request) []byte {
-	var b bytes.Buffer
-	fmt.Fprintf(&b, "%s %s HTTP/1.1\r\n", req.Method, req.URL.RequestURI())
-	host := req.Host
-	if host == "" {
-		host = req.URL.Host
+// record sets the raw request and response from what rec captured, or
+// rebuilds the parts it did not capture from the parsed messages.
+func (ex *exchange) record(rec *rawRecorder, req *http.Request, resp *http.Response) {
+	ex.RawRequest = rec.request()
+	if ex.RawRequest == nil {
+		ex.RawRequest = rebuiltRequest(req)
+		ex.Rebuilt = append(ex.Rebuilt, "request")
 	}
-	fmt.Fprintf(&b, "Host: %s\r\n", host)
-	fmt.Fprintf(&b, "User-Agent: %s\r\n", req.Header.Get("User-Agent"))
-	keys := make([]string, 0, len(req.Header))
-	for k := range req.Header {
-		if k != "User-Agent" && k != "Host" {
-			keys = append(keys, k)
-		}
+	head := rec.head()
+	if head == nil {
+		head = rebuiltHead(resp)
+		ex.Rebuilt = append(ex.Rebuilt, "response head")
 	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		for _, v := range req.Header[k] {
-			fmt.Fprintf(&b, "%s: %s\r\n", k, v)
-		}
-	}
-	b.WriteString("\r\n")
-	return b.Bytes()
+	ex.RawResponse = responseRecord(head, ex.Chunked, ex.Body)
+	ex.Interim = rec.interim
 }
 
-// rawResponse renders the status line, headers and body as received. A
-// chunked transfer coding has already been removed by net/http; the
-// Transfer-Encoding header is then left out so the record stays consistent
-// (the metadata record says the coding was removed).
-func rawResponse(resp *http.Response, body []byte) []byte {
-	var b bytes.Buffer
-	proto := resp.Proto
-	if proto == "" {
-		proto = "HTTP/1.1"
+// truncation maps a failed body read to its WARC-Truncated reason (WARC
+// 1.1 section 5.13): the fetch deadline ran out ("time"), the connection
+// ended or broke ("disconnect"), or anything else ("unspecified": the
+// crawl was stopped, a malformed chunked coding).
+func truncation(ctx context.Context, err error) string {
+	var ne net.Error
+	switch {
+	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &ne) && ne.Timeout():
+		return archive.TruncatedTime
+	case errors.Is(err, context.Canceled):
+		return archive.TruncatedUnspecified
+	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.ECONNABORTED),
+		errors.Is(err, net.ErrClosed):
+		return archive.TruncatedDisconnect
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return archive.TruncatedTime
 	}
-	status := resp.Status
-	if status == "" {
-		status = strconv.Itoa(resp.StatusCode) + " " + http.StatusText(resp.StatusCode)
-	}
-	fmt.Fprintf(&b, "%s %s\r\n", proto, status)
-	keys := make([]string, 0, len(resp.Header))
-	for k := range resp.Header {
-		if k != "Transfer-Encoding" {
-			keys = append(keys, k)
-		}
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		for _, v := range resp.Header[k] {
-			fmt.Fprintf(&b, "%s: %s\r\n", k, v)
-		}
-	}
-	b.WriteString("\r\n")
-	b.Write(body)
-	return b.Bytes()
+	return archive.TruncatedUnspecified
 }
 
 func hostOnly(addr string) string {

@@ -1,0 +1,111 @@
+package crawler
+
+import (
+	"bytes"
+	"fmt"
+	"net/http"
+	"sort"
+	"strconv"
+)
+
+// responseRecord is the response as archived: the head exactly as
+// received, then the body net/http delivered. When net/http removed a
+// chunked transfer coding (chunked), the Transfer-Encoding field lines
+// (with any obsolete folded continuation lines) are left out of the head,
+// so the record stays a consistent message; every other byte of the head
+// is kept. The metadata record says the coding was removed.
+func responseRecord(head []byte, chunked bool, body []byte) []byte {
+	if chunked {
+		head = dropField(head, "Transfer-Encoding")
+	}
+	out := make([]byte, 0, len(head)+len(body))
+	return append(append(out, head...), body...)
+}
+
+// dropField returns head without the field lines named name (compared
+// case-insensitively) and their continuation lines. The start line is
+// never dropped.
+func dropField(head []byte, name string) []byte {
+	out := make([]byte, 0, len(head))
+	dropping := false
+	for i, rest := 0, head; len(rest) > 0; i++ {
+		n := bytes.IndexByte(rest, '\n') + 1
+		if n == 0 {
+			n = len(rest)
+		}
+		line := rest[:n]
+		rest = rest[n:]
+		if i > 0 && len(line) > 0 && (line[0] == ' ' || line[0] == '\t') {
+			if !dropping {
+				out = append(out, line...)
+			}
+			continue
+		}
+		field, _, ok := bytes.Cut(line, []byte{':'})
+		dropping = i > 0 && ok && bytes.EqualFold(field, []byte(name))
+		if !dropping {
+			out = append(out, line...)
+		}
+	}
+	return out
+}
+
+// rebuiltRequest renders a request as net/http writes it (request line,
+// Host, User-Agent, then the other headers sorted). It is used only when
+// the bytes written were not recorded (a connection the transport did not
+// dial), and the metadata record then says so.
+func rebuiltRequest(req *http.Request) []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "%s %s HTTP/1.1\r\n", req.Method, req.URL.RequestURI())
+	host := req.Host
+	if host == "" {
+		host = req.URL.Host
+	}
+	fmt.Fprintf(&b, "Host: %s\r\n", host)
+	fmt.Fprintf(&b, "User-Agent: %s\r\n", req.Header.Get("User-Agent"))
+	keys := make([]string, 0, len(req.Header))
+	for k := range req.Header {
+		if k != "User-Agent" && k != "Host" {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		for _, v := range req.Header[k] {
+			fmt.Fprintf(&b, "%s: %s\r\n", k, v)
+		}
+	}
+	b.WriteString("\r\n")
+	return b.Bytes()
+}
+
+// rebuiltHead renders a response head from the parsed response: header
+// names canonical, fields sorted, Transfer-Encoding left out (net/http
+// removed the coding). It is used only when the head received was not
+// recorded, and the metadata record then says so.
+func rebuiltHead(resp *http.Response) []byte {
+	var b bytes.Buffer
+	proto := resp.Proto
+	if proto == "" {
+		proto = "HTTP/1.1"
+	}
+	status := resp.Status
+	if status == "" {
+		status = strconv.Itoa(resp.StatusCode) + " " + http.StatusText(resp.StatusCode)
+	}
+	fmt.Fprintf(&b, "%s %s\r\n", proto, status)
+	keys := make([]string, 0, len(resp.Header))
+	for k := range resp.Header {
+		if k != "Transfer-Encoding" {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		for _, v := range resp.Header[k] {
+			fmt.Fprintf(&b, "%s: %s\r\n", k, v)
+		}
+	}
+	b.WriteString("\r\n")
+	return b.Bytes()
+}
