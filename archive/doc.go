@@ -32,6 +32,11 @@
 //     (bytes after the HTTP header block, transfer and content codings left
 //     in place), as webrecorder's warcio (python and js) computes and checks
 //     it; WARC 1.1 section 6.3.2 leaves the transfer-coding case open.
+//     The HTTP header block ends at the first empty line, CRLF or a bare
+//     LF (RFC 9112 section 2.2 lets a recipient accept bare LF), as python
+//     warcio reads it; warcio.js only looks for CRLF CRLF, so for the rare
+//     server that ends its head with bare LFs it computes a different
+//     payload digest than this package and python warcio.
 //   - Digests are "sha1:" or "sha256:" with RFC 4648 base32 (padded for
 //     sha256); one algorithm is used for the whole archive. With SHA-1, a
 //     response's block and payload digests are computed side by side in
