@@ -97,8 +97,13 @@ func newRobotsCheckCommand(opts robotsOptions) *cobra.Command {
 		Use:   "check --file PATH --agent NAME [--json] URL...",
 		Short: "Say whether each URL may be fetched, and which line decided",
 		Long: `Say whether each URL (absolute, or a path) may be fetched by the agent, and
-which robots.txt line decided. With --json, print one object per URL and line:
-{"url": ..., "allowed": true|false, "rule": "<deciding line or empty>", "line": <n or 0>}`,
+which robots.txt line decided. Without --file, each URL's robots.txt is
+fetched; one that is unavailable (4xx) allows everything, one that is
+unreachable (5xx, 429, network error) disallows everything (RFC 9309
+2.3.1.3, 2.3.1.4), and a warning on stderr says so. With --json, print one
+object per URL and line: {"url": ..., "allowed": true|false, "rule":
+"<deciding line or empty>", "line": <n or 0>, "robots_txt": {"source",
+"fetched", "status", "error", "outcome", "policy", "truncated"}}`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -114,26 +119,29 @@ which robots.txt line decided. With --json, print one object per URL and line:
 			if err := checkTargets(args, f.file != ""); err != nil {
 				return err
 			}
-			var load func(target string) (*robots.Robots, error)
+			var load func(target string) (robotsTxt, error)
 			if f.file != "" {
-				r, err := readRobotsFile(f.file)
+				t, err := readRobotsFile(f.file)
 				if err != nil {
 					return err
 				}
-				load = func(string) (*robots.Robots, error) { return r, nil }
+				load = func(string) (robotsTxt, error) { return t, nil }
 			} else {
-				cache := map[string]*robots.Robots{}
-				load = func(target string) (*robots.Robots, error) {
+				cache := map[string]robotsTxt{}
+				load = func(target string) (robotsTxt, error) {
 					robotsURL, err := robotsURLFor(target)
 					if err != nil {
-						return nil, err
+						return robotsTxt{}, err
 					}
-					if r, ok := cache[robotsURL]; ok {
-						return r, nil
+					if t, ok := cache[robotsURL]; ok {
+						return t, nil
 					}
-					r := fetchRobots(cmd.Context(), opts.fetch, robotsURL, f.agent)
-					cache[robotsURL] = r
-					return r, nil
+					t := fetchRobots(cmd.Context(), opts.fetch, robotsURL, f.agent, robots.PolicyOptions{})
+					if w := t.warning(); w != "" {
+						fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s: %s\n", printable(robotsURL), printable(w))
+					}
+					cache[robotsURL] = t
+					return t, nil
 				}
 			}
 			return runRobotsCheck(cmd.OutOrStdout(), load, f, args, opts.now())
@@ -151,23 +159,27 @@ func newRobotsExplainCommand(opts robotsOptions) *cobra.Command {
 		Long: `Explain the robots.txt group that applies to the agent: its user-agent lines,
 the pace it asks for now and at other times (Crawl-delay, Request-rate with
 UTC windows), Visit-time windows, Comment lines, Robot-version, the file's
-Sitemaps and the lines that did not parse. With --json, print one object:
-{"crawl_delay_seconds", "request_rates", "visit_times", "comments",
-"sitemaps", "robot_version", "warnings"}.`,
+Sitemaps and the lines that did not parse. For a fetched robots.txt, say how
+the fetch came out and, if the file could not be had, the policy that
+applies instead (RFC 9309 2.3.1.3 unavailable: allow all; 2.3.1.4
+unreachable: disallow all). With --json, print one object:
+{"robots_txt": {"source", "fetched", "status", "error", "outcome",
+"policy", "truncated"}, "crawl_delay_seconds", "request_rates" (each
+{"requests", "seconds", "interval_seconds", "from", "to"}), "visit_times",
+"comments", "sitemaps", "robot_version", "warnings"}.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkAgent("explain", f.agent); err != nil {
 				return err
 			}
-			var r *robots.Robots
-			source := f.file
+			var t robotsTxt
 			switch {
 			case f.file != "" && len(args) > 0:
 				return usagef("robots explain: give either --file or a URL, not both")
 			case f.file != "":
 				var err error
-				if r, err = readRobotsFile(f.file); err != nil {
+				if t, err = readRobotsFile(f.file); err != nil {
 					return err
 				}
 			case len(args) != 1:
@@ -179,13 +191,12 @@ Sitemaps and the lines that did not parse. With --json, print one object:
 				if err != nil {
 					return err
 				}
-				source = robotsURL
-				r = fetchRobots(cmd.Context(), opts.fetch, robotsURL, f.agent)
+				t = fetchRobots(cmd.Context(), opts.fetch, robotsURL, f.agent, robots.PolicyOptions{})
 			}
 			if f.json {
-				return writeExplainJSON(cmd.OutOrStdout(), r, f.agent)
+				return writeExplainJSON(cmd.OutOrStdout(), t, f.agent)
 			}
-			return writeExplainText(cmd.OutOrStdout(), r, f.agent, source, opts.now())
+			return writeExplainText(cmd.OutOrStdout(), t, f.agent, opts.now())
 		},
 	}
 	f.bind(cmd)
@@ -210,17 +221,17 @@ func checkAgent(sub, agent string) error {
 // readRobotsFile parses a robots.txt file; failing to read it is a usage
 // error. It reads at most robots.MaxSize+1 octets (see readRobots), so
 // "--file /dev/zero" ends.
-func readRobotsFile(path string) (*robots.Robots, error) {
+func readRobotsFile(path string) (robotsTxt, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, &usageError{fmt.Errorf("robots: cannot read --file: %w", err)}
+		return robotsTxt{}, &usageError{fmt.Errorf("robots: cannot read --file: %w", err)}
 	}
 	defer f.Close()
 	r, err := readRobots(f)
 	if err != nil {
-		return nil, &usageError{fmt.Errorf("robots: cannot read --file: %w", err)}
+		return robotsTxt{}, &usageError{fmt.Errorf("robots: cannot read --file: %w", err)}
 	}
-	return r, nil
+	return robotsTxt{source: path, r: r}, nil
 }
 
 // readRobots parses what rd holds, reading at most robots.MaxSize+1
@@ -265,30 +276,132 @@ func robotsURLFor(target string) (string, error) {
 }
 
 // fetchRobots fetches a robots.txt and applies the RFC 9309 status policy.
-func fetchRobots(ctx context.Context, fetch robotsFetchFunc, robotsURL, agent string) *robots.Robots {
+func fetchRobots(ctx context.Context, fetch robotsFetchFunc, robotsURL, agent string, opts robots.PolicyOptions) robotsTxt {
 	body, status, err := fetch(ctx, robotsURL, agent)
-	return robots.FromFetch(status, body, err, robots.PolicyOptions{})
+	return robotsTxt{source: robotsURL, fetched: true, status: status, err: err, r: robots.FromFetch(status, body, err, opts)}
+}
+
+// robotsTxt is a robots.txt as a robots command got it: read from --file,
+// or fetched, with how the fetch came out and the Robots that follows
+// from it (robots.FromFetch).
+type robotsTxt struct {
+	source  string // the --file path or the robots.txt URL
+	fetched bool   // fetched, not read from --file
+	status  int    // the final HTTP status of the fetch; 0 if none
+	err     error  // the fetch's network error, if any
+	r       *robots.Robots
+}
+
+// outcome says how the robots.txt was had: "read from file", "HTTP 200",
+// "HTTP 503: unreachable", "unreachable: dial tcp ...: connection refused".
+func (t robotsTxt) outcome() string {
+	switch {
+	case !t.fetched:
+		return "read from file"
+	case t.err != nil:
+		return "unreachable: " + t.err.Error()
+	}
+	switch t.r.Availability() {
+	case robots.Unavailable:
+		if t.status >= 300 && t.status <= 399 {
+			return fmt.Sprintf("HTTP %d after the redirects a crawler follows: unavailable", t.status)
+		}
+		return fmt.Sprintf("HTTP %d: unavailable", t.status)
+	case robots.Unreachable:
+		return fmt.Sprintf("HTTP %d: unreachable", t.status)
+	case robots.Restricted:
+		return fmt.Sprintf("HTTP %d: access restricted", t.status)
+	}
+	return fmt.Sprintf("HTTP %d", t.status)
+}
+
+// policy says what applies instead of rules when the robots.txt could not
+// be had (effect, "everything is allowed") and why (basis, the RFC 9309
+// section); "" and "" when its rules are followed.
+func (t robotsTxt) policy() (effect, basis string) {
+	const allowed, disallowed = "everything is allowed", "everything but /robots.txt is disallowed"
+	switch t.r.Availability() {
+	case robots.Unavailable:
+		if t.status >= 300 && t.status <= 399 {
+			return allowed, "RFC 9309 2.3.1.2: after more than five redirects a robots.txt may be taken as unavailable; 2.3.1.3: then any resource may be accessed"
+		}
+		return allowed, "RFC 9309 2.3.1.3: when robots.txt is unavailable, any resource may be accessed"
+	case robots.Unreachable:
+		return disallowed, "RFC 9309 2.3.1.4: an unreachable robots.txt means complete disallow"
+	case robots.Restricted:
+		return disallowed, "robots.forbidden_disallows: 401 and 403 disallow all, as the 1996 draft recommended; RFC 9309 2.3.1.3 alone would allow all"
+	}
+	return "", ""
+}
+
+// policyText is the policy with its basis, or "".
+func (t robotsTxt) policyText() string {
+	if effect, basis := t.policy(); effect != "" {
+		return effect + " (" + basis + ")"
+	}
+	return ""
+}
+
+// warning is the warning that the robots.txt could not be had, or "".
+func (t robotsTxt) warning() string {
+	if p := t.policyText(); p != "" {
+		return "robots.txt " + t.outcome() + "; " + p
+	}
+	return ""
+}
+
+// robotsTxtJSON is the "robots_txt" object of the JSON output.
+type robotsTxtJSON struct {
+	Source    string  `json:"source"`
+	Fetched   bool    `json:"fetched"`
+	Status    *int    `json:"status"`  // null if read from file or not answered
+	Error     *string `json:"error"`   // the network error, or null
+	Outcome   string  `json:"outcome"` // available, unavailable, unreachable or restricted
+	Policy    string  `json:"policy"`  // rules, allow_all or disallow_all
+	Truncated bool    `json:"truncated"`
+}
+
+func (t robotsTxt) json() robotsTxtJSON {
+	j := robotsTxtJSON{Source: t.source, Fetched: t.fetched, Truncated: t.r.Truncated(), Policy: "rules"}
+	if t.fetched && t.err == nil {
+		j.Status = &t.status
+	}
+	if t.err != nil {
+		e := t.err.Error()
+		j.Error = &e
+	}
+	switch a := t.r.Availability(); a {
+	case robots.Available:
+		j.Outcome = "available"
+	case robots.Unavailable:
+		j.Outcome, j.Policy = "unavailable", "allow_all"
+	case robots.Restricted:
+		j.Outcome, j.Policy = "restricted", "disallow_all"
+	default:
+		j.Outcome, j.Policy = "unreachable", "disallow_all"
+	}
+	return j
 }
 
 // checkLine is one line of "robots check --json".
 type checkLine struct {
-	URL     string `json:"url"`
-	Allowed bool   `json:"allowed"`
-	Rule    string `json:"rule"`
-	Line    int    `json:"line"`
+	URL       string        `json:"url"`
+	Allowed   bool          `json:"allowed"`
+	Rule      string        `json:"rule"`
+	Line      int           `json:"line"`
+	RobotsTxt robotsTxtJSON `json:"robots_txt"`
 }
 
-func runRobotsCheck(w io.Writer, load func(string) (*robots.Robots, error), f robotsFlags, targets []string, now time.Time) error {
-	var last *robots.Group
+func runRobotsCheck(w io.Writer, load func(string) (robotsTxt, error), f robotsFlags, targets []string, now time.Time) error {
+	var last robotsTxt
 	for _, target := range targets {
-		r, err := load(target)
+		t, err := load(target)
 		if err != nil {
 			return err
 		}
-		g := r.Group(f.agent)
-		v := g.Allowed(target)
+		v := t.r.Allowed(f.agent, target)
 		if f.json {
-			if err := encodeJSON(w, checkLine{URL: target, Allowed: v.Allowed, Rule: v.Rule, Line: v.Line}); err != nil {
+			if err := encodeJSON(w, checkLine{URL: target, Allowed: v.Allowed, Rule: v.Rule, Line: v.Line, RobotsTxt: t.json()}); err != nil {
 				return err
 			}
 			continue
@@ -298,16 +411,19 @@ func runRobotsCheck(w io.Writer, load func(string) (*robots.Robots, error), f ro
 			word = "DISALLOWED"
 		}
 		why := v.Reason.String()
-		if v.Reason == robots.ReasonRule {
+		switch {
+		case v.Reason == robots.ReasonRule:
 			why = fmt.Sprintf("line %d: %s", v.Line, v.Rule)
+		case v.Reason != robots.ReasonRobotsTxt && t.policyText() != "":
+			why = "robots.txt " + t.outcome()
 		}
 		if _, err := fmt.Fprintf(w, "%s %s  (%s)\n", word, printable(target), printable(why)); err != nil {
 			return err
 		}
-		last = g
+		last = t
 	}
-	if last != nil {
-		_, err := fmt.Fprintf(w, "%s; pace now: %s\n", groupName(last), paceWords(last, now))
+	if last.r != nil {
+		_, err := fmt.Fprintf(w, "%s; pace now: %s\n", groupName(last, f.agent), paceWords(last.r.Group(f.agent), now))
 		return err
 	}
 	return nil
@@ -315,6 +431,7 @@ func runRobotsCheck(w io.Writer, load func(string) (*robots.Robots, error), f ro
 
 // explainJSON is the object "robots explain --json" prints.
 type explainJSON struct {
+	RobotsTxt         robotsTxtJSON     `json:"robots_txt"`
 	CrawlDelaySeconds *float64          `json:"crawl_delay_seconds"`
 	RequestRates      []explainRateJSON `json:"request_rates"`
 	VisitTimes        []explainSpanJSON `json:"visit_times"`
@@ -325,10 +442,11 @@ type explainJSON struct {
 }
 
 type explainRateJSON struct {
-	Requests int     `json:"requests"`
-	Seconds  float64 `json:"seconds"`
-	From     *string `json:"from"`
-	To       *string `json:"to"`
+	Requests        int     `json:"requests"`
+	Seconds         float64 `json:"seconds"`          // the period as written
+	IntervalSeconds float64 `json:"interval_seconds"` // between two requests: seconds/requests, at most a day
+	From            *string `json:"from"`
+	To              *string `json:"to"`
 }
 
 type explainSpanJSON struct {
@@ -336,9 +454,11 @@ type explainSpanJSON struct {
 	To   string `json:"to"`
 }
 
-func writeExplainJSON(w io.Writer, r *robots.Robots, agent string) error {
+func writeExplainJSON(w io.Writer, t robotsTxt, agent string) error {
+	r := t.r
 	g := r.Group(agent)
 	out := explainJSON{
+		RobotsTxt:    t.json(),
 		RequestRates: []explainRateJSON{},
 		VisitTimes:   []explainSpanJSON{},
 		Comments:     append([]string{}, g.Comments()...),
@@ -350,7 +470,7 @@ func writeExplainJSON(w io.Writer, r *robots.Robots, agent string) error {
 		out.CrawlDelaySeconds = &s
 	}
 	for _, rate := range g.RequestRates() {
-		j := explainRateJSON{Requests: rate.Requests, Seconds: rate.Per.Seconds()}
+		j := explainRateJSON{Requests: rate.Requests, Seconds: rate.Per.Seconds(), IntervalSeconds: rate.Interval().Seconds()}
 		if rate.Windowed {
 			from, to := rate.Window.FromClock(), rate.Window.ToClock()
 			j.From, j.To = &from, &to
@@ -363,23 +483,33 @@ func writeExplainJSON(w io.Writer, r *robots.Robots, agent string) error {
 	if v, ok := g.RobotVersion(); ok {
 		out.RobotVersion = &v
 	}
+	if w := t.warning(); w != "" {
+		out.Warnings = append(out.Warnings, w)
+	}
 	for _, warn := range r.Warnings() {
 		out.Warnings = append(out.Warnings, warn.String())
 	}
 	return encodeJSON(w, out)
 }
 
-func writeExplainText(w io.Writer, r *robots.Robots, agent, source string, now time.Time) error {
+func writeExplainText(w io.Writer, t robotsTxt, agent string, now time.Time) error {
+	r := t.r
 	g := r.Group(agent)
 	var b strings.Builder
-	fmt.Fprintf(&b, "robots.txt: %s (%s", printable(source), r.Availability())
+	fmt.Fprintf(&b, "robots.txt: %s (%s", printable(t.source), printable(t.outcome()))
 	if r.Truncated() {
 		b.WriteString(", cut at 500 KiB")
 	}
 	b.WriteString(")\n")
-	fmt.Fprintf(&b, "agent %q -> %s\n", agent, groupName(g))
 	rules := g.Rules()
-	fmt.Fprintf(&b, "rules: %d (longest match wins, Allow wins a tie)\n", len(rules))
+	if p := t.policyText(); p != "" {
+		fmt.Fprintf(&b, "policy: %s\n", p)
+		fmt.Fprintf(&b, "agent %q -> no group; the policy applies to every agent\n", agent)
+		b.WriteString("rules: none (the policy decides every URL)\n")
+	} else {
+		fmt.Fprintf(&b, "agent %q -> %s\n", agent, groupName(t, agent))
+		fmt.Fprintf(&b, "rules: %d (longest match wins, Allow wins a tie)\n", len(rules))
+	}
 	for _, rule := range rules {
 		fmt.Fprintf(&b, "  line %d: %s\n", rule.Line, printable(rule.Text))
 	}
@@ -422,18 +552,27 @@ func writeExplainText(w io.Writer, r *robots.Robots, agent, source string, now t
 	for _, s := range r.Sitemaps() {
 		fmt.Fprintf(&b, "sitemap: %s\n", printable(s))
 	}
-	ws := r.Warnings()
+	var ws []string
+	if w := t.warning(); w != "" {
+		ws = append(ws, w)
+	}
+	for _, warn := range r.Warnings() {
+		ws = append(ws, warn.String())
+	}
 	fmt.Fprintf(&b, "warnings: %d\n", len(ws))
 	for _, warn := range ws {
-		fmt.Fprintf(&b, "  %s\n", printable(warn.String()))
+		fmt.Fprintf(&b, "  %s\n", printable(warn))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-// groupName describes the group that applies, for people.
-func groupName(g *robots.Group) string {
-	agents := g.Agents()
+// groupName describes the group that applies to agent, for people.
+func groupName(t robotsTxt, agent string) string {
+	if effect, _ := t.policy(); effect != "" {
+		return "no group: robots.txt " + printable(t.outcome()) + ", so " + effect
+	}
+	agents := t.r.Group(agent).Agents()
 	switch {
 	case len(agents) == 0:
 		return "no group applies (everything allowed)"

@@ -59,10 +59,11 @@ func TestRobotsCheckJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"url":"https://example.com/private/x","allowed":false,"rule":"Disallow: /private/","line":2}
-{"url":"/private/press/a?b=<c>","allowed":true,"rule":"Allow: /private/press/","line":3}
-{"url":"/public","allowed":true,"rule":"","line":0}
-{"url":"http://h/robots.txt","allowed":true,"rule":"","line":0}
+	src := `"robots_txt":{"source":"` + file + `","fetched":false,"status":null,"error":null,"outcome":"available","policy":"rules","truncated":false}`
+	want := `{"url":"https://example.com/private/x","allowed":false,"rule":"Disallow: /private/","line":2,` + src + `}
+{"url":"/private/press/a?b=<c>","allowed":true,"rule":"Allow: /private/press/","line":3,` + src + `}
+{"url":"/public","allowed":true,"rule":"","line":0,` + src + `}
+{"url":"http://h/robots.txt","allowed":true,"rule":"","line":0,` + src + `}
 `
 	if out != want {
 		t.Errorf("got\n%s\nwant\n%s", out, want)
@@ -147,11 +148,12 @@ func TestRobotsExplainJSON(t *testing.T) {
 		t.Errorf("warnings = %v", got["warnings"])
 	}
 
-	out, err = runRobotsCmd(t, robotsOptions{}, "explain", "--file", writeRobotsFile(t, "User-agent: other\nDisallow: /\n"), "--agent", "bot", "--json")
+	other := writeRobotsFile(t, "User-agent: other\nDisallow: /\n")
+	out, err = runRobotsCmd(t, robotsOptions{}, "explain", "--file", other, "--agent", "bot", "--json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"crawl_delay_seconds":null,"request_rates":[],"visit_times":[],"comments":[],"sitemaps":[],"robot_version":null,"warnings":[]}` + "\n"
+	want := `{"robots_txt":{"source":"` + other + `","fetched":false,"status":null,"error":null,"outcome":"available","policy":"rules","truncated":false},"crawl_delay_seconds":null,"request_rates":[],"visit_times":[],"comments":[],"sitemaps":[],"robot_version":null,"warnings":[]}` + "\n"
 	if out != want {
 		t.Errorf("empty group: got %s want %s", out, want)
 	}
@@ -232,12 +234,19 @@ func TestRobotsLiveFetch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"url":"https://up.example/private/1","allowed":false,"rule":"Disallow: /private","line":2}
-{"url":"https://up.example/public","allowed":true,"rule":"","line":0}
-{"url":"https://down.example/a","allowed":false,"rule":"","line":0}
-{"url":"https://gone.example/private","allowed":true,"rule":"","line":0}
+	const (
+		up   = `"robots_txt":{"source":"https://up.example/robots.txt","fetched":true,"status":200,"error":null,"outcome":"available","policy":"rules","truncated":false}`
+		down = `"robots_txt":{"source":"https://down.example/robots.txt","fetched":true,"status":503,"error":null,"outcome":"unreachable","policy":"disallow_all","truncated":false}`
+		gone = `"robots_txt":{"source":"https://gone.example/robots.txt","fetched":true,"status":404,"error":null,"outcome":"unavailable","policy":"allow_all","truncated":false}`
+	)
+	want := `{"url":"https://up.example/private/1","allowed":false,"rule":"Disallow: /private","line":2,` + up + `}
+{"url":"https://up.example/public","allowed":true,"rule":"","line":0,` + up + `}
+warning: https://down.example/robots.txt: robots.txt HTTP 503: unreachable; everything but /robots.txt is disallowed (RFC 9309 2.3.1.4: an unreachable robots.txt means complete disallow)
+{"url":"https://down.example/a","allowed":false,"rule":"","line":0,` + down + `}
+warning: https://gone.example/robots.txt: robots.txt HTTP 404: unavailable; everything is allowed (RFC 9309 2.3.1.3: when robots.txt is unavailable, any resource may be accessed)
+{"url":"https://gone.example/private","allowed":true,"rule":"","line":0,` + gone + `}
 `
-	if out != want {
+	if out != want { // stdout and stderr in one buffer
 		t.Errorf("got\n%s", out)
 	}
 	if len(asked) != 3 || asked[0] != "https://up.example/robots.txt" {
@@ -247,7 +256,7 @@ func TestRobotsLiveFetch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out, "robots.txt: https://up.example/robots.txt (available)") || !strings.Contains(out, "every 4s") {
+	if !strings.Contains(out, "robots.txt: https://up.example/robots.txt (HTTP 200)\nagent \"bot\" -> the * group\n") || !strings.Contains(out, "every 4s") {
 		t.Errorf("explain live:\n%s", out)
 	}
 	if _, err := runRobotsCmd(t, opts, "check", "--agent", "bot", "/relative"); err == nil {
@@ -257,7 +266,7 @@ func TestRobotsLiveFetch(t *testing.T) {
 
 // updateRobotsGolden rewrites the golden files of TestRobotsExplainGolden:
 // go test ./cmd/crawl -run RobotsExplainGolden -update-robots-golden
-var updateRobotsGolden = flag.Bool("update-robots-golden", false, "rewrite testdata/robots/golden files")
+var updateRobotsGolden = flag.Bool("update-robots-golden", false, "rewrite cmd/crawl/testdata/robots-explain files")
 
 // TestRobotsExplainGolden pins what explain prints for each group of the
 // 1996 extended standard's example file.
@@ -274,7 +283,7 @@ func TestRobotsExplainGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			out = strings.ReplaceAll(out, file, "extended-1996.txt")
-			golden := filepath.Join("..", "..", "testdata", "robots", "golden", "explain-"+agent+"."+format)
+			golden := filepath.Join("testdata", "robots-explain", agent+"."+format)
 			if *updateRobotsGolden {
 				if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
 					t.Fatal(err)

@@ -1,0 +1,130 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+// closedPort returns a 127.0.0.1 address on which nothing listens.
+func closedPort(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	return addr
+}
+
+// statusServer answers every request with code and no body.
+func statusServer(t *testing.T, code int) string {
+	t.Helper()
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(code) }))
+	t.Cleanup(s.Close)
+	return s.URL
+}
+
+// TestRobotsExplainFetchOutcome: for a robots.txt that could not be had,
+// explain states the fetch outcome (the status, or the network error) and
+// the policy applied instead, per RFC 9309:
+//
+//	2.3.1.3 "If a server status code indicates that the robots.txt file is
+//	unavailable to the client, then crawlers MAY access any resources on
+//	the server"
+//	2.3.1.4 "If the robots.txt is unreachable due to server or network
+//	errors, this means the robots.txt is undefined and the crawler MUST
+//	assume complete disallow."
+//
+// in text (with no "* group" for a policy that has no group), in JSON (the
+// robots_txt object) and as a warning. The JSON used to be byte-identical
+// to that of an allow-all file, and the error was never shown.
+func TestRobotsExplainFetchOutcome(t *testing.T) {
+	refused := "http://" + closedPort(t)
+	const (
+		disallow = "everything but /robots.txt is disallowed (RFC 9309 2.3.1.4: an unreachable robots.txt means complete disallow)"
+		allow    = "everything is allowed (RFC 9309 2.3.1.3: when robots.txt is unavailable, any resource may be accessed)"
+	)
+	for _, c := range []struct {
+		name, site       string
+		outcome          string // in the text, after the URL
+		policy           string
+		jsonStatus       any // float64 or nil
+		jsonOutcome      string
+		jsonPolicy       string
+		errorMentions    string // in the JSON error, or "" for null
+		probe, probeWant string // a check of probe must print probeWant
+	}{
+		{"connection refused", refused, "unreachable: ", disallow, nil, "unreachable", "disallow_all", "connection refused",
+			"/x", "DISALLOWED " + refused + "/x  (robots.txt unreachable: "},
+		{"500", statusServer(t, 500), "HTTP 500: unreachable", disallow, 500.0, "unreachable", "disallow_all", "",
+			"/x", "DISALLOWED %s/x  (robots.txt HTTP 500: unreachable)"},
+		{"429", statusServer(t, 429), "HTTP 429: unreachable", disallow, 429.0, "unreachable", "disallow_all", "",
+			"/x", "DISALLOWED %s/x  (robots.txt HTTP 429: unreachable)"},
+		{"404", statusServer(t, 404), "HTTP 404: unavailable", allow, 404.0, "unavailable", "allow_all", "",
+			"/x", "ALLOWED    %s/x  (robots.txt HTTP 404: unavailable)"},
+		{"403 without forbidden_disallows", statusServer(t, 403), "HTTP 403: unavailable", allow, 403.0, "unavailable", "allow_all", "",
+			"/x", "ALLOWED    %s/x  (robots.txt HTTP 403: unavailable)"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			code, out, stderr := runCLI(t, "robots", "explain", c.site+"/", "--agent", "x")
+			if code != exitOK {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			head := "robots.txt: " + c.site + "/robots.txt (" + c.outcome
+			for _, want := range []string{
+				head,
+				"\npolicy: " + c.policy + "\n",
+				"\nagent \"x\" -> no group; the policy applies to every agent\n",
+				"\nrules: none (the policy decides every URL)\n",
+				"\nwarnings: 1\n  robots.txt " + c.outcome,
+			} {
+				if !strings.Contains(out, want) {
+					t.Errorf("text lacks %q:\n%s", want, out)
+				}
+			}
+			if strings.Contains(out, "* group") || strings.Contains(out, "rules: 0") {
+				t.Errorf("text names a group the policy does not have:\n%s", out)
+			}
+
+			code, out, stderr = runCLI(t, "robots", "explain", c.site+"/", "--agent", "x", "--json")
+			if code != exitOK {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			var got struct {
+				RobotsTxt map[string]any `json:"robots_txt"`
+				Warnings  []string
+			}
+			if err := json.Unmarshal([]byte(out), &got); err != nil {
+				t.Fatalf("%v: %s", err, out)
+			}
+			rt := got.RobotsTxt
+			if rt["source"] != c.site+"/robots.txt" || rt["fetched"] != true || rt["status"] != c.jsonStatus ||
+				rt["outcome"] != c.jsonOutcome || rt["policy"] != c.jsonPolicy {
+				t.Errorf("robots_txt = %v", rt)
+			}
+			if e, _ := rt["error"].(string); (c.errorMentions == "") != (rt["error"] == nil) || !strings.Contains(e, c.errorMentions) {
+				t.Errorf("robots_txt.error = %v, want one mentioning %q", rt["error"], c.errorMentions)
+			}
+			if len(got.Warnings) != 1 || !strings.HasPrefix(got.Warnings[0], "robots.txt "+c.outcome) || !strings.HasSuffix(got.Warnings[0], "; "+c.policy) {
+				t.Errorf("warnings = %q", got.Warnings)
+			}
+
+			code, out, stderr = runCLI(t, "robots", "check", c.site+c.probe, "--agent", "x")
+			want := c.probeWant
+			if strings.Contains(want, "%s") {
+				want = fmt.Sprintf(want, c.site)
+			}
+			if code != exitOK || !strings.HasPrefix(out, want) || strings.Contains(out, "* group") ||
+				!strings.Contains(out, "\nno group: robots.txt "+c.outcome) ||
+				!strings.HasPrefix(stderr, "warning: "+c.site+"/robots.txt: robots.txt "+c.outcome) {
+				t.Errorf("check: exit %d\nstdout %s\nstderr %s", code, out, stderr)
+			}
+		})
+	}
+}
