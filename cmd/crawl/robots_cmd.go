@@ -16,6 +16,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/crawlproject/crawl/crawler"
 	"github.com/crawlproject/crawl/robots"
 )
 
@@ -49,8 +50,12 @@ pace it asks for (Crawl-delay, Request-rate with UTC windows), its Visit-time
 windows, Comment lines, Robot-version, the file's Sitemaps and every line
 that did not parse.
 
+A fetched robots.txt follows the status-code policy of a crawl, with the
+robots.forbidden_disallows of --config (or CRAWL_ROBOTS_FORBIDDEN_DISALLOWS).
+
 Exit codes: 0 ok, 2 usage error (no or unknown subcommand, missing --agent
-or --file, unreadable file).`,
+or --file, an --agent that is not a product token, a target that is neither
+an http(s) URL nor a path, an unreadable file, a config a crawl would refuse).`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		// Flags meant for a mistyped subcommand ("crawl robots chek
@@ -80,12 +85,13 @@ or --file, unreadable file).`,
 
 // robotsFlags are the flags both subcommands share.
 type robotsFlags struct {
-	file, agent string
-	json        bool
+	file, agent, config string
+	json                bool
 }
 
 func (f *robotsFlags) bind(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.file, "file", "", "robots.txt file to read")
+	cmd.Flags().StringVar(&f.config, "config", "", "config file (YAML) as for a crawl; its robots.forbidden_disallows (or CRAWL_ROBOTS_FORBIDDEN_DISALLOWS) applies")
 	cmd.Flags().StringVar(&f.agent, "agent", "", "crawler's product token, letters, '_' and '-' only (RFC 9309 2.2.1); a /version may follow (FooBot/2.1)")
 	cmd.Flags().BoolVar(&f.json, "json", false, "print JSON")
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err} })
@@ -119,6 +125,10 @@ object per URL and line: {"url": ..., "allowed": true|false, "rule":
 			if err := checkTargets(args, f.file != ""); err != nil {
 				return err
 			}
+			popts, err := f.policyOptions()
+			if err != nil {
+				return err
+			}
 			var load func(target string) (robotsTxt, error)
 			if f.file != "" {
 				t, err := readRobotsFile(f.file)
@@ -136,7 +146,7 @@ object per URL and line: {"url": ..., "allowed": true|false, "rule":
 					if t, ok := cache[robotsURL]; ok {
 						return t, nil
 					}
-					t := fetchRobots(cmd.Context(), opts.fetch, robotsURL, f.agent, robots.PolicyOptions{})
+					t := fetchRobots(cmd.Context(), opts.fetch, robotsURL, f.agent, popts)
 					if w := t.warning(); w != "" {
 						fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s: %s\n", printable(robotsURL), printable(w))
 					}
@@ -173,6 +183,10 @@ unreachable: disallow all). With --json, print one object:
 			if err := checkAgent("explain", f.agent); err != nil {
 				return err
 			}
+			popts, err := f.policyOptions()
+			if err != nil {
+				return err
+			}
 			var t robotsTxt
 			switch {
 			case f.file != "" && len(args) > 0:
@@ -191,7 +205,7 @@ unreachable: disallow all). With --json, print one object:
 				if err != nil {
 					return err
 				}
-				t = fetchRobots(cmd.Context(), opts.fetch, robotsURL, f.agent, robots.PolicyOptions{})
+				t = fetchRobots(cmd.Context(), opts.fetch, robotsURL, f.agent, popts)
 			}
 			if f.json {
 				return writeExplainJSON(cmd.OutOrStdout(), t, f.agent)
@@ -201,6 +215,18 @@ unreachable: disallow all). With --json, print one object:
 	}
 	f.bind(cmd)
 	return cmd
+}
+
+// policyOptions returns the status-code policy a crawl would use: the
+// robots.* keys of the effective config (flag-free: --config file, CRAWL_*
+// environment, defaults), read by the crawl's own loader. A config the
+// crawl would refuse is a usage error here too.
+func (f *robotsFlags) policyOptions() (robots.PolicyOptions, error) {
+	cfg, err := crawler.Loader{File: f.config}.Load()
+	if err != nil {
+		return robots.PolicyOptions{}, &usageError{err}
+	}
+	return robots.PolicyOptions{RestrictedDisallows: cfg.Robots.ForbiddenDisallows}, nil
 }
 
 // checkAgent returns a usage error unless agent is a product token,

@@ -6,6 +6,8 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -126,5 +128,47 @@ func TestRobotsExplainFetchOutcome(t *testing.T) {
 				t.Errorf("check: exit %d\nstdout %s\nstderr %s", code, out, stderr)
 			}
 		})
+	}
+}
+
+// TestRobotsHonourCrawlConfig: the robots commands read the same config
+// as a crawl (--config file and CRAWL_* environment, through the crawl's
+// loader), so robots.forbidden_disallows turns a 403 into "disallow all"
+// as it does in a crawl; RFC 9309 2.3.1.3 alone would allow everything.
+// A config the crawl would refuse is a usage error.
+func TestRobotsHonourCrawlConfig(t *testing.T) {
+	site := statusServer(t, 403)
+	dir := t.TempDir()
+	strict := filepath.Join(dir, "strict.yaml")
+	typo := filepath.Join(dir, "typo.yaml")
+	os.WriteFile(strict, []byte("robots:\n  forbidden_disallows: true\n"), 0o644)
+	os.WriteFile(typo, []byte("robots:\n  forbiden_disallows: true\n"), 0o644)
+	const restricted = "everything but /robots.txt is disallowed (robots.forbidden_disallows: 401 and 403 disallow all, as the 1996 draft recommended; RFC 9309 2.3.1.3 alone would allow all)"
+
+	code, out, stderr := runCLI(t, "robots", "explain", site+"/", "--agent", "x", "--config", strict)
+	if code != exitOK || !strings.Contains(out, "(HTTP 403: access restricted)\npolicy: "+restricted+"\n") {
+		t.Errorf("explain --config: exit %d\n%s%s", code, out, stderr)
+	}
+	code, out, _ = runCLI(t, "robots", "explain", site+"/", "--agent", "x", "--config", strict, "--json")
+	if code != exitOK || !strings.Contains(out, `"status":403,"error":null,"outcome":"restricted","policy":"disallow_all"`) {
+		t.Errorf("explain --config --json: exit %d\n%s", code, out)
+	}
+	code, out, _ = runCLI(t, "robots", "check", site+"/x", "--agent", "x", "--config", strict)
+	if code != exitOK || !strings.HasPrefix(out, "DISALLOWED "+site+"/x  (robots.txt HTTP 403: access restricted)\n") {
+		t.Errorf("check --config: exit %d\n%s", code, out)
+	}
+	// Without the key, RFC 9309 2.3.1.3: allow all.
+	code, out, _ = runCLI(t, "robots", "check", site+"/x", "--agent", "x")
+	if code != exitOK || !strings.HasPrefix(out, "ALLOWED    "+site+"/x  (robots.txt HTTP 403: unavailable)\n") {
+		t.Errorf("check without config: exit %d\n%s", code, out)
+	}
+	t.Setenv("CRAWL_ROBOTS_FORBIDDEN_DISALLOWS", "true")
+	code, out, _ = runCLI(t, "robots", "check", site+"/x", "--agent", "x")
+	if code != exitOK || !strings.HasPrefix(out, "DISALLOWED "+site+"/x  (robots.txt HTTP 403: access restricted)\n") {
+		t.Errorf("check with CRAWL_ROBOTS_FORBIDDEN_DISALLOWS: exit %d\n%s", code, out)
+	}
+	code, out, stderr = runCLI(t, "robots", "explain", "--file", strict, "--agent", "x", "--config", typo)
+	if code != exitUsage || out != "" || !strings.Contains(stderr, "robots.forbiden_disallows") {
+		t.Errorf("config with an unknown key: exit %d, stdout %q, stderr %q", code, out, stderr)
 	}
 }
