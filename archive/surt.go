@@ -33,12 +33,15 @@ import (
 // Strings that are not http or https URLs are returned unchanged (as surt
 // does for dns:, mailto:, warcinfo:).
 func SURT(rawURL string) string {
-	s := strings.Map(func(r rune) rune {
-		if r == '\t' || r == '\r' || r == '\n' {
-			return -1
-		}
-		return r
-	}, strings.TrimSpace(rawURL))
+	s := strings.TrimSpace(rawURL)
+	if strings.ContainsAny(s, "\t\r\n") {
+		s = strings.Map(func(r rune) rune {
+			if r == '\t' || r == '\r' || r == '\n' {
+				return -1
+			}
+			return r
+		}, s)
+	}
 	scheme, rest, ok := strings.Cut(s, "://")
 	scheme = strings.ToLower(scheme)
 	if !ok || (scheme != "http" && scheme != "https") {
@@ -224,6 +227,9 @@ func normalizePath(p string) string {
 	if p == "" {
 		return "/"
 	}
+	if p[0] == '/' && !strings.Contains(p, "//") && !strings.Contains(p, "/.") {
+		return p // no dot or empty segments to remove
+	}
 	segs := strings.Split(p, "/")[1:]
 	kept := make([]string, 0, len(segs))
 	for _, s := range segs {
@@ -332,6 +338,14 @@ func hexDigitValue(c byte) byte {
 // '%' and '#', with upper-case hex digits.
 func escapeOnce(s string) string {
 	const hexDigits = "0123456789ABCDEF"
+	clean := true
+	for i := 0; i < len(s) && clean; i++ {
+		c := s[i]
+		clean = c > ' ' && c < 0x7f && c != '%' && c != '#'
+	}
+	if clean {
+		return s
+	}
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
 		c := s[i]
