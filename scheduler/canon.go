@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"strconv"
 	"strings"
 )
 
@@ -13,11 +14,13 @@ var errInvalidURL = errors.New("scheduler: invalid url")
 
 // Canonicalize resolves raw against base (which may be nil) and returns its
 // canonical form, the key of the seen set: scheme and host in lower case,
-// default ports removed, user info and fragment dropped, dot segments
+// the port written as a decimal number without leading zeros and dropped
+// when empty or the scheme's default (so ":080" and ":80" name one host, as
+// RFC 3986 6.2.3 and the URL Standard's port parsing have it), user info and fragment dropped, dot segments
 // resolved (RFC 3986 5.2.4), percent-encodings of unreserved characters
 // decoded and all others in upper-case hex (RFC 3986 6.2.2), the query kept
 // byte for byte and in order, an empty path made "/". Only http and https
-// URLs with a host are accepted.
+// URLs with a host and a port in 1-65535 (or none) are accepted.
 func Canonicalize(raw string, base *url.URL) (*url.URL, error) {
 	raw = strings.TrimSpace(raw)
 	ref, err := url.Parse(raw)
@@ -39,9 +42,9 @@ func Canonicalize(raw string, base *url.URL) (*url.URL, error) {
 	if host == "" {
 		return nil, fmt.Errorf("%w %q: no host", errInvalidURL, raw)
 	}
-	port := u.Port()
-	if (scheme == "http" && port == "80") || (scheme == "https" && port == "443") {
-		port = ""
+	port, err := canonicalPort(scheme, u.Port())
+	if err != nil {
+		return nil, fmt.Errorf("%w %q: %w", errInvalidURL, raw, err)
 	}
 	hostport := host
 	if strings.Contains(host, ":") {
@@ -78,20 +81,53 @@ func setEscapedPath(u *url.URL, escaped string) error {
 	return nil
 }
 
-// Authority returns "scheme://host:port" with the port always explicit, the
-// key under which the scheduler paces one host. u must be canonical (see
-// Canonicalize).
-func Authority(u *url.URL) string {
-	port := u.Port()
+// canonicalPort returns port as a decimal number without leading zeros, or
+// "" when it is empty or scheme's default port. A port that is not a number
+// in 1-65535 is an error: every spelling of one port must map to one
+// authority, or a link to ":080" would get a pace (and robots.txt) of its own.
+func canonicalPort(scheme, port string) (string, error) {
 	if port == "" {
-		switch u.Scheme {
+		return "", nil
+	}
+	n := 0
+	for i := 0; i < len(port); i++ {
+		c := port[i]
+		if c < '0' || c > '9' {
+			return "", fmt.Errorf("port %q is not a number", port)
+		}
+		n = n*10 + int(c-'0')
+		if n > 65535 {
+			return "", fmt.Errorf("port %q is above 65535", port)
+		}
+	}
+	if n == 0 {
+		return "", fmt.Errorf("port %q is 0", port)
+	}
+	if (scheme == "http" && n == 80) || (scheme == "https" && n == 443) {
+		return "", nil
+	}
+	return strconv.Itoa(n), nil
+}
+
+// Authority returns "scheme://host:port" with the port always explicit, the
+// key under which the scheduler paces one host. The port is normalised as
+// Canonicalize does it (leading zeros dropped), so every spelling of one
+// port yields one authority; u should be canonical (see Canonicalize).
+func Authority(u *url.URL) string {
+	scheme := strings.ToLower(u.Scheme)
+	port, err := canonicalPort(scheme, u.Port())
+	if err != nil {
+		port = u.Port() // not a valid port: Canonicalize refuses such URLs
+	}
+	if port == "" {
+		switch scheme {
 		case "https":
 			port = "443"
 		default:
 			port = "80"
 		}
 	}
-	return u.Scheme + "://" + net.JoinHostPort(strings.ToLower(u.Hostname()), port)
+	return scheme + "://" + net.JoinHostPort(strings.ToLower(u.Hostname()), port)
 }
 
 // isUnreserved reports whether c is an RFC 3986 unreserved character.

@@ -31,6 +31,13 @@ func TestCanonicalize(t *testing.T) {
 		{"spaces trimmed", "  http://example.com/x  ", "http://example.com/x"},
 		{"IPv6 host", "http://[::1]:80/x", "http://[::1]/x"},
 		{"IPv6 host with port", "http://[::1]:8080/x", "http://[::1]:8080/x"},
+		{"RFC3986 6.2.3 empty port dropped", "http://example.com:/x", "http://example.com/x"},
+		{"port leading zeros dropped", "http://127.0.0.1:018801/a", "http://127.0.0.1:18801/a"},
+		{"port many leading zeros dropped", "http://127.0.0.1:00018801/c", "http://127.0.0.1:18801/c"},
+		{"RFC3986 6.2.3 default port with leading zeros removed", "http://example.com:0080/", "http://example.com/"},
+		{"default https port with leading zero removed", "https://example.com:0443/", "https://example.com/"},
+		{"http port 443 kept", "http://example.com:443/", "http://example.com:443/"},
+		{"IPv6 port leading zeros dropped", "http://[::1]:08080/x", "http://[::1]:8080/x"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			u, err := Canonicalize(tc.raw, base)
@@ -46,7 +53,8 @@ func TestCanonicalize(t *testing.T) {
 			}
 		})
 	}
-	for _, raw := range []string{"mailto:a@b.c", "ftp://example.com/", "javascript:void(0)", "http://", "http://exa mple.com/", "/relative-without-base", "http://%zz/"} {
+	for _, raw := range []string{"mailto:a@b.c", "ftp://example.com/", "javascript:void(0)", "http://", "http://exa mple.com/", "/relative-without-base", "http://%zz/",
+		"http://example.com:0/", "http://example.com:00000/", "http://example.com:65536/", "http://example.com:99999999999999999999/"} {
 		if u, err := Canonicalize(raw, nil); err == nil {
 			t.Errorf("Canonicalize(%q) = %v, want an error", raw, u)
 		}
@@ -61,6 +69,10 @@ func TestAuthority(t *testing.T) {
 		"HTTP://Example.COM:80/a":  "http://example.com:80",
 		"http://[::1]:9000/":       "http://[::1]:9000",
 		"https://example.com:8443": "https://example.com:8443",
+		"http://127.0.0.1:018801/": "http://127.0.0.1:18801",
+		"http://127.0.0.1:0018801": "http://127.0.0.1:18801",
+		"http://example.com:0080/": "http://example.com:80",
+		"http://example.com:/":     "http://example.com:80",
 	} {
 		u, err := Canonicalize(raw, nil)
 		if err != nil {
@@ -69,6 +81,50 @@ func TestAuthority(t *testing.T) {
 		if got := Authority(u); got != want {
 			t.Errorf("Authority(%q) = %q, want %q", raw, got, want)
 		}
+	}
+}
+
+// TestAuthorityOfUncanonicalURL shows that Authority, given a URL that did
+// not pass through Canonicalize, still names one authority per port.
+func TestAuthorityOfUncanonicalURL(t *testing.T) {
+	for raw, want := range map[string]string{
+		"http://127.0.0.1:018801/x": "http://127.0.0.1:18801",
+		"HTTPS://A.test:00443/":     "https://a.test:443",
+		"http://a.test:/":           "http://a.test:80",
+	} {
+		u, err := url.Parse(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := Authority(u); got != want {
+			t.Errorf("Authority(%q) = %q, want %q", raw, got, want)
+		}
+	}
+}
+
+// TestPortAliasesShareOneHost is the review's repro: links to ":018801",
+// ":0018801" and ":00018801" of a host at ":18801" must not create hosts of
+// their own (each would fetch robots.txt and get a pace of its own).
+func TestPortAliasesShareOneHost(t *testing.T) {
+	s, err := Open(testConfig(), NewMemStore())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if sk, err := s.Add(Candidate{URL: "http://127.0.0.1:18801/", Seed: true}); err != nil || sk != nil {
+		t.Fatalf("seed: %v %+v", err, sk)
+	}
+	for _, raw := range []string{"http://127.0.0.1:018801/a", "http://127.0.0.1:0018801/b", "http://127.0.0.1:00018801/c"} {
+		if sk, err := s.Add(Candidate{URL: raw, Parent: "http://127.0.0.1:18801/", Depth: 1}); err != nil || sk != nil {
+			t.Fatalf("add %s: %v %+v", raw, err, sk)
+		}
+	}
+	if sk, _ := s.Add(Candidate{URL: "http://127.0.0.1:018801/", Parent: "http://127.0.0.1:18801/a", Depth: 2}); sk == nil || sk.Reason != ReasonDuplicate {
+		t.Errorf("alias of the seed: %+v, want duplicate", sk)
+	}
+	hs := s.Hosts()
+	if len(hs) != 1 || hs[0].Authority != "http://127.0.0.1:18801" || hs[0].Queued != 4 {
+		t.Errorf("hosts = %+v, want one host http://127.0.0.1:18801 with 4 queued", hs)
 	}
 }
 
