@@ -90,6 +90,10 @@ func Run(ctx context.Context, cfg Config, opts Options) (*crawllog.Summary, erro
 	for _, s := range opts.Seeds {
 		c.add(scheduler.Candidate{URL: s, Depth: 0, Kind: scheduler.KindPage, Seed: true})
 	}
+	// colly takes the context of its requests from a field, not from
+	// Request: setting it here makes a cancelled crawl abort the requests
+	// in flight at once instead of waiting out fetch.timeout.
+	c.col.Context = ctx
 	runErr := c.loop(ctx)
 	sum := c.finish(started, ctx.Err() != nil)
 	if cerr := c.close(); cerr != nil && runErr == nil {
@@ -229,6 +233,9 @@ func (c *crawl) recordSkip(s scheduler.Skip) {
 }
 
 func (c *crawl) close() error {
+	// Idle keep-alive connections each hold a read and a write goroutine
+	// of net/http: closing them joins those before Run returns.
+	c.tr.closeIdle()
 	var errs []error
 	if c.arch != nil {
 		errs = append(errs, c.arch.Close())

@@ -126,6 +126,15 @@ func (t *politeTransport) track() (string, *exchange) {
 
 func (t *politeTransport) untrack(id string) { t.jobs.Delete(id) }
 
+// closeIdle closes the keep-alive connections no request is using, and
+// with them the goroutines net/http keeps for each. Call it once no request
+// is in flight; the transport stays usable.
+func (t *politeTransport) closeIdle() {
+	if ci, ok := t.base.(interface{ CloseIdleConnections() }); ok {
+		ci.CloseIdleConnections()
+	}
+}
+
 // errNotPermitted wraps refusals by the gate.
 var errNotPermitted = errors.New("crawler: request not permitted")
 
