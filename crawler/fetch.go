@@ -222,7 +222,11 @@ func (c *crawl) follow(j *job) {
 	if ex.Status >= 300 && ex.Status < 400 && ex.Header != nil {
 		if loc := ex.Header.Get("Location"); loc != "" {
 			if target, err := resolve(l.URL, loc); err == nil {
-				c.add(scheduler.Candidate{URL: target, Parent: l.URL, Depth: l.Depth, Kind: l.Kind})
+				// The target keeps the depth (and, for a sitemap, the
+				// nesting level) of the URL that redirected, and counts
+				// one more hop: the scheduler cuts the chain after
+				// scheduler.MaxRedirects.
+				c.add(scheduler.Candidate{URL: target, Parent: l.URL, Depth: l.Depth, Kind: l.Kind, Redirects: l.Redirects + 1})
 			}
 		}
 		return
@@ -245,7 +249,9 @@ func (c *crawl) follow(j *job) {
 			return
 		}
 		for _, m := range maps {
-			c.add(scheduler.Candidate{URL: m, Parent: l.URL, Kind: scheduler.KindSitemap})
+			// One level deeper than the index: the scheduler skips
+			// sitemaps nested beyond scheduler.MaxSitemapNesting.
+			c.add(scheduler.Candidate{URL: m, Parent: l.URL, Depth: l.Depth + 1, Kind: scheduler.KindSitemap})
 		}
 		for _, p := range pages {
 			c.add(scheduler.Candidate{URL: p, Parent: l.URL, Kind: scheduler.KindPage})

@@ -57,7 +57,14 @@ func (s *Scheduler) Add(c Candidate) (*Skip, error) {
 		// Not remembered: the same URL may come back as a seed.
 		return skip(ReasonOutOfScope, why)
 	}
-	if d := s.cfg.Scope.MaxDepth; d > 0 && c.Depth > d {
+	if c.Redirects > MaxRedirects {
+		return skip(ReasonRedirectLimit, fmt.Sprintf("redirect hop %d: more than %d redirects in a row from the URL first linked", c.Redirects, MaxRedirects))
+	}
+	if c.Kind == KindSitemap {
+		if c.Depth > MaxSitemapNesting {
+			return skip(ReasonSitemapNesting, fmt.Sprintf("sitemap nested %d levels deep, more than %d (sitemaps.org: an index lists sitemaps, not indexes)", c.Depth, MaxSitemapNesting))
+		}
+	} else if d := s.cfg.Scope.MaxDepth; d > 0 && c.Depth > d {
 		return skip(ReasonMaxDepth, fmt.Sprintf("depth %d > %d", c.Depth, d))
 	}
 	h := s.host(auth)
@@ -75,7 +82,7 @@ func (s *Scheduler) Add(c Candidate) (*Skip, error) {
 	if c.Seed {
 		h.rec.Seed = true
 	}
-	e := Entry{Authority: auth, Seq: h.nextSeq, URL: key, Parent: c.Parent, Depth: c.Depth, Kind: c.Kind, Seed: c.Seed}
+	e := Entry{Authority: auth, Seq: h.nextSeq, URL: key, Parent: c.Parent, Depth: c.Depth, Kind: c.Kind, Seed: c.Seed, Redirects: c.Redirects}
 	h.nextSeq++
 	s.pendingSeen[key] = struct{}{}
 	s.push(Op{Code: OpSeen, URL: key}, Op{Code: OpEnqueue, Entry: e})

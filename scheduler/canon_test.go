@@ -185,6 +185,18 @@ func TestAddDedupeScopeDepthLimits(t *testing.T) {
 			{Candidate{URL: "http://a.test/3", Depth: 3}, ReasonMaxDepth},
 			{Candidate{URL: "http://a.test/3", Depth: 1}, ""},
 		}},
+		{"redirect chain cut after MaxRedirects hops", func(c *Config) { c.Scope.MaxDepth = 1 }, []step{
+			{Candidate{URL: "http://a.test/", Seed: true}, ""},
+			{Candidate{URL: "https://a.test/", Parent: "http://a.test/", Redirects: 1}, ""}, // a seed's http->https redirect keeps depth 0
+			{Candidate{URL: "http://a.test/s?sid=10", Parent: "http://a.test/s?sid=9", Depth: 1, Redirects: MaxRedirects}, ""},
+			{Candidate{URL: "http://a.test/s?sid=11", Parent: "http://a.test/s?sid=10", Depth: 1, Redirects: MaxRedirects + 1}, ReasonRedirectLimit},
+		}},
+		{"sitemap nesting limited, max depth not applied to sitemaps", func(c *Config) { c.Scope.MaxDepth = 1 }, []step{
+			{Candidate{URL: "http://a.test/", Seed: true}, ""},
+			{Candidate{URL: "http://a.test/sm0.xml", Parent: "http://a.test/robots.txt", Kind: KindSitemap}, ""},
+			{Candidate{URL: "http://a.test/sm2.xml", Parent: "http://a.test/sm1.xml", Kind: KindSitemap, Depth: MaxSitemapNesting}, ""},
+			{Candidate{URL: "http://a.test/sm3.xml", Parent: "http://a.test/sm2.xml", Kind: KindSitemap, Depth: MaxSitemapNesting + 1}, ReasonSitemapNesting},
+		}},
 		{"max pages per host and total", func(c *Config) { c.Scope.Mode = ScopeAny; c.Scope.MaxPagesPerHost = 2; c.Scope.MaxPages = 3 }, []step{
 			{Candidate{URL: "http://a.test/1"}, ""},
 			{Candidate{URL: "http://a.test/2"}, ""},

@@ -113,6 +113,13 @@
 //     too deep or over a page limit is skipped (and reported) again each
 //     time it is offered, since it may later come as a seed or at a lower
 //     depth. The crawler may de-duplicate its skip log.
+//   - A redirect target is a new Candidate with the redirecting URL's
+//     Depth and Redirects+1; chains longer than MaxRedirects (10, as in
+//     browsers and net/http) are cut with redirect-limit. Sitemaps carry
+//     their nesting level in Depth instead of a link distance, are exempt
+//     from Scope.MaxDepth and are cut beyond MaxSitemapNesting (2) with
+//     sitemap-nesting: sitemaps.org lets an index list sitemaps only, and
+//     one extra level tolerates sites that nest anyway.
 //   - Seeds are exempt from Scope.Include (but not Exclude) and define the
 //     seed hosts; scope compares host names, so http and https of one host
 //     are both in scope.

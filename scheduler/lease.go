@@ -141,7 +141,7 @@ func (s *Scheduler) issueLocked(h *host, now time.Time) *Lease {
 			h.cache = nil
 		}
 		s.cacheTotal--
-		l = &Lease{URL: e.URL, Parent: e.Parent, Authority: h.auth, Depth: e.Depth, Kind: e.Kind, Seed: e.Seed, Attempt: e.Attempts, Issued: now, seq: e.Seq}
+		l = &Lease{URL: e.URL, Parent: e.Parent, Authority: h.auth, Depth: e.Depth, Kind: e.Kind, Seed: e.Seed, Attempt: e.Attempts, Redirects: e.Redirects, Issued: now, seq: e.Seq}
 	}
 	h.inflight++
 	h.notified = false
@@ -199,7 +199,7 @@ func (s *Scheduler) Finish(l *Lease, r Result) error {
 	if l.Kind == KindRobots && l.seq == 0 {
 		h.robotsOut = false
 	} else {
-		e := Entry{Authority: h.auth, Seq: l.seq, URL: l.URL, Parent: l.Parent, Depth: l.Depth, Kind: l.Kind, Seed: l.Seed, Attempts: l.Attempt}
+		e := Entry{Authority: h.auth, Seq: l.seq, URL: l.URL, Parent: l.Parent, Depth: l.Depth, Kind: l.Kind, Seed: l.Seed, Attempts: l.Attempt, Redirects: l.Redirects}
 		s.push(Op{Code: OpDequeue, Entry: e})
 		requeue := func(e Entry) {
 			e.Seq = h.nextSeq

@@ -15,6 +15,7 @@ type Entry struct {
 	Kind      Kind
 	Seed      bool
 	Attempts  int
+	Redirects int // redirect hops that led to URL (see Candidate.Redirects)
 }
 
 // A HostRecord is the durable pacing state of one host: enough to keep its

@@ -153,6 +153,9 @@ const (
 	flagSeed     = 0x10 // Entry.Seed
 	flagRelative = 0x20 // URL is stored without its origin
 	flagParentRe = 0x40 // Parent is stored without the URL's origin
+	// flagRedirects: a uvarint Redirects follows Attempts. Entries written
+	// before the field existed lack the flag and read as 0 redirects.
+	flagRedirects = 0x80
 )
 
 // originOf returns the canonical "scheme://host[:port]" prefix of the URLs
@@ -183,9 +186,15 @@ func encodeEntry(e Entry) []byte {
 		parent = rest
 		flags |= flagParentRe
 	}
+	if e.Redirects > 0 {
+		flags |= flagRedirects
+	}
 	b = append(b, flags)
 	b = binary.AppendUvarint(b, uint64(e.Depth))
 	b = binary.AppendUvarint(b, uint64(e.Attempts))
+	if e.Redirects > 0 {
+		b = binary.AppendUvarint(b, uint64(e.Redirects))
+	}
 	b = binary.AppendUvarint(b, uint64(len(u)))
 	b = append(b, u...)
 	return append(b, parent...)
@@ -201,25 +210,34 @@ func decodeEntry(authority string, k, v []byte) (Entry, error) {
 	e.Kind = Kind(v[0] & 0x0f)
 	e.Seed = v[0]&flagSeed != 0
 	relative, parentRe := v[0]&flagRelative != 0, v[0]&flagParentRe != 0
+	redirects := v[0]&flagRedirects != 0
 	v = v[1:]
-	var vals [3]uint64
-	for i := range vals {
+	var vals [4]uint64 // depth, attempts, [redirects,] URL length
+	fields := vals[:3]
+	if redirects {
+		fields = vals[:4]
+	}
+	for i := range fields {
 		x, n := binary.Uvarint(v)
-		if n <= 0 {
+		if n <= 0 || x > 1<<31 {
 			return e, errBadEntry
 		}
-		vals[i] = x
+		fields[i] = x
 		v = v[n:]
 	}
-	if vals[2] > uint64(len(v)) {
+	ulen := fields[len(fields)-1]
+	if ulen > uint64(len(v)) {
 		return e, errBadEntry
 	}
-	e.Depth, e.Attempts = int(vals[0]), int(vals[1])
-	e.URL = string(v[:vals[2]])
+	e.Depth, e.Attempts = int(fields[0]), int(fields[1])
+	if redirects {
+		e.Redirects = int(fields[2])
+	}
+	e.URL = string(v[:ulen])
 	if relative {
 		e.URL = originOf(authority) + e.URL
 	}
-	e.Parent = string(v[vals[2]:])
+	e.Parent = string(v[ulen:])
 	if parentRe {
 		e.Parent = originOf(authority) + e.Parent
 	}

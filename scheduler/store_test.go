@@ -27,7 +27,7 @@ func entry(a string, seq uint64, u string) Entry {
 	if seq%2 == 0 {
 		parent = originOf(a) + "/parent" // same origin: stored relative
 	}
-	return Entry{Authority: a, Seq: seq, URL: u, Parent: parent, Depth: int(seq), Kind: KindRequisite, Seed: seq == 1, Attempts: int(seq % 3)}
+	return Entry{Authority: a, Seq: seq, URL: u, Parent: parent, Depth: int(seq), Kind: KindRequisite, Seed: seq == 1, Attempts: int(seq % 3), Redirects: int(seq % 4)}
 }
 
 func TestStoreSuite(t *testing.T) {
@@ -137,5 +137,30 @@ func TestBoltStorePersistsAcrossReopen(t *testing.T) {
 	}
 	if q, _ := s2.Queue("h", 0, 9); len(q) != 1 {
 		t.Errorf("host ids collided: %+v", q)
+	}
+}
+
+// TestEntryEncodingCompatible shows that an entry written before
+// Entry.Redirects existed (no redirects flag) still decodes, with 0
+// redirects, and that Redirects survives a round trip.
+func TestEntryEncodingCompatible(t *testing.T) {
+	const a = "http://a.test:80"
+	// flags: KindPage | flagRelative; depth 3, attempts 1, URL "/x", parent.
+	old := []byte{flagRelative, 3, 1, 2, '/', 'x', 'h', 't', 't', 'p', ':', '/', '/', 'p', '/'}
+	k := entryKey(1, 7)
+	e, err := decodeEntry(a, k, old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Entry{Authority: a, Seq: 7, URL: "http://a.test/x", Parent: "http://p/", Depth: 3, Attempts: 1}
+	if e != want {
+		t.Errorf("old entry = %+v, want %+v", e, want)
+	}
+	if got := encodeEntry(want); string(got) != string(old) {
+		t.Errorf("an entry without redirects encodes as %v, want the old form %v", got, old)
+	}
+	want.Redirects = 10
+	if e, err := decodeEntry(a, k, encodeEntry(want)); err != nil || e != want {
+		t.Errorf("round trip = %+v %v, want %+v", e, err, want)
 	}
 }

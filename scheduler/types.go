@@ -37,10 +37,33 @@ func (k Kind) String() string {
 type Candidate struct {
 	URL    string // the URL as found; resolved against Parent when relative
 	Parent string // the page the URL was found on; empty for seeds
-	Depth  int    // link distance from the seed; 0 for seeds
-	Kind   Kind   // what the URL is fetched for
-	Seed   bool   // the URL came from the seed list: it defines the scope
+	// Depth is the link distance from the seed (0 for seeds). A redirect
+	// target keeps the Depth of the URL that redirected. For KindSitemap it
+	// is the sitemap's nesting level instead: 0 for a sitemap named by
+	// robots.txt or the seeds, 1 for one listed in such a sitemap index,
+	// and so on (see MaxSitemapNesting); sitemaps are not links, so
+	// Scope.MaxDepth does not apply to them.
+	Depth int
+	Kind  Kind // what the URL is fetched for
+	Seed  bool // the URL came from the seed list: it defines the scope
+	// Redirects is the number of redirect hops that led to URL: 0 for a
+	// URL found on a page, the redirecting URL's Redirects+1 for a
+	// redirect target. Beyond MaxRedirects the URL is skipped with
+	// redirect-limit.
+	Redirects int
 }
+
+// MaxRedirects is the longest redirect chain the scheduler follows: the
+// target of the MaxRedirects-th hop is still fetched, the next one is
+// skipped with ReasonRedirectLimit. Ten is what browsers and Go's
+// net/http client allow.
+const MaxRedirects = 10
+
+// MaxSitemapNesting is the deepest sitemap nesting level fetched. The
+// sitemaps.org protocol lets a sitemap index list sitemaps, not indexes;
+// two levels allow one index of indexes, which some sites publish anyway,
+// and stop a chain of indexes each listing the next.
+const MaxSitemapNesting = 2
 
 // A Reason is the machine-readable cause of a skip, as written to the skip
 // log.
@@ -60,6 +83,12 @@ const (
 	ReasonMaxPages          Reason = "max-pages"            // Scope.MaxPages or Scope.MaxPagesPerHost reached
 	ReasonInvalidURL        Reason = "invalid-url"          // not an absolute http(s) URL after resolution
 	ReasonFetchFailed       Reason = "fetch-failed"         // retries exhausted
+	// ReasonRedirectLimit: the URL is the target of a redirect chain
+	// longer than MaxRedirects hops.
+	ReasonRedirectLimit Reason = "redirect-limit"
+	// ReasonSitemapNesting: a sitemap listed by a sitemap index nested
+	// deeper than MaxSitemapNesting levels.
+	ReasonSitemapNesting Reason = "sitemap-nesting"
 )
 
 // A Skip records why a URL was not fetched: the rule and its robots.txt line
@@ -96,6 +125,7 @@ type Lease struct {
 	Kind      Kind      // what the URL is fetched for
 	Seed      bool      // the URL is a seed
 	Attempt   int       // 0 on the first try, incremented on each retry
+	Redirects int       // redirect hops that led to URL (see Candidate.Redirects)
 	Issued    time.Time // when Next handed it out
 
 	seq uint64 // queue sequence number; 0 for robots leases
