@@ -25,6 +25,9 @@ func (c *crawl) startProgress(ctx context.Context) func() {
 		defer t.Stop()
 		seen := map[string]string{}
 		start := time.Now()
+		// The frontier counts pages of earlier runs too: the rate is
+		// this run's pages over this run's time.
+		before := c.sched.Stats().Fetched
 		for {
 			select {
 			case <-ctx.Done():
@@ -36,7 +39,7 @@ func (c *crawl) startProgress(ctx context.Context) func() {
 			}
 			c.watchHosts(seen)
 			if c.opts.Progress != nil {
-				fmt.Fprint(c.opts.Progress, "\r\033[K"+progressLine(c.sched.Stats(), c.sched.Hosts(), time.Since(start)))
+				fmt.Fprint(c.opts.Progress, "\r\033[K"+progressLine(c.sched.Stats(), before, c.sched.Hosts(), time.Since(start)))
 			}
 		}
 	}()
@@ -64,12 +67,18 @@ func (c *crawl) watchHosts(seen map[string]string) {
 	}
 }
 
-func progressLine(s scheduler.Stats, hosts []scheduler.HostStatus, elapsed time.Duration) string {
-	var active, parked, backing, deferred int
+// progressLine is the live line: pages fetched by the whole crawl of the
+// output directory (before of them by earlier runs), hosts by state, and
+// the rate of this run (its pages over its elapsed time). A host waiting
+// only for its pace interval is counted as waiting, not active.
+func progressLine(s scheduler.Stats, before int, hosts []scheduler.HostStatus, elapsed time.Duration) string {
+	var active, waiting, parked, backing, deferred int
 	for _, h := range hosts {
 		switch h.State {
-		case scheduler.StateActive, scheduler.StateWaiting:
+		case scheduler.StateActive:
 			active++
+		case scheduler.StateWaiting:
+			waiting++
 		case scheduler.StateParked:
 			parked++
 		case scheduler.StateBackingOff:
@@ -78,10 +87,15 @@ func progressLine(s scheduler.Stats, hosts []scheduler.HostStatus, elapsed time.
 			deferred++
 		}
 	}
+	run := max(s.Fetched-before, 0)
 	rate := 0.0
 	if elapsed > 0 {
-		rate = float64(s.Fetched) / elapsed.Seconds()
+		rate = float64(run) / elapsed.Seconds()
 	}
-	return fmt.Sprintf("pages %d | queued %d | hosts %d active, %d parked, %d backing off, %d deferred | errors %d | %.1f pages/s",
-		s.Fetched, s.Queued, active, parked, backing, deferred, s.Errors, rate)
+	pages := fmt.Sprintf("pages %d", s.Fetched)
+	if before > 0 {
+		pages = fmt.Sprintf("pages %d (%d this run)", s.Fetched, run)
+	}
+	return fmt.Sprintf("%s | queued %d | hosts %d active, %d waiting, %d parked, %d backing off, %d deferred | errors %d | %.1f pages/s",
+		pages, s.Queued, active, waiting, parked, backing, deferred, s.Errors, rate)
 }

@@ -10,13 +10,39 @@ import (
 
 func TestProgressLineCountsHostStates(t *testing.T) {
 	hosts := []scheduler.HostStatus{
-		{State: scheduler.StateActive}, {State: scheduler.StateWaiting}, {State: scheduler.StateParked},
+		{State: scheduler.StateActive}, {State: scheduler.StateWaiting}, {State: scheduler.StateWaiting}, {State: scheduler.StateParked},
 		{State: scheduler.StateBackingOff}, {State: scheduler.StateDeferred}, {State: scheduler.StateDone},
 	}
-	got := progressLine(scheduler.Stats{Fetched: 50, Queued: 7, Errors: 2}, hosts, 10*time.Second)
-	for _, want := range []string{"pages 50", "queued 7", "2 active", "1 parked", "1 backing off", "1 deferred", "errors 2", "5.0 pages/s"} {
+	got := progressLine(scheduler.Stats{Fetched: 50, Queued: 7, Errors: 2}, 0, hosts, 10*time.Second)
+	for _, want := range []string{"pages 50 |", "queued 7", "1 active", "2 waiting", "1 parked", "1 backing off", "1 deferred", "errors 2", "5.0 pages/s"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("progress line %q lacks %q", got, want)
 		}
+	}
+}
+
+// TestProgressLineRateAfterResume: pages fetched by earlier runs of the
+// same output directory count in the total but not in this run's rate.
+func TestProgressLineRateAfterResume(t *testing.T) {
+	tests := []struct {
+		name    string
+		fetched int
+		before  int
+		elapsed time.Duration
+		want    []string
+	}{
+		{"nothing fetched yet by this run", 14, 14, 500 * time.Millisecond, []string{"pages 14 (0 this run)", "0.0 pages/s"}},
+		{"this run's pages over this run's time", 34, 14, 10 * time.Second, []string{"pages 34 (20 this run)", "2.0 pages/s"}},
+		{"no time elapsed", 14, 14, 0, []string{"0.0 pages/s"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := progressLine(scheduler.Stats{Fetched: tt.fetched}, tt.before, nil, tt.elapsed)
+			for _, w := range tt.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("progress line %q lacks %q", got, w)
+				}
+			}
+		})
 	}
 }
