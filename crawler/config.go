@@ -195,6 +195,12 @@ func (c Config) Validate() error {
 			bad(key, "must not be negative")
 		}
 	}
+	if p.MaxWait == 0 {
+		bad("politeness.max_wait", "must be positive (a host whose next request is further off than this is deferred)")
+	}
+	if p.BackoffMax < p.BackoffBase {
+		bad("politeness.backoff_max", "%s is below politeness.backoff_base %s (the ceiling of the back-off cannot be below its first step)", p.BackoffMax, p.BackoffBase)
+	}
 	if p.FetchTimeFactor < 0 {
 		bad("politeness.fetch_time_factor", "must not be negative")
 	}

@@ -1,11 +1,13 @@
 package crawler
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -57,6 +59,8 @@ func (l Loader) Load() (Config, error) {
 		}
 	}
 	keys := configKeys()
+	types := keyTypes()
+	var errs []error
 	v := viper.New()
 	def := flatten(Default())
 	for _, k := range keys {
@@ -65,9 +69,20 @@ func (l Loader) Load() (Config, error) {
 	v.SetEnvPrefix(EnvPrefix)
 	v.SetEnvKeyReplacer(strings.NewReplacer(".", "_"))
 	for _, k := range keys {
-		if val, ok := envMap[envName(k)]; ok {
-			v.Set(k, val)
+		val, ok := envMap[envName(k)]
+		if !ok {
+			continue
 		}
+		if types[k].Kind() == reflect.Slice {
+			list, err := envList(val)
+			if err != nil {
+				errs = append(errs, &ConfigError{Key: k, Source: "environment " + envName(k), Reason: err.Error()})
+				continue
+			}
+			v.Set(k, list)
+			continue
+		}
+		v.Set(k, val)
 	}
 	fileKeys := map[string]bool{}
 	if l.File != "" {
@@ -96,9 +111,16 @@ func (l Loader) Load() (Config, error) {
 			return Config{}, &ConfigError{Key: strings.Join(unknown, ", "), Source: l.File, Reason: "unknown key (see config.yaml for every key)"}
 		}
 		for k := range fileKeys {
-			if _, fromEnv := envMap[envName(k)]; !fromEnv {
-				v.Set(k, fv.Get(k))
+			if _, fromEnv := envMap[envName(k)]; fromEnv {
+				continue
 			}
+			val := fv.Get(k)
+			if s, ok := val.(string); ok && types[k].Kind() == reflect.Slice {
+				// One pattern written without brackets is a list of one,
+				// never split at its commas.
+				val = []string{s}
+			}
+			v.Set(k, val)
 		}
 	}
 	flagKeys := map[string]string{}
@@ -123,9 +145,10 @@ func (l Loader) Load() (Config, error) {
 		}
 		return "default"
 	}
-	types := keyTypes()
-	var errs []error
 	for _, k := range keys {
+		if hasKeyError(errs, k) {
+			continue // already reported: the environment list did not parse
+		}
 		if err := checkValue(types[k], v.Get(k)); err != nil {
 			errs = append(errs, &ConfigError{Key: k, Source: source(k), Reason: err.Error()})
 		}
@@ -172,18 +195,43 @@ func envName(key string) string {
 	return EnvPrefix + "_" + strings.ToUpper(strings.ReplaceAll(key, ".", "_"))
 }
 
+// envList reads a list-valued environment variable: a JSON array of
+// strings (["a","b"]), or else one item per line. It never splits at commas,
+// which regular expressions such as {1,4} contain. Lines are trimmed of
+// surrounding white space and blank lines are dropped; an item that needs
+// surrounding spaces is written as a JSON array.
+func envList(val string) ([]string, error) {
+	if strings.HasPrefix(strings.TrimSpace(val), "[") {
+		var list []string
+		if err := json.Unmarshal([]byte(val), &list); err != nil {
+			return nil, fmt.Errorf("%q starts with '[' but is not a JSON array of strings (%v); write [\"a\",\"b\"] or one item per line", val, err)
+		}
+		return list, nil
+	}
+	list := []string{}
+	for line := range strings.Lines(val) {
+		if line = strings.TrimSpace(line); line != "" {
+			list = append(list, line)
+		}
+	}
+	return list, nil
+}
+
+func hasKeyError(errs []error, key string) bool {
+	for _, e := range errs {
+		var ce *ConfigError
+		if errors.As(e, &ce) && ce.Key == key {
+			return true
+		}
+	}
+	return false
+}
+
 func checkValue(t reflect.Type, val any) error {
 	var err error
 	switch {
 	case t == reflect.TypeOf(time.Duration(0)):
-		if s, ok := val.(string); ok {
-			_, err = time.ParseDuration(strings.TrimSpace(s))
-			if err != nil {
-				return fmt.Errorf("%q is not a duration (e.g. 500ms, 10s, 1h)", s)
-			}
-			return nil
-		}
-		_, err = cast.ToDurationE(val)
+		return checkDuration(val)
 	case t.Kind() == reflect.Int || t.Kind() == reflect.Int64:
 		_, err = cast.ToInt64E(val)
 	case t.Kind() == reflect.Float64:
@@ -199,6 +247,40 @@ func checkValue(t reflect.Type, val any) error {
 		return fmt.Errorf("%v is not a valid %s", val, t)
 	}
 	return nil
+}
+
+// checkDuration accepts a duration written with its unit ("10s", "500ms",
+// "1h"). A bare number is refused whatever its type (YAML int or float, or a
+// numeric string): read as nanoseconds it would make a 10 meant as seconds a
+// 10 ns pace, so the unit is never guessed.
+func checkDuration(val any) error {
+	switch x := val.(type) {
+	case time.Duration:
+		return nil // a built-in default
+	case string:
+		s := strings.TrimSpace(x)
+		if bareNumber(s) {
+			return fmt.Errorf("%q is a bare number; write it with a unit, e.g. \"%ss\" for seconds (units: ms, s, m, h)", x, s)
+		}
+		if _, err := time.ParseDuration(s); err != nil {
+			return fmt.Errorf("%q is not a duration (e.g. 500ms, 10s, 1h)", x)
+		}
+		return nil
+	case int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64, float32, float64:
+		return fmt.Errorf("%v is a bare number; write it with a unit, e.g. \"%vs\" for seconds (units: ms, s, m, h)", x, x)
+	default:
+		return fmt.Errorf("%v is not a duration (e.g. 500ms, 10s, 1h)", val)
+	}
+}
+
+// bareNumber reports whether s is a number without a unit ("10", "1.5",
+// "-3", "1e3"); words ParseFloat also takes, such as "inf", are not.
+func bareNumber(s string) bool {
+	if _, err := strconv.ParseFloat(s, 64); err != nil {
+		return false
+	}
+	t := strings.TrimLeft(s, "+-")
+	return t != "" && (t[0] == '.' || t[0] >= '0' && t[0] <= '9')
 }
 
 // configKeys lists every leaf key of Config in struct order.
