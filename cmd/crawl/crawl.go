@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 
+	bolt "go.etcd.io/bbolt"
 	"golang.org/x/term"
 
 	"github.com/crawlproject/crawl/crawler"
@@ -49,6 +50,10 @@ func reportRun(ctx context.Context, cfg crawler.Config, sum *crawllog.Summary, e
 	var od *crawler.ErrOutDir
 	if errors.As(err, &od) {
 		return &usageError{err}
+	}
+	if errors.Is(err, bolt.ErrTimeout) {
+		// The frontier file is locked: another crawl holds this --out.
+		return usagef("output dir %s is in use by another crawl (its frontier is locked); wait for it to finish or choose another --out", cfg.Out)
 	}
 	if sum != nil {
 		sum.Print(stdout)
