@@ -87,9 +87,7 @@ func Run(ctx context.Context, cfg Config, opts Options) (*crawllog.Summary, erro
 		return nil, err
 	}
 	started := time.Now()
-	for _, s := range opts.Seeds {
-		c.add(scheduler.Candidate{URL: s, Depth: 0, Kind: scheduler.KindPage, Seed: true})
-	}
+	c.addSeeds(opts.Seeds)
 	// colly takes the context of its requests from a field, not from
 	// Request: setting it here makes a cancelled crawl abort the requests
 	// in flight at once instead of waiting out fetch.timeout.
@@ -187,6 +185,26 @@ func (c *crawl) worker(ctx context.Context) error {
 			}
 			return err
 		}
+	}
+}
+
+// addSeeds offers the seeds. A seed listed again (as written or in another
+// form of the same URL) is logged as a duplicate, as README promises; a
+// seed already in the frontier from an earlier run of this output
+// directory is not, or every resume would log the whole seed list.
+func (c *crawl) addSeeds(seeds []string) {
+	listed := make(map[string]bool, len(seeds))
+	for _, s := range seeds {
+		if u, err := scheduler.Canonicalize(s, nil); err == nil {
+			key := u.String()
+			if listed[key] {
+				c.recordSkip(scheduler.Skip{URL: key, Authority: scheduler.Authority(u), Reason: scheduler.ReasonDuplicate,
+					Detail: "seed listed more than once"})
+				continue
+			}
+			listed[key] = true
+		}
+		c.add(scheduler.Candidate{URL: s, Depth: 0, Kind: scheduler.KindPage, Seed: true})
 	}
 }
 
