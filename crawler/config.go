@@ -3,7 +3,6 @@ package crawler
 import (
 	"errors"
 	"fmt"
-	"net/url"
 	"regexp"
 	"strings"
 	"time"
@@ -228,9 +227,8 @@ func (c Config) Validate() error {
 		bad("archive.mirror", "needs archive.warc: true (the mirror is written from the archived responses)")
 	}
 	if u := c.Frontier.URL; u != "" {
-		if pu, err := url.Parse(u); err != nil || pu.Scheme != "redis" {
-			bad("frontier.url", "%q is not a redis:// URL (leave empty for the embedded store)", u)
-		}
+		// Run refuses any other frontier; say so before a crawl starts.
+		bad("frontier.url", "%q: only the embedded frontier is available in this version; leave frontier.url empty", u)
 	}
 	if c.Robots.MaxBytes < 500<<10 {
 		bad("robots.max_bytes", "must be at least 512000 (RFC 9309 asks parsers to read at least 500 KiB)")

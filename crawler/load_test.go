@@ -161,8 +161,9 @@ func TestLoadFileListScalarIsOneItem(t *testing.T) {
 }
 
 // TestLoadRejectsWhatTheSchedulerRefuses: every value the scheduler would
-// refuse at start (scheduler.Config.Validate), or silently replace, is a
-// config error naming the key and the file, before any crawl starts.
+// refuse at start (scheduler.Config.Validate) or silently replace, and every
+// value Run refuses, is a config error naming the key and the file, before
+// any crawl starts.
 func TestLoadRejectsWhatTheSchedulerRefuses(t *testing.T) {
 	dir := t.TempDir()
 	cases := []struct {
@@ -188,6 +189,7 @@ func TestLoadRejectsWhatTheSchedulerRefuses(t *testing.T) {
 		{"negative max_pages_per_host", "scope:\n  max_pages_per_host: -1\n", "scope.max_pages_per_host", "negative"},
 		{"bad include pattern", "scope:\n  include: ['a(']\n", "scope.include[0]", "missing"},
 		{"bad exclude pattern", "scope:\n  exclude: [ok, 'b[']\n", "scope.exclude[1]", "missing"},
+		{"frontier url Run refuses", "frontier:\n  url: redis://127.0.0.1:6379/0\n", "frontier.url", "only the embedded frontier"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
