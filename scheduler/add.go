@@ -71,13 +71,11 @@ func (s *Scheduler) Add(c Candidate) (*Skip, error) {
 	if h.rec.Dropped {
 		return skip(ReasonHostFailing, "host dropped: "+h.rec.DropReason)
 	}
-	if m := s.cfg.Scope.MaxPages; m > 0 && s.accepted >= m {
-		return skip(ReasonMaxPages, fmt.Sprintf("max_pages %d reached", m))
+	if counted(c.Kind) {
+		if why := s.pageLimitReached(h); why != "" {
+			return skip(ReasonMaxPages, why)
+		}
 	}
-	if m := s.cfg.Scope.MaxPagesPerHost; m > 0 && h.rec.Accepted >= m {
-		return skip(ReasonMaxPages, fmt.Sprintf("max_pages_per_host %d reached", m))
-	}
-	s.accepted++
 	h.rec.Accepted++
 	if c.Seed {
 		h.rec.Seed = true

@@ -197,13 +197,6 @@ func TestAddDedupeScopeDepthLimits(t *testing.T) {
 			{Candidate{URL: "http://a.test/sm2.xml", Parent: "http://a.test/sm1.xml", Kind: KindSitemap, Depth: MaxSitemapNesting}, ""},
 			{Candidate{URL: "http://a.test/sm3.xml", Parent: "http://a.test/sm2.xml", Kind: KindSitemap, Depth: MaxSitemapNesting + 1}, ReasonSitemapNesting},
 		}},
-		{"max pages per host and total", func(c *Config) { c.Scope.Mode = ScopeAny; c.Scope.MaxPagesPerHost = 2; c.Scope.MaxPages = 3 }, []step{
-			{Candidate{URL: "http://a.test/1"}, ""},
-			{Candidate{URL: "http://a.test/2"}, ""},
-			{Candidate{URL: "http://a.test/3"}, ReasonMaxPages},
-			{Candidate{URL: "http://b.test/1"}, ""},
-			{Candidate{URL: "http://b.test/2"}, ReasonMaxPages},
-		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := DefaultConfig()

@@ -29,8 +29,8 @@ type ScopeConfig struct {
 	Include           []string `mapstructure:"include"`             // RE2 patterns on the canonical URL; if any, one must match (seeds exempt)
 	Exclude           []string `mapstructure:"exclude"`             // RE2 patterns on the canonical URL; none may match
 	MaxDepth          int      `mapstructure:"max_depth"`           // deepest link distance from a seed; 0 = unlimited
-	MaxPagesPerHost   int      `mapstructure:"max_pages_per_host"`  // URLs accepted per host; 0 = unlimited
-	MaxPages          int      `mapstructure:"max_pages"`           // URLs accepted in all; 0 = unlimited
+	MaxPagesPerHost   int      `mapstructure:"max_pages_per_host"`  // pages fetched per host (see MaxPages); 0 = unlimited
+	MaxPages          int      `mapstructure:"max_pages"`           // pages and requisites fetched (a non-redirect response received) in all; 0 = unlimited
 	RequisitesAnyHost bool     `mapstructure:"requisites_any_host"` // page requisites may come from any host
 }
 

@@ -120,6 +120,14 @@
 //     from Scope.MaxDepth and are cut beyond MaxSitemapNesting (2) with
 //     sitemap-nesting: sitemaps.org lets an index list sitemaps only, and
 //     one extra level tolerates sites that nest anyway.
+//   - Scope.MaxPages and Scope.MaxPagesPerHost count pages and requisites
+//     fetched (a response that is not a redirect nor a failure retried):
+//     robots.txt, sitemaps, redirects and URLs refused by robots.txt do not
+//     count. Add still accepts URLs until a limit is reached; the queued
+//     ones beyond it are skipped with max-pages when they come up, and
+//     a page that could exceed a limit waits for the page leases in flight.
+//     HostRecord.Pages keeps the count across a restart (stores written
+//     before it existed start from 0).
 //   - Seeds are exempt from Scope.Include (but not Exclude) and define the
 //     seed hosts; scope compares host names, so http and https of one host
 //     are both in scope.

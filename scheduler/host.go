@@ -23,16 +23,17 @@ type host struct {
 	robotsRetryAt  time.Time // robots lease not before this (RulesFailed)
 	robotsFailures int
 
-	floor     time.Time // restart floor: persisted NextAllowed until SetRules
-	untilSrc  string    // what set rec.BackoffUntil
-	inflight  int
-	reserved  time.Time // start reserved by the latest lease not yet Waited
-	cache     []Entry   // head of the queue, in Seq order
-	spill     int       // queued entries only in the store, all with Seq > spillFrom
-	spillFrom uint64
-	nextSeq   uint64
-	refilling bool
-	notified  bool // deferral reported at drain
+	floor      time.Time // restart floor: persisted NextAllowed until SetRules
+	untilSrc   string    // what set rec.BackoffUntil
+	inflight   int
+	pageLeases int       // outstanding leases of counted kinds (page limits)
+	reserved   time.Time // start reserved by the latest lease not yet Waited
+	cache      []Entry   // head of the queue, in Seq order
+	spill      int       // queued entries only in the store, all with Seq > spillFrom
+	spillFrom  uint64
+	nextSeq    uint64
+	refilling  bool
+	notified   bool // deferral reported at drain
 
 	lim     *rate.Limiter // token bucket, burst 1, re-armed from rec.LastStart
 	limIv   time.Duration

@@ -12,7 +12,10 @@ import (
 // next URL. A host whose robots rules are unknown first yields one lease of
 // Kind KindRobots for authority+"/robots.txt"; its other URLs wait for
 // SetRules or RulesFailed. Next never waits for one host while another is
-// ready. It returns ErrDrained when nothing queued can run within MaxWait
+// ready. Once Scope.MaxPages or Scope.MaxPagesPerHost pages were fetched,
+// the pages and requisites that come up are skipped with max-pages
+// (through OnSkip); while the page leases in flight could reach a limit,
+// the next page waits for them. It returns ErrDrained when nothing queued can run within MaxWait
 // and no lease is outstanding (deferred hosts keep their URLs in the store
 // and are reported through OnSkip once), ErrClosed after Close, or the
 // context's error.
@@ -49,6 +52,12 @@ func (s *Scheduler) Next(ctx context.Context) (*Lease, error) {
 		if len(s.ready) > 0 {
 			h := s.ready[0]
 			if !h.key.After(now) {
+				if h.rulesKnown && s.limitSkipLocked(h, now) {
+					// Its head pages are over a page limit: skipped, and
+					// reported at the top of the loop.
+					s.mu.Unlock()
+					continue
+				}
 				l := s.issueLocked(h, now)
 				s.mu.Unlock()
 				return l, nil
@@ -141,6 +150,10 @@ func (s *Scheduler) issueLocked(h *host, now time.Time) *Lease {
 			h.cache = nil
 		}
 		s.cacheTotal--
+		if counted(e.Kind) {
+			h.pageLeases++
+			s.pageLeases++
+		}
 		l = &Lease{URL: e.URL, Parent: e.Parent, Authority: h.auth, Depth: e.Depth, Kind: e.Kind, Seed: e.Seed, Attempt: e.Attempts, Redirects: e.Redirects, Issued: now, seq: e.Seq}
 	}
 	h.inflight++
@@ -241,6 +254,7 @@ func (s *Scheduler) Finish(l *Lease, r Result) error {
 			h.rec.Fetched++
 			s.stats.Fetched++
 		}
+		s.pageLeaseEnded(h, l, r, now)
 		s.touch(h)
 	}
 	s.stats.Skipped += len(skips)

@@ -67,8 +67,10 @@ type Scheduler struct {
 	flushDone   chan struct{}
 	cacheTotal  int
 	leases      int
-	waiters     int // goroutines in awaitFlush
-	accepted    int
+	waiters     int                // goroutines in awaitFlush
+	pages       int                // pages fetched, as counted by Scope.MaxPages
+	pageLeases  int                // page and requisite leases outstanding
+	held        map[*host]struct{} // hosts held back until a page lease ends (page limits)
 	stats       Stats
 	outSkips    []Skip // skips found by the flusher, not yet passed to OnSkip
 }
@@ -99,6 +101,7 @@ func Open(cfg Config, store Store) (*Scheduler, error) {
 		hosts:       map[string]*host{},
 		seedHosts:   map[string]bool{},
 		pendingSeen: map[string]struct{}{},
+		held:        map[*host]struct{}{},
 		dirty:       map[*host]struct{}{},
 		flushDone:   make(chan struct{}),
 	}
@@ -125,7 +128,7 @@ func (s *Scheduler) resume() error {
 				s.seedHosts[u.Hostname()] = true
 			}
 		}
-		s.accepted += r.Accepted
+		s.pages += r.Pages
 		s.stats.Fetched += r.Fetched
 	}
 	qs, err := s.store.Queues()
@@ -348,6 +351,10 @@ func (s *Scheduler) eligible(h *host) bool {
 	}
 	if !h.rulesKnown {
 		return !h.robotsOut && h.queued() > 0
+	}
+	if len(h.cache) > 0 && counted(h.cache[0].Kind) && s.pageLimitPending(h) {
+		s.held[h] = struct{}{}
+		return false
 	}
 	return len(h.cache) > 0 || (h.spill > 0 && !h.refilling)
 }

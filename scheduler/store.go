@@ -31,7 +31,8 @@ type HostRecord struct {
 	Failures     int           // consecutive failed leases (for dropping the host)
 	Adaptive     time.Duration // FetchTimeFactor x last response time
 	Fetched      int           // leases finished
-	Accepted     int           // URLs accepted by Add (for MaxPagesPerHost)
+	Accepted     int           // URLs accepted by Add (informational)
+	Pages        int           // pages and requisites fetched: non-redirect responses (for MaxPagesPerHost)
 	Seed         bool          // the host has a seed URL
 	Dropped      bool          // the host was given up
 	DropReason   string

@@ -1,0 +1,97 @@
+package scheduler
+
+import (
+	"fmt"
+	"time"
+)
+
+// counted reports whether URLs of kind k count against Scope.MaxPages and
+// Scope.MaxPagesPerHost: pages and requisites do, robots.txt and sitemaps
+// do not.
+func counted(k Kind) bool { return k == KindPage || k == KindRequisite }
+
+// countsAsPage reports whether a finished lease used up one page of the
+// limits: a response arrived and it was not a redirect (whose target is
+// counted when it is fetched) nor a failure to be retried.
+func countsAsPage(l *Lease, r Result) bool {
+	return counted(l.Kind) && r.Skip == nil && !r.Requeue && r.Err == nil && r.Status != 0 &&
+		!isFailure(r.Status, nil) && (r.Status < 300 || r.Status >= 400)
+}
+
+// pageLimitReached says which page limit h's next page would exceed, or
+// "" if none: the limits count pages fetched, not URLs queued.
+func (s *Scheduler) pageLimitReached(h *host) string {
+	if m := s.cfg.Scope.MaxPages; m > 0 && s.pages >= m {
+		return fmt.Sprintf("max_pages %d reached: %d pages fetched", m, s.pages)
+	}
+	if m := s.cfg.Scope.MaxPagesPerHost; m > 0 && h.rec.Pages >= m {
+		return fmt.Sprintf("max_pages_per_host %d reached: %d pages fetched from %s", m, h.rec.Pages, h.auth)
+	}
+	return ""
+}
+
+// pageLimitPending reports whether h's next page must wait: no limit is
+// reached yet, but the page leases outstanding could reach one. Whether
+// the next page is fetched or skipped is decided once they end (a lease
+// refused by robots.txt, say, does not count).
+func (s *Scheduler) pageLimitPending(h *host) bool {
+	if s.pageLimitReached(h) != "" {
+		return false
+	}
+	if m := s.cfg.Scope.MaxPages; m > 0 && s.pages+s.pageLeases >= m {
+		return true
+	}
+	m := s.cfg.Scope.MaxPagesPerHost
+	return m > 0 && h.rec.Pages+h.pageLeases >= m
+}
+
+// limitSkipLocked skips the pages at the head of h's queue while a page
+// limit is reached, as skips for OnSkip (the URLs leave the frontier). It
+// reports whether it skipped any.
+func (s *Scheduler) limitSkipLocked(h *host, now time.Time) bool {
+	n := 0
+	for len(h.cache) > 0 && counted(h.cache[0].Kind) {
+		why := s.pageLimitReached(h)
+		if why == "" {
+			break
+		}
+		e := h.cache[0]
+		h.cache[0] = Entry{}
+		h.cache = h.cache[1:]
+		s.cacheTotal--
+		s.push(Op{Code: OpDequeue, Entry: e})
+		s.outSkips = append(s.outSkips, Skip{URL: e.URL, Parent: e.Parent, Authority: h.auth, Reason: ReasonMaxPages,
+			Detail: why + "; not fetched", Time: now})
+		s.stats.Skipped++
+		n++
+	}
+	if n == 0 {
+		return false
+	}
+	if len(h.cache) == 0 {
+		h.cache = nil
+	}
+	s.touch(h)
+	s.fixAt(h, now)
+	return true
+}
+
+// pageLeaseEnded accounts for the end of a page or requisite lease and
+// lets the hosts held back by a page limit be reconsidered.
+func (s *Scheduler) pageLeaseEnded(h *host, l *Lease, r Result, now time.Time) {
+	if !counted(l.Kind) || l.seq == 0 {
+		return
+	}
+	h.pageLeases--
+	s.pageLeases--
+	if countsAsPage(l, r) {
+		h.rec.Pages++
+		s.pages++
+	}
+	for hh := range s.held {
+		delete(s.held, hh)
+		if hh != h {
+			s.fixAt(hh, now)
+		}
+	}
+}

@@ -1,0 +1,212 @@
+package scheduler
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+)
+
+// limitDriver is one worker that fetches like the crawler, with answers by
+// path: "/no-*" is refused by robots.txt (no request), "/redir" answers 302
+// and offers /r-target, everything else 200.
+type limitDriver struct {
+	t       *testing.T
+	s       *Scheduler
+	mu      sync.Mutex
+	fetched []string
+	skips   []Skip
+}
+
+func newLimitDriver(t *testing.T, cfg Config, store Store) *limitDriver {
+	d := &limitDriver{t: t}
+	cfg.OnSkip = func(sk Skip) { d.mu.Lock(); d.skips = append(d.skips, sk); d.mu.Unlock() }
+	s, err := Open(cfg, store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.s = s
+	return d
+}
+
+func (d *limitDriver) add(c Candidate) {
+	d.t.Helper()
+	if sk, err := d.s.Add(c); err != nil || sk != nil {
+		d.t.Fatalf("add %s: %v %+v", c.URL, err, sk)
+	}
+}
+
+func (d *limitDriver) run() {
+	for {
+		l, err := d.s.Next(context.Background())
+		if errors.Is(err, ErrDrained) {
+			return
+		}
+		if err != nil {
+			d.t.Fatal(err)
+		}
+		d.one(l)
+	}
+}
+
+func (d *limitDriver) one(l *Lease) {
+	if l.Kind == KindRobots {
+		d.s.SetRules(l.Authority, Rules{})
+		d.s.Finish(l, Result{})
+		return
+	}
+	path := strings.TrimPrefix(l.URL, "http://a.test")
+	if strings.HasPrefix(path, "/no-") {
+		d.s.Finish(l, Result{Skip: &Skip{URL: l.URL, Reason: ReasonRobotsDisallowed}})
+		return
+	}
+	if err := d.s.Wait(context.Background(), l.Authority); err != nil {
+		d.t.Fatal(err)
+	}
+	d.mu.Lock()
+	d.fetched = append(d.fetched, path)
+	d.mu.Unlock()
+	status := 200
+	if path == "/redir" {
+		status = 302
+		d.s.Add(Candidate{URL: "/r-target", Parent: l.URL, Depth: l.Depth, Redirects: l.Redirects + 1})
+	}
+	d.s.Observe(l.Authority, status, 0, "", nil)
+	d.s.Finish(l, Result{Status: status})
+}
+
+func (d *limitDriver) skipped(r Reason) []string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	var out []string
+	for _, sk := range d.skips {
+		if sk.Reason == r {
+			out = append(out, strings.TrimPrefix(sk.URL, "http://a.test"))
+		}
+	}
+	return out
+}
+
+// TestMaxPagesCountsPagesFetched is the review's repro: max_pages counts
+// pages fetched, so URLs refused by robots.txt, redirects and sitemaps do
+// not use up the limit; the pages beyond it are skipped when they come up.
+func TestMaxPagesCountsPagesFetched(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cfg := testConfig()
+		cfg.Scope.MaxPages = 3
+		d := newLimitDriver(t, cfg, NewMemStore())
+		defer d.s.Close()
+		d.add(Candidate{URL: "http://a.test/", Seed: true})
+		for _, p := range []string{"/no-1", "/redir", "/p0", "/p1", "/p2", "/p3"} {
+			d.add(Candidate{URL: "http://a.test" + p, Depth: 1})
+		}
+		d.add(Candidate{URL: "http://a.test/sm.xml", Kind: KindSitemap})
+		d.run()
+		// Order: the sitemap was queued last, and /r-target after it.
+		if want := []string{"/", "/redir", "/p0", "/p1", "/sm.xml"}; !slices.Equal(d.fetched, want) {
+			t.Errorf("fetched %v, want %v", d.fetched, want)
+		}
+		if got, want := d.skipped(ReasonMaxPages), []string{"/p2", "/p3", "/r-target"}; !slices.Equal(got, want) {
+			t.Errorf("max-pages skips %v, want %v", got, want)
+		}
+		if sk, _ := d.s.Add(Candidate{URL: "http://a.test/late", Depth: 1}); sk == nil || sk.Reason != ReasonMaxPages {
+			t.Errorf("add after the limit: %+v, want max-pages", sk)
+		}
+		if sk, _ := d.s.Add(Candidate{URL: "http://a.test/late.xml", Kind: KindSitemap}); sk != nil {
+			t.Errorf("a sitemap is not a page: %+v", sk)
+		}
+		if st := d.s.Stats(); st.Queued != 1 {
+			t.Errorf("queued %d, want 1 (the sitemap)", st.Queued)
+		}
+	})
+}
+
+// TestMaxPagesPerHostWaitsForOutstandingLeases shows that a page that
+// could exceed the limit waits for the leases in flight: if one of them is
+// refused by robots.txt the page is fetched, else skipped.
+func TestMaxPagesPerHostWaitsForOutstandingLeases(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cfg := testConfig()
+		cfg.PerHost = 2
+		cfg.DefaultDelay = 0
+		cfg.Scope.MaxPagesPerHost = 2
+		d := newLimitDriver(t, cfg, NewMemStore())
+		defer d.s.Close()
+		for _, p := range []string{"/1", "/2", "/3", "/4"} {
+			d.add(Candidate{URL: "http://a.test" + p, Seed: true})
+		}
+		ctx := context.Background()
+		r, _ := d.s.Next(ctx)
+		d.one(r) // robots
+		l1, _ := d.s.Next(ctx)
+		l2, _ := d.s.Next(ctx)
+		got := make(chan *Lease)
+		go func() {
+			l, err := d.s.Next(ctx)
+			if err != nil {
+				t.Error(err)
+			}
+			got <- l
+		}()
+		synctest.Wait()
+		select {
+		case l := <-got:
+			t.Fatalf("%s leased while two pages are in flight against max_pages_per_host 2", l.URL)
+		default:
+		}
+		d.s.Finish(l1, Result{Skip: &Skip{URL: l1.URL, Reason: ReasonRobotsDisallowed}})
+		l3 := <-got
+		if l3.URL != "http://a.test/3" {
+			t.Fatalf("next lease %s, want /3", l3.URL)
+		}
+		d.s.Finish(l2, Result{Status: 200})
+		d.s.Finish(l3, Result{Status: 404}) // a response: counts
+		if _, err := d.s.Next(ctx); !errors.Is(err, ErrDrained) {
+			t.Errorf("next after the limit: %v, want drained", err)
+		}
+		if got := d.skipped(ReasonMaxPages); !slices.Equal(got, []string{"/4"}) {
+			t.Errorf("max-pages skips %v, want [/4]", got)
+		}
+	})
+}
+
+// TestPageCountSurvivesRestart shows that the pages fetched are part of the
+// durable host record: a resumed crawl does not fetch max_pages again.
+func TestPageCountSurvivesRestart(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cfg := testConfig()
+		cfg.Scope.MaxPages = 2
+		store := NewMemStore()
+		d := newLimitDriver(t, cfg, store)
+		d.add(Candidate{URL: "http://a.test/", Seed: true})
+		d.add(Candidate{URL: "http://a.test/p0", Depth: 1})
+		d.add(Candidate{URL: "http://a.test/p1", Depth: 1})
+		for range 3 { // robots.txt, /, /p0; then the crawl is stopped
+			l, err := d.s.Next(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			d.one(l)
+		}
+		if err := d.s.Close(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Minute)
+		d2 := newLimitDriver(t, cfg, store)
+		defer d2.s.Close()
+		if sk, _ := d2.s.Add(Candidate{URL: "http://a.test/p2", Depth: 1}); sk == nil || sk.Reason != ReasonMaxPages {
+			t.Errorf("add after restart: %+v, want max-pages", sk)
+		}
+		d2.run()
+		if len(d2.fetched) != 0 {
+			t.Errorf("resumed crawl fetched %v, want nothing", d2.fetched)
+		}
+		if got := d2.skipped(ReasonMaxPages); !slices.Equal(got, []string{"/p1"}) {
+			t.Errorf("max-pages skips %v, want [/p1]", got)
+		}
+	})
+}
