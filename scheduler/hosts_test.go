@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -98,8 +99,15 @@ func TestCrawlDelayBeyondMaxWaitDefers(t *testing.T) {
 		if st.State != StateDeferred || !st.DeferredUntil.Equal(epoch.Add(2*time.Hour)) || st.Queued != 2 {
 			t.Errorf("host %+v", st)
 		}
-		if len(f.skips) != 1 || f.skips[0].Reason != ReasonCrawlDelayTooLong || f.skips[0].Line != 7 {
-			t.Errorf("skips %+v", f.skips)
+		// One skip per queued URL, naming the Crawl-delay line.
+		if len(f.skips) != 2 {
+			t.Errorf("skips %+v, want one per queued URL", f.skips)
+		}
+		for i, sk := range f.skips {
+			if sk.URL != urls("http://a.test", 2)[i] || sk.Reason != ReasonCrawlDelayTooLong || sk.Rule != "Crawl-delay: 7200" || sk.Line != 7 ||
+				!strings.Contains(sk.Detail, "until 2000-01-01T02:00:00Z") || !strings.Contains(sk.Detail, "stays queued for the next run") {
+				t.Errorf("skip %d = %+v", i, sk)
+			}
 		}
 		var we *WaitError
 		if err := f.s.Wait(context.Background(), "http://a.test:80"); !errors.As(err, &we) || !errors.Is(err, ErrWaitTooLong) || !we.Until.Equal(epoch.Add(2*time.Hour)) {

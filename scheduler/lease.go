@@ -16,8 +16,9 @@ import (
 // the pages and requisites that come up are skipped with max-pages
 // (through OnSkip); while the page leases in flight could reach a limit,
 // the next page waits for them. It returns ErrDrained when nothing queued can run within MaxWait
-// and no lease is outstanding (deferred hosts keep their URLs in the store
-// and are reported through OnSkip once), ErrClosed after Close, or the
+// and no lease is outstanding (deferred hosts keep their URLs in the store;
+// each of their queued URLs is reported through OnSkip once, with the rule
+// that holds the host back), ErrClosed after Close, or the
 // context's error.
 func (s *Scheduler) Next(ctx context.Context) (*Lease, error) {
 	var timer *time.Timer
@@ -64,9 +65,20 @@ func (s *Scheduler) Next(ctx context.Context) (*Lease, error) {
 			}
 			until = h.key
 			if h.key.Sub(now) > s.cfg.MaxWait && s.idleLocked() {
-				skips := s.drainLocked(now)
+				deferred := s.drainLocked(now)
+				var err error
+				if len(deferred) > 0 {
+					// The deferred hosts' URLs are listed from the
+					// store: make every queued entry durable first.
+					err = s.awaitFlush(s.signal())
+				}
 				s.mu.Unlock()
-				s.emit(skips)
+				if err == nil {
+					err = s.emitDeferred(deferred)
+				}
+				if err != nil {
+					return nil, err
+				}
 				return nil, ErrDrained
 			}
 		} else if s.idleLocked() {
@@ -99,41 +111,6 @@ func (s *Scheduler) Next(ctx context.Context) (*Lease, error) {
 // lease out, no refill or drop in progress.
 func (s *Scheduler) idleLocked() bool {
 	return s.leases == 0 && len(s.refills) == 0 && len(s.drops) == 0 && !s.busy
-}
-
-// drainLocked lists the deferred hosts once each, as skips for OnSkip.
-func (s *Scheduler) drainLocked(now time.Time) []Skip {
-	var out []Skip
-	for _, h := range s.ready {
-		if h.notified {
-			continue
-		}
-		h.notified = true
-		st := s.statusLocked(h, now)
-		out = append(out, Skip{
-			URL: h.auth + "/", Authority: h.auth, Reason: s.deferReason(h, now),
-			Detail: fmt.Sprintf("%d URLs kept in the frontier until %s: %s", h.queued(), st.DeferredUntil.UTC().Format(time.RFC3339), st.DeferReason),
-			Line:   h.rules.CrawlDelayLine, Time: now,
-		})
-	}
-	return out
-}
-
-// deferReason names what holds a deferred host back: its Visit-time, its
-// robots.txt being unreachable, a back-off or Retry-After, or else the pace
-// its robots.txt asks for.
-func (s *Scheduler) deferReason(h *host, now time.Time) Reason {
-	p := h.pace()
-	sc := earliest(&s.cfg, &p, now)
-	switch {
-	case sc.parked:
-		return ReasonVisitTimeDeferred
-	case !h.rulesKnown:
-		return ReasonRobotsUnreachable
-	case !p.until.IsZero() && !sc.start.After(p.until):
-		return ReasonBackoffDeferred
-	}
-	return ReasonCrawlDelayTooLong
 }
 
 // issueLocked hands out h's next lease.

@@ -128,8 +128,13 @@ func TestVisitTimeBeyondMaxWaitDefers(t *testing.T) {
 		if st.State != StateDeferred || !st.DeferredUntil.Equal(at(t, "06:00:00")) || st.Queued != 3 {
 			t.Errorf("a is %+v, want deferred until 06:00 with 3 queued", st)
 		}
-		if len(f.skips) != 1 || f.skips[0].Reason != ReasonVisitTimeDeferred {
-			t.Fatalf("skips %+v, want one visit-time-deferred", f.skips)
+		if len(f.skips) != 3 {
+			t.Fatalf("skips %+v, want one visit-time-deferred per queued URL", f.skips)
+		}
+		for i, sk := range f.skips {
+			if sk.URL != urls("http://a.test", 3)[i] || sk.Reason != ReasonVisitTimeDeferred || sk.Rule != "visit-time 06:00-08:45" {
+				t.Errorf("skip %d = %+v", i, sk)
+			}
 		}
 		if len(f.pages()) != 2 {
 			t.Errorf("pages %v, want b's two", f.pages())
