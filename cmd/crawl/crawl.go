@@ -7,6 +7,8 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
+	"strconv"
 
 	bolt "go.etcd.io/bbolt"
 	"golang.org/x/term"
@@ -53,7 +55,11 @@ func reportRun(ctx context.Context, cfg crawler.Config, sum *crawllog.Summary, e
 	}
 	if errors.Is(err, bolt.ErrTimeout) {
 		// The frontier file is locked: another crawl holds this --out.
-		return usagef("output dir %s is in use by another crawl (its frontier is locked); wait for it to finish or choose another --out", cfg.Out)
+		who := "its frontier is locked"
+		if pid, ok := frontierHolder(filepath.Join(cfg.Out, crawler.FrontierFile)); ok {
+			who = fmt.Sprintf("pid %d", pid)
+		}
+		return usagef("output dir %s is in use by another crawl (%s); wait for it to finish or choose another --out", cfg.Out, who)
 	}
 	if sum != nil {
 		sum.Print(stdout)
@@ -67,6 +73,40 @@ func reportRun(ctx context.Context, cfg crawler.Config, sum *crawllog.Summary, e
 		return &interruptedError{msg: fmt.Sprintf("crawl: interrupted; the frontier is saved in %s. Run the same command again to continue.", cfg.Out)}
 	}
 	return err
+}
+
+// frontierHolder returns the process that has the frontier file open, found
+// through /proc/<pid>/fd where there is one (Linux); ok is false elsewhere or
+// when no readable process holds it.
+func frontierHolder(path string) (pid int, ok bool) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return 0, false
+	}
+	want, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return 0, false
+	}
+	procs, err := os.ReadDir("/proc")
+	if err != nil {
+		return 0, false
+	}
+	for _, p := range procs {
+		n, err := strconv.Atoi(p.Name())
+		if err != nil {
+			continue
+		}
+		fds, err := os.ReadDir(filepath.Join("/proc", p.Name(), "fd"))
+		if err != nil {
+			continue
+		}
+		for _, fd := range fds {
+			if t, err := os.Readlink(filepath.Join("/proc", p.Name(), "fd", fd.Name())); err == nil && t == want {
+				return n, true
+			}
+		}
+	}
+	return 0, false
 }
 
 func newLogger(cfg crawler.Config, w io.Writer) *slog.Logger {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -77,6 +78,10 @@ func TestOutDirInUseByAnotherCrawl(t *testing.T) {
 		t.Errorf("exit %d, want %d (stderr %q)", code, exitUsage, stderr)
 	}
 	want := "crawl: output dir " + out + " is in use by another crawl"
+	if _, err := os.Stat("/proc/self/fd"); err == nil {
+		// Where /proc tells, the line names the holder: this process.
+		want += fmt.Sprintf(" (pid %d)", os.Getpid())
+	}
 	if !strings.HasPrefix(stderr, want) || strings.Count(stderr, "\n") != 1 {
 		t.Errorf("want one line starting %q, got %q", want, stderr)
 	}
