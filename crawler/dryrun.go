@@ -45,8 +45,12 @@ type DryRunVerdict struct {
 // DryRun fetches only the seed hosts' robots.txt files (paced and recorded in
 // robots.jsonl, crawl.jsonl and the archive) and reports for every seed and
 // host: allowed or not and by which rule, the pace asked, the Visit-time
-// windows and when the next opens. It fetches no page and leaves the crawl
-// frontier in cfg.Out untouched.
+// windows and when the next opens. It fetches no page and queues no URL,
+// but it paces through the same durable frontier as Run (cfg.Out's
+// frontier.db): it waits for a host's pace left by an earlier run, and it
+// records each host's last request and the robots.txt it fetched, so a
+// crawl started right after it reuses that robots.txt while fresh and
+// keeps the host's pace across the two commands.
 func DryRun(ctx context.Context, cfg Config, seeds []string, log io.Writer) ([]DryRunHost, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -55,10 +59,13 @@ func DryRun(ctx context.Context, cfg Config, seeds []string, log io.Writer) ([]D
 		return nil, &ErrOutDir{Dir: cfg.Out, Err: err}
 	}
 	c := &crawl{cfg: cfg, tally: newTally(), events: &eventSink{log: discardLogger()}, log: discardLogger()}
-	store := scheduler.NewMemStore()
-	var err error
+	store, err := scheduler.OpenBolt(filepath.Join(cfg.Out, FrontierFile))
+	if err != nil {
+		return nil, fmt.Errorf("crawler: open frontier: %w", err)
+	}
+	defer store.Close()
 	if c.sched, err = scheduler.Open(schedulerConfig(cfg, nil), store); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("crawler: open scheduler: %w", err)
 	}
 	defer c.sched.Close()
 	if c.logs, err = openLogs(cfg.Out); err != nil {
