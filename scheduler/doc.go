@@ -73,7 +73,9 @@
 // On Open the URLs leased by the previous run are simply still queued (so
 // each is fetched at most once more), and each host's last request start
 // and interval are a floor for its next start until SetRules installs fresh
-// rules.
+// rules: until then the persisted interval stands in for the host's rules
+// (the 1996 default does not apply on top), so a host that asked for 0.5 s
+// is neither hit sooner nor made to wait 10 s after a restart.
 //
 // Resident memory: the scheduler's own live heap is small (about 25 MiB
 // with 1,000,000 URLs queued on 1,000 hosts: queue heads, host states and a

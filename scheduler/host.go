@@ -56,6 +56,9 @@ func (h *host) pace() paceState {
 		base:       h.rec.LastStart,
 		until:      h.rec.BackoffUntil,
 	}
+	if !h.rulesSet {
+		p.restored = h.rec.Interval
+	}
 	if h.reserved.After(p.base) {
 		p.base = h.reserved
 	}

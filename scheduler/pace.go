@@ -20,12 +20,16 @@ type paceState struct {
 	lastStart  time.Time     // start of the latest request; zero if none
 	base       time.Time     // latest of lastStart and a reserved lease start
 	until      time.Time     // no start before this (back-off, Retry-After, restart floor)
+	// restored is the interval the previous run recorded with lastStart
+	// (margin included), in force until fresh rules arrive; 0 if none.
+	restored time.Duration
 }
 
 // interval returns the interval in force at t and the term that set it:
 // the slowest of MinDelay, Crawl-delay, the Request-rate active at t, the
-// 1996 default (only when robots asks for no pace), the adaptive delay and
-// the back-off, plus cfg.Margin.
+// previous run's interval (after a restart, until fresh rules arrive), the
+// 1996 default (only when none of those asks for a pace), the adaptive
+// delay and the back-off, plus cfg.Margin.
 func interval(cfg *Config, p *paceState, t time.Time) (time.Duration, string) {
 	iv, src := time.Duration(0), "none"
 	take := func(d time.Duration, s func() string) {
@@ -35,6 +39,15 @@ func interval(cfg *Config, p *paceState, t time.Time) (time.Duration, string) {
 	}
 	take(cfg.MinDelay, func() string { return "min-delay " + shortDur(cfg.MinDelay) })
 	robotsPace := false
+	if p.restored > 0 {
+		// After a restart, until robots.txt is read again, the host's last
+		// interval stands in for its rules: as polite as the host asked
+		// last time, and no slower than it asked (the 1996 default would
+		// be a guess).
+		robotsPace = true
+		prev := max(p.restored-cfg.Margin, 0)
+		take(prev, func() string { return "previous run's interval " + shortDur(prev) + " (until robots.txt is read)" })
+	}
 	if p.rules.HasCrawlDelay && p.crawlDelay > 0 {
 		// "Crawl-delay: 0" asks for no pace: the 1996 default stays.
 		robotsPace = true

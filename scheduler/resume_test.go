@@ -152,3 +152,65 @@ func resumeScenario(t *testing.T, kind, dir string) {
 		}
 	}
 }
+
+// TestResumeKeepsEachHostsInterval is the review's repro: hosts with
+// Crawl-delay 1 s, 0.5 s and 2 s are resumed. Until their robots.txt is
+// read again, each host's next request comes exactly its own last interval
+// after its last start (never earlier), not the 10 s default.
+func TestResumeKeepsEachHostsInterval(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		delays := map[string]time.Duration{"http://a.test:80": time.Second, "http://b.test:80": 500 * time.Millisecond, "http://c.test:80": 2 * time.Second}
+		store := NewMemStore()
+		cfg := testConfig()
+		cfg.Margin = 5 * time.Millisecond
+		f := newFake(t, cfg, store)
+		for a, d := range delays {
+			f.rules[a] = Rules{CrawlDelay: d, HasCrawlDelay: true, CrawlDelayLine: 2}
+		}
+		// Last starts near the end of the run: a 4 x 1 s, b 8 x 0.5 s,
+		// c 2 x 2 s, so that each host's next start lies after the restart.
+		f.add(urls("http://a.test", 4)...)
+		f.add(urls("http://b.test", 8)...)
+		f.add(urls("http://c.test", 2)...)
+		f.run(3)
+		last := map[string]time.Time{}
+		for _, x := range f.fetches {
+			u, _ := Canonicalize(x.URL, nil)
+			last[Authority(u)] = x.T
+		}
+		if err := f.s.Close(); err != nil {
+			t.Fatal(err)
+		}
+
+		g := newFake(t, cfg, store)
+		defer g.s.Close()
+		for a, d := range delays {
+			g.rules[a] = Rules{CrawlDelay: d, HasCrawlDelay: true, CrawlDelayLine: 2}
+		}
+		for _, h := range []string{"a", "b", "c"} {
+			if sk, err := g.s.Add(Candidate{URL: "http://" + h + ".test/next", Seed: true}); err != nil || sk != nil {
+				t.Fatal(err, sk)
+			}
+		}
+		if now := time.Now(); !now.Before(last["http://b.test:80"].Add(500 * time.Millisecond)) {
+			t.Fatalf("restarted at %s, after b's next start", now.Sub(epoch))
+		}
+		for a, d := range delays {
+			st := g.s.Host(a)
+			if want := last[a].Add(d + cfg.Margin); !st.NextAllowed.Equal(want) || st.Interval != d+cfg.Margin {
+				t.Errorf("%s after restart: next %s interval %s (%s), want %s and %s", a, st.NextAllowed.Sub(epoch), st.Interval, st.PaceSource, want.Sub(epoch), d+cfg.Margin)
+			}
+		}
+		g.run(3)
+		for _, x := range g.fetches {
+			if x.Kind != KindRobots {
+				continue
+			}
+			u, _ := Canonicalize(x.URL, nil)
+			a := Authority(u)
+			if want := last[a].Add(delays[a] + cfg.Margin); !x.T.Equal(want) {
+				t.Errorf("%s robots.txt after restart at %s, want %s (last start %s + %s)", a, x.T.Sub(epoch), want.Sub(epoch), last[a].Sub(epoch), delays[a]+cfg.Margin)
+			}
+		}
+	})
+}
