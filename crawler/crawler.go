@@ -68,6 +68,10 @@ type crawl struct {
 	tally  *tally
 	events *eventSink
 	logged *recentSet // URLs whose repeatable skip was already logged
+
+	started time.Time  // this run's start
+	history *history   // what earlier runs of cfg.Out did
+	runs    *jsonlFile // runs.jsonl, open for this run's end line
 }
 
 // Run crawls from opts.Seeds with cfg until the frontier is drained, every
@@ -86,14 +90,13 @@ func Run(ctx context.Context, cfg Config, opts Options) (*crawllog.Summary, erro
 	if err != nil {
 		return nil, err
 	}
-	started := time.Now()
 	c.addSeeds(opts.Seeds)
 	// colly takes the context of its requests from a field, not from
 	// Request: setting it here makes a cancelled crawl abort the requests
 	// in flight at once instead of waiting out fetch.timeout.
 	c.col.Context = ctx
 	runErr := c.loop(ctx)
-	sum := c.finish(started, ctx.Err() != nil)
+	sum := c.finish(ctx.Err() != nil)
 	if cerr := c.close(); cerr != nil && runErr == nil {
 		runErr = cerr
 	}
@@ -123,19 +126,34 @@ func start(cfg Config, opts Options) (*crawl, error) {
 		return nil, fmt.Errorf("crawler: open frontier: %w", err)
 	}
 	c.store = store
+	// Read after the frontier is open: its lock keeps another run of the
+	// directory from appending to the logs meanwhile.
+	if c.history, err = readHistory(cfg.Out); err != nil {
+		store.Close()
+		return nil, err
+	}
+	if c.runs, c.started, err = beginRun(cfg.Out, crawllog.ModeCrawl); err != nil {
+		store.Close()
+		return nil, err
+	}
 	c.sched, err = scheduler.Open(schedulerConfig(cfg, c.onSchedulerSkip), store)
 	if err != nil {
+		c.runs.close()
 		store.Close()
 		return nil, fmt.Errorf("crawler: open scheduler: %w", err)
 	}
 	if c.logs, err = openLogs(cfg.Out); err != nil {
+		c.runs.close()
 		c.sched.Close()
+		store.Close()
 		return nil, err
 	}
 	if cfg.Archive.WARC {
 		if c.arch, err = openArchive(cfg); err != nil {
+			c.runs.close()
 			c.logs.close()
 			c.sched.Close()
+			store.Close()
 			return nil, err
 		}
 	}

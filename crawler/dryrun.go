@@ -64,6 +64,11 @@ func DryRun(ctx context.Context, cfg Config, seeds []string, log io.Writer) ([]D
 		return nil, fmt.Errorf("crawler: open frontier: %w", err)
 	}
 	defer store.Close()
+	runs, _, err := beginRun(cfg.Out, crawllog.ModeDryRun)
+	if err != nil {
+		return nil, &ErrOutDir{Dir: cfg.Out, Err: err}
+	}
+	defer func() { endRun(runs, crawllog.ModeDryRun, ctx.Err() != nil, 0) }()
 	if c.sched, err = scheduler.Open(schedulerConfig(cfg, nil), store); err != nil {
 		return nil, fmt.Errorf("crawler: open scheduler: %w", err)
 	}

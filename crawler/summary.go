@@ -16,9 +16,24 @@ import (
 // maxSummaryRobots caps the robots.txt text kept per host in summary.json.
 const maxSummaryRobots = 64 << 10
 
-func (c *crawl) finish(started time.Time, interrupted bool) *crawllog.Summary {
-	s := &crawllog.Summary{Started: started.UTC(), Finished: time.Now().UTC(), Agent: c.cfg.Agent.Token, UserAgent: c.cfg.UserAgentHeader(),
+// finish ends the run in runs.jsonl and writes summary.json for the whole
+// crawl of the output directory: this run's counts added to the earlier
+// runs' (read from the logs when the run started), the start of the first
+// run as Started, and each run's share in Runs.
+func (c *crawl) finish(interrupted bool) *crawllog.Summary {
+	c.tally.mu.Lock()
+	dups := c.tally.duplicates
+	c.tally.mu.Unlock()
+	if err := endRun(c.runs, crawllog.ModeCrawl, interrupted, dups); err != nil {
+		c.log.Error("run end not logged", "err", err)
+	}
+	now := time.Now()
+	s := &crawllog.Summary{Started: c.history.started(c.started).UTC(), Finished: now.UTC(), Agent: c.cfg.Agent.Token, UserAgent: c.cfg.UserAgentHeader(),
 		Out: c.cfg.Out, Interrupted: interrupted, SkipReasons: map[string]int{}}
+	fin := now.UTC()
+	run := crawllog.RunSummary{Started: c.started.UTC(), Finished: &fin, Mode: crawllog.ModeCrawl, Interrupted: interrupted}
+	c.tally.runCounts(&run)
+	s.Runs = append(append([]crawllog.RunSummary{}, c.history.runs...), run)
 	p := c.cfg.Politeness
 	s.Politeness = map[string]any{
 		"default_delay_seconds": p.DefaultDelay.Seconds(), "min_delay_seconds": p.MinDelay.Seconds(),
@@ -27,13 +42,20 @@ func (c *crawl) finish(started time.Time, interrupted bool) *crawllog.Summary {
 	}
 	st := c.sched.Stats()
 	s.Totals = crawllog.Totals{Queued: st.Queued}
-	c.tally.mu.Lock()
-	s.Totals.DuplicateLinks = c.tally.duplicates
+	s.Totals.DuplicateLinks = c.history.duplicates + dups
 	tallies := map[string]hostTally{}
-	for a, h := range c.tally.hosts {
-		tallies[a] = *h
+	for _, t := range []*tally{c.history.tally, c.tally} {
+		t.mu.Lock()
+		for a, h := range t.hosts {
+			sum, ok := tallies[a]
+			if !ok {
+				sum = hostTally{byStatus: map[string]int{}, skipped: map[string]int{}}
+			}
+			sum.add(h)
+			tallies[a] = sum
+		}
+		t.mu.Unlock()
 	}
-	c.tally.mu.Unlock()
 	events := c.events.hostEvents()
 	for _, hs := range c.sched.Hosts() {
 		h := tallied(s, hs.Authority, tallies[hs.Authority])

@@ -1,8 +1,10 @@
 // Package crawllog defines the files a crawl writes in its output
 // directory besides the archive: the crawl log (crawl.jsonl, one line per
 // request), the skip log (skips.jsonl, one line per URL not fetched, with
-// why), the robots log (robots.jsonl, one line per robots.txt fetch) and the
-// end-of-crawl summary (summary.json). The crawler writes them and the
+// why), the robots log (robots.jsonl, one line per robots.txt fetch), the
+// run log (runs.jsonl, a line when each run of the directory starts and
+// ends) and the end-of-crawl summary (summary.json), which covers every
+// run of the directory. The crawler writes them and the
 // report reads them; both use these types, so the format is defined once.
 //
 // Times are UTC with nanoseconds (RFC 3339). Every type is a plain value.
@@ -21,8 +23,34 @@ const (
 	CrawlLogFile  = "crawl.jsonl"
 	SkipLogFile   = "skips.jsonl"
 	RobotsLogFile = "robots.jsonl"
+	RunsLogFile   = "runs.jsonl"
 	SummaryFile   = "summary.json"
 )
+
+// The events of a RunEntry.
+const (
+	RunStart = "start"
+	RunEnd   = "end"
+)
+
+// The modes of a run.
+const (
+	ModeCrawl  = "crawl"
+	ModeDryRun = "dry-run"
+)
+
+// RunEntry is one line of runs.jsonl: a run of the output directory
+// started (Event RunStart) or ended (RunEnd). A run killed with SIGKILL has
+// a start line and no end line.
+type RunEntry struct {
+	Time        time.Time `json:"time"`
+	Event       string    `json:"event"`
+	Mode        string    `json:"mode"`
+	Interrupted bool      `json:"interrupted,omitempty"`
+	// DuplicateLinks counts the links to already seen URLs the run found:
+	// they are counted, not logged one by one, so an end line keeps them.
+	DuplicateLinks int `json:"duplicate_links,omitempty"`
+}
 
 // CrawlEntry is one line of crawl.jsonl: one HTTP request made.
 type CrawlEntry struct {
@@ -72,7 +100,10 @@ type RobotsEntry struct {
 	Expires    time.Time `json:"expires"`
 }
 
-// Summary is the end-of-crawl report, written as summary.json.
+// Summary is the end-of-crawl report, written as summary.json. It covers
+// the whole crawl of its output directory: Started is the first run's
+// start, and the totals and hosts count every run (Runs has each one's
+// share); Interrupted and ExitCode are the last run's.
 type Summary struct {
 	Started     time.Time      `json:"started"`
 	Finished    time.Time      `json:"finished"`
@@ -85,9 +116,24 @@ type Summary struct {
 	Totals      Totals         `json:"totals"`
 	Hosts       []HostSummary  `json:"hosts"`
 	SkipReasons map[string]int `json:"skip_reasons"`
+	Runs        []RunSummary   `json:"runs"`
 }
 
-// Totals counts the whole run.
+// RunSummary is one run's share of a crawl, from runs.jsonl and the logs.
+type RunSummary struct {
+	Started time.Time `json:"started"`
+	// Finished is nil for a run that never ended (killed with SIGKILL, or
+	// logged before runs.jsonl existed).
+	Finished      *time.Time `json:"finished"`
+	Mode          string     `json:"mode"`
+	Interrupted   bool       `json:"interrupted"`
+	Fetched       int        `json:"fetched"`
+	RobotsFetches int        `json:"robots_fetches"`
+	Skipped       int        `json:"skipped"`
+	Errors        int        `json:"errors"`
+}
+
+// Totals counts the whole crawl, every run of the output directory.
 type Totals struct {
 	Fetched        int `json:"fetched"`
 	RobotsFetches  int `json:"robots_fetches"`
@@ -162,6 +208,17 @@ type HostEvent struct {
 func (s *Summary) Print(w io.Writer) {
 	fmt.Fprintf(w, "\nCrawl summary (%s, %s)\n", s.Out, s.Finished.Sub(s.Started).Round(time.Millisecond))
 	fmt.Fprintf(w, "  fetched %d pages (and %d robots.txt), skipped %d, errors %d, still queued %d\n", s.Totals.Fetched, s.Totals.RobotsFetches, s.Totals.Skipped, s.Totals.Errors, s.Totals.Queued)
+	if len(s.Runs) > 1 {
+		fmt.Fprintf(w, "  over %d runs:", len(s.Runs))
+		for i, r := range s.Runs {
+			sep := ";"
+			if i == len(s.Runs)-1 {
+				sep = ""
+			}
+			fmt.Fprintf(w, " %s +%s %d pages%s", r.Mode, RoundDuration(r.Started.Sub(s.Started)), r.Fetched, sep)
+		}
+		fmt.Fprintln(w)
+	}
 	for _, h := range s.Hosts {
 		fmt.Fprintf(w, "\n  %s  [%s]\n", h.Host, h.State)
 		fmt.Fprintf(w, "    pages: %s\n", statusMix(h.PagesByStatus))

@@ -1,0 +1,77 @@
+package crawler
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/crawlproject/crawl/crawllog"
+)
+
+// TestSummaryCoversEveryRun: after a resume, summary.json counts the whole
+// crawl of the output directory, not only the last run; it starts with the
+// first run, so no logged request is before it, and it lists each run's
+// share.
+func TestSummaryCoversEveryRun(t *testing.T) {
+	h := newTestHost(t)
+	h.robotsText("User-agent: *\nAllow: /\n")
+	h.html("/", "/a", "/b")
+	h.html("/a")
+	h.html("/b")
+	h.html("/c")
+	cfg := testConfig(t)
+	first := crawlFor(t, cfg, h.URL("/"))
+	if first.Totals.Fetched != 3 || len(first.Runs) != 1 {
+		t.Fatalf("first run: fetched %d, runs %+v; want 3 pages in one run", first.Totals.Fetched, first.Runs)
+	}
+	sum := crawlFor(t, cfg, h.URL("/"), h.URL("/c"))
+	if !sum.Started.Equal(first.Started) {
+		t.Errorf("started %v, want the first run's start %v", sum.Started, first.Started)
+	}
+	if sum.Totals.Fetched != 4 || sum.Totals.RobotsFetches != 1 {
+		t.Errorf("totals %+v: want 4 pages and 1 robots.txt over both runs", sum.Totals)
+	}
+	if len(sum.Hosts) != 1 || sum.Hosts[0].Fetched != 4 || sum.Hosts[0].PagesByStatus["200"] != 4 {
+		t.Errorf("hosts %+v: want the host's 4 pages, all 200", sum.Hosts)
+	}
+	if len(sum.Runs) != 2 || sum.Runs[0].Fetched != 3 || sum.Runs[1].Fetched != 1 ||
+		sum.Runs[0].RobotsFetches != 1 || sum.Runs[0].Finished == nil || sum.Runs[1].Mode != crawllog.ModeCrawl {
+		t.Errorf("runs %+v: want 3 pages and the robots.txt, then 1 page", sum.Runs)
+	}
+	for _, e := range readJSONL[crawllog.CrawlEntry](t, filepath.Join(cfg.Out, crawllog.CrawlLogFile)) {
+		if e.Time.Before(sum.Started) {
+			t.Errorf("%s logged at %v, before the crawl's start %v", e.URL, e.Time, sum.Started)
+		}
+	}
+	var out bytes.Buffer
+	sum.Print(&out)
+	if !strings.Contains(out.String(), "fetched 4 pages") || !strings.Contains(out.String(), "over 2 runs") {
+		t.Errorf("printed summary:\n%s", out.String())
+	}
+}
+
+// TestHistoryWithoutRunLog: a directory crawled before runs.jsonl existed,
+// or whose run was killed before its end line, still counts every logged
+// request, and the crawl starts no later than its first entry.
+func TestHistoryWithoutRunLog(t *testing.T) {
+	h := newTestHost(t)
+	h.robotsText("User-agent: *\nAllow: /\n")
+	h.html("/", "/a")
+	h.html("/a")
+	h.html("/b")
+	cfg := testConfig(t)
+	crawlFor(t, cfg, h.URL("/"))
+	if err := os.Remove(filepath.Join(cfg.Out, crawllog.RunsLogFile)); err != nil {
+		t.Fatal(err)
+	}
+	sum := crawlFor(t, cfg, h.URL("/b"))
+	if sum.Totals.Fetched != 3 || len(sum.Runs) != 2 || sum.Runs[0].Fetched != 2 || sum.Runs[0].Finished != nil {
+		t.Errorf("totals %+v runs %+v: want 2 pages in a run without end line, then 1", sum.Totals, sum.Runs)
+	}
+	entries := readJSONL[crawllog.CrawlEntry](t, filepath.Join(cfg.Out, crawllog.CrawlLogFile))
+	if len(entries) == 0 || !sum.Started.Equal(entries[0].Time) {
+		t.Errorf("started %v, want the first entry's time", sum.Started)
+	}
+}
