@@ -174,3 +174,24 @@ func FuzzFastLines(f *testing.F) {
 		}
 	})
 }
+
+// FuzzPacingValues checks the readings of Request-rate and Crawl-delay
+// values (doc.go, "Conservative readings") for any value: a rate has at
+// least one request per a positive period, its interval is at most
+// MaxDelay, it is Malformed exactly when it was warned about, and a
+// Crawl-delay is between 0 and MaxDelay.
+func FuzzPacingValues(f *testing.F) {
+	for _, s := range []string{"100/48h", "1/2d", "1/ 0600-0700", "1/5.5.5", "100/", "1e400", "-Inf",
+		"1/ 10 m 0100-0200", "-0/-0", "200000/4000000A", "0.5/1m", "10", "1/100000000000000000000s"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, v string) {
+		r, msgs := parseRate(v)
+		if r.Requests < 1 || r.Per <= 0 || r.Interval() < 0 || r.Interval() > MaxDelay || r.Malformed != (len(msgs) > 0) {
+			t.Fatalf("Request-rate %q: %+v, warnings %q", v, r, msgs)
+		}
+		if d, _ := parseDelay(v); d < 0 || d > MaxDelay {
+			t.Fatalf("Crawl-delay %q: %v", v, d)
+		}
+	})
+}

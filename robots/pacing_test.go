@@ -299,6 +299,8 @@ func TestExtended1996_RequestRatePeriod(t *testing.T) {
 		{"2/ 3 hours 0100-0200", 2, 3 * time.Hour, 90 * time.Minute, "01:00-02:00", nil},
 		{"100000000000/1s", 1e9, time.Second, time.Nanosecond, "", []string{
 			"more than 10^9 documents per period; read as 10^9"}},
+		// 4,000,000 h does not fit a Duration; one every 20 h does.
+		{"200000/4000000h", 1, 20 * time.Hour, 20 * time.Hour, "", nil},
 	} {
 		rates := Parse([]byte("User-agent: *\n" + line + c.value + "\n")).Group("bot").RequestRates()
 		if len(rates) != 1 {

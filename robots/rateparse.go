@@ -69,12 +69,14 @@ func parseRate(val string) (RequestRate, []string) {
 	default:
 		rate.Requests = int(num)
 	}
-	if interval := per / float64(rate.Requests); interval > float64(MaxDelay) {
+	interval := per / float64(rate.Requests)
+	if interval > float64(MaxDelay) {
 		msgs = append(msgs, "one document every "+durationText(interval)+" is slower than one a day; capped at one every 24 h")
-		if per >= math.MaxInt64 {
-			// The period does not fit a Duration: keep the capped interval.
-			rate.Requests, per = 1, float64(MaxDelay)
-		}
+	}
+	if per >= math.MaxInt64 {
+		// The period does not fit a Duration ("200000/4000000h"): keep
+		// the interval it gives, capped, as one document per interval.
+		rate.Requests, per = 1, min(interval, float64(MaxDelay))
 	}
 	rate.Per = max(time.Duration(per), time.Nanosecond)
 	if s = trimWS(s); s != "" {
