@@ -89,7 +89,7 @@ func DryRun(ctx context.Context, cfg Config, seeds []string, log io.Writer) ([]D
 	for _, s := range seeds {
 		u, err := scheduler.Canonicalize(s, nil)
 		if err != nil {
-			fmt.Fprintf(log, "seed %s: %v\n", s, err)
+			fmt.Fprintln(log, crawllog.Printable(fmt.Sprintf("seed %s: %v", s, err)))
 			continue
 		}
 		a := scheduler.Authority(u)
@@ -161,21 +161,23 @@ func (c *crawl) dryRunHost(ctx context.Context, a string, seeds []string) DryRun
 	return h
 }
 
-// PrintDryRun writes a dry run's result for a person.
+// PrintDryRun writes a dry run's result for a person. Text that may come
+// from a server (a Comment: line, a rule, an outcome) is written through
+// crawllog.Printable, so it cannot act on the terminal.
 func PrintDryRun(w io.Writer, hosts []DryRunHost) {
 	for _, h := range hosts {
-		fmt.Fprintf(w, "%s\n  robots.txt: %s", h.Host, h.Outcome)
+		fmt.Fprintf(w, "%s\n  robots.txt: %s", crawllog.Printable(h.Host), crawllog.Printable(h.Outcome))
 		if h.Status != 0 {
 			fmt.Fprintf(w, " (HTTP %d)", h.Status)
 		}
 		fmt.Fprintln(w)
 		if h.PaceRule != "" {
-			fmt.Fprintf(w, "  pace: one request every %s, set by %s\n", crawllog.RoundSeconds(h.PaceSeconds), h.PaceRule)
+			fmt.Fprintf(w, "  pace: one request every %s, set by %s\n", crawllog.RoundSeconds(h.PaceSeconds), crawllog.Printable(h.PaceRule))
 		}
 		if len(h.VisitTimes) > 0 {
 			ws := make([]string, len(h.VisitTimes))
 			for i, v := range h.VisitTimes {
-				ws[i] = v.From + "-" + v.To
+				ws[i] = crawllog.Printable(v.From + "-" + v.To)
 			}
 			fmt.Fprintf(w, "  visit-time: %s UTC", strings.Join(ws, ", "))
 			if h.VisitOpen {
@@ -185,18 +187,19 @@ func PrintDryRun(w io.Writer, hosts []DryRunHost) {
 			}
 		}
 		for _, cm := range h.Comments {
-			fmt.Fprintf(w, "  the site says: %s\n", cm)
+			fmt.Fprintf(w, "  the site says: %s\n", crawllog.Printable(cm))
 		}
 		for _, s := range h.Seeds {
+			u, rule := crawllog.Printable(s.URL), crawllog.Printable(s.Rule)
 			switch {
 			case s.Reason != "":
-				fmt.Fprintf(w, "  NOT ALLOWED %s: %s\n", s.URL, s.Reason)
+				fmt.Fprintf(w, "  NOT ALLOWED %s: %s\n", u, crawllog.Printable(s.Reason))
 			case s.Allowed && s.Line > 0:
-				fmt.Fprintf(w, "  allowed     %s (line %d: %s)\n", s.URL, s.Line, s.Rule)
+				fmt.Fprintf(w, "  allowed     %s (line %d: %s)\n", u, s.Line, rule)
 			case s.Allowed:
-				fmt.Fprintf(w, "  allowed     %s (no rule matches)\n", s.URL)
+				fmt.Fprintf(w, "  allowed     %s (no rule matches)\n", u)
 			default:
-				fmt.Fprintf(w, "  DISALLOWED  %s (line %d: %s)\n", s.URL, s.Line, s.Rule)
+				fmt.Fprintf(w, "  DISALLOWED  %s (line %d: %s)\n", u, s.Line, rule)
 			}
 		}
 	}

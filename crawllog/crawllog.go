@@ -204,9 +204,10 @@ type HostEvent struct {
 }
 
 // Print writes the summary for a person: per host, pages by status, the pace
-// used and what set it, deferred URLs and the site's Comment lines.
+// used and what set it, deferred URLs and the site's Comment lines. Text
+// that may come from a server is written through Printable.
 func (s *Summary) Print(w io.Writer) {
-	fmt.Fprintf(w, "\nCrawl summary (%s, %s)\n", s.Out, s.Finished.Sub(s.Started).Round(time.Millisecond))
+	fmt.Fprintf(w, "\nCrawl summary (%s, %s)\n", Printable(s.Out), s.Finished.Sub(s.Started).Round(time.Millisecond))
 	fmt.Fprintf(w, "  fetched %d pages (and %d robots.txt), skipped %d, errors %d, still queued %d\n", s.Totals.Fetched, s.Totals.RobotsFetches, s.Totals.Skipped, s.Totals.Errors, s.Totals.Queued)
 	if len(s.Runs) > 1 {
 		fmt.Fprintf(w, "  over %d runs:", len(s.Runs))
@@ -220,23 +221,23 @@ func (s *Summary) Print(w io.Writer) {
 		fmt.Fprintln(w)
 	}
 	for _, h := range s.Hosts {
-		fmt.Fprintf(w, "\n  %s  [%s]\n", h.Host, h.State)
-		fmt.Fprintf(w, "    pages: %s\n", statusMix(h.PagesByStatus))
+		fmt.Fprintf(w, "\n  %s  [%s]\n", Printable(h.Host), Printable(h.State))
+		fmt.Fprintf(w, "    pages: %s\n", Printable(statusMix(h.PagesByStatus)))
 		if h.PaceRule != "" {
-			fmt.Fprintf(w, "    pace:  %s, set by %s\n", RoundSeconds(h.PaceSeconds), h.PaceRule)
+			fmt.Fprintf(w, "    pace:  %s, set by %s\n", RoundSeconds(h.PaceSeconds), Printable(h.PaceRule))
 		}
 		if h.Warning != "" {
-			fmt.Fprintf(w, "    warning: %s\n", h.Warning)
+			fmt.Fprintf(w, "    warning: %s\n", Printable(h.Warning))
 		}
 		if h.DeferredUntil != nil {
-			fmt.Fprintf(w, "    deferred until %s (%s): %d URLs wait in the frontier\n", h.DeferredUntil.Format(time.RFC3339), h.DeferReason, h.Queued)
+			fmt.Fprintf(w, "    deferred until %s (%s): %d URLs wait in the frontier\n", h.DeferredUntil.Format(time.RFC3339), Printable(h.DeferReason), h.Queued)
 		}
 		if h.DropReason != "" {
-			fmt.Fprintf(w, "    dropped: %s\n", h.DropReason)
+			fmt.Fprintf(w, "    dropped: %s\n", Printable(h.DropReason))
 		}
 		if h.Robots != nil {
 			for _, c := range h.Robots.Comments {
-				fmt.Fprintf(w, "    the site says: %s\n", c)
+				fmt.Fprintf(w, "    the site says: %s\n", Printable(c))
 			}
 		}
 	}
@@ -248,7 +249,7 @@ func (s *Summary) Print(w io.Writer) {
 		sort.Strings(keys)
 		fmt.Fprintf(w, "\n  not fetched:")
 		for _, k := range keys {
-			fmt.Fprintf(w, " %s %d;", k, s.SkipReasons[k])
+			fmt.Fprintf(w, " %s %d;", Printable(k), s.SkipReasons[k])
 		}
 		fmt.Fprintln(w, " (reasons in skips.jsonl)")
 	}
