@@ -48,7 +48,7 @@ type Config struct {
 	Workers          int           `mapstructure:"workers"`            // fetch workers the crawler runs (not used by the scheduler itself)
 	BackoffBase      time.Duration `mapstructure:"backoff_base"`       // first back-off after a 429/5xx/timeout
 	BackoffMax       time.Duration `mapstructure:"backoff_max"`        // longest back-off
-	RetryAfterMax    time.Duration `mapstructure:"retry_after_max"`    // cap on a server's Retry-After
+	RetryAfterMax    time.Duration `mapstructure:"retry_after_max"`    // a longer Retry-After is flagged in the host's warning; every Retry-After is honoured in full (0: never flagged)
 	MaxFailures      int           `mapstructure:"max_failures"`       // consecutive failures before a URL or host is given up
 	Scope            ScopeConfig   `mapstructure:"scope"`
 

@@ -24,10 +24,14 @@ func (s *Scheduler) drainLocked(now time.Time) []deferral {
 		st := s.statusLocked(h, now)
 		reason := s.deferReason(h, now)
 		rule, line := s.deferRule(h, reason, now)
+		by := rule
+		if line > 0 {
+			by += fmt.Sprintf(" (line %d)", line)
+		}
 		out = append(out, deferral{auth: h.auth, tmpl: Skip{
 			Authority: h.auth, Reason: reason, Rule: rule, Line: line, Time: now,
 			Detail: fmt.Sprintf("host deferred until %s by %s: the URL stays queued for the next run",
-				st.DeferredUntil.UTC().Format(time.RFC3339), st.DeferReason),
+				st.DeferredUntil.UTC().Format(time.RFC3339), by),
 		}})
 	}
 	return out

@@ -2,6 +2,7 @@ package scheduler
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -164,7 +165,7 @@ func TestRetryAfter120IsHonoured(t *testing.T) {
 	})
 }
 
-func TestRetryAfterHTTPDateCapped(t *testing.T) {
+func TestRetryAfterHTTPDate(t *testing.T) {
 	now := epoch
 	for _, tc := range []struct {
 		v    string
@@ -183,23 +184,50 @@ func TestRetryAfterHTTPDateCapped(t *testing.T) {
 			t.Errorf("RFC9110 10.2.3 %q = %s %v, want %s %v", tc.v, d, ok, tc.want, tc.ok)
 		}
 	}
+}
+
+// TestLongRetryAfterIsNeverCut: a Retry-After (as an HTTP-date, 5 h ahead)
+// beyond MaxWait and RetryAfterMax defers the host to a later run: nothing
+// more is fetched, its URLs stay queued and are reported with the time the
+// server asked for, the host's warning names retry_after_max, and a
+// resumed crawl still waits until then.
+func TestLongRetryAfterIsNeverCut(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		cfg := testConfig()
 		cfg.DefaultDelay = time.Second
 		cfg.BackoffBase = time.Second
 		cfg.RetryAfterMax = time.Minute
-		f := newFake(t, cfg, NewMemStore())
-		defer f.s.Close()
+		store := NewMemStore()
+		f := newFake(t, cfg, store)
 		f.respond = func(u string, n int) response {
-			if n == 1 {
-				return response{Status: 429, RetryAfter: "Sat, 01 Jan 2000 05:00:00 GMT"}
-			}
-			return response{Status: 200}
+			return response{Status: 429, RetryAfter: "Sat, 01 Jan 2000 05:00:00 GMT"}
 		}
-		f.add("http://a.test/x")
+		f.add(urls("http://a.test", 2)...)
 		f.run(1)
-		if p := f.pages(); len(p) != 2 || p[1].Sub(p[0]) != time.Minute {
-			t.Errorf("starts %v, want a retry capped at 1m", p)
+		if p := f.pages(); len(p) != 1 {
+			t.Errorf("starts %v, want only the 429", p)
+		}
+		until := at(t, "05:00:00")
+		st := f.s.Host("http://a.test:80")
+		if st.State != StateDeferred || !st.DeferredUntil.Equal(until) || st.Queued != 2 || !strings.Contains(st.Warning, "exceeds retry_after_max 1m: honoured in full") {
+			t.Errorf("host %+v, want deferred until 05:00 with 2 queued and a warning", st)
+		}
+		if len(f.skips) != 2 {
+			t.Errorf("skips %+v, want one per queued URL", f.skips)
+		}
+		for _, sk := range f.skips {
+			if sk.Reason != ReasonBackoffDeferred || sk.Rule != "retry-after 4h59m59s (Retry-After: Sat, 01 Jan 2000 05:00:00 GMT)" || !strings.Contains(sk.Detail, "until 2000-01-01T05:00:00Z") {
+				t.Errorf("skip %+v, want backoff-deferred until 05:00 by retry-after 5h", sk)
+			}
+		}
+		if err := f.s.Close(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Hour)
+		g := newFake(t, cfg, store)
+		defer g.s.Close()
+		if st := g.s.Host("http://a.test:80"); !st.NextAllowed.Equal(until) {
+			t.Errorf("after restart next allowed %s, want 05:00", st.NextAllowed)
 		}
 	})
 }

@@ -44,7 +44,7 @@ func TestHostStatusStatesAndPaceSources(t *testing.T) {
 		s.Wait(ctx, a)
 		s.Observe(a, 503, time.Second, "300", nil)
 		s.Finish(l, Result{Status: 503})
-		check(StateBackingOff, "retry-after 5m")
+		check(StateBackingOff, "retry-after 5m (Retry-After: 300)")
 		if st := s.Stats(); st.HostsBackingOff != 1 || st.Errors != 1 || st.Queued != 2 {
 			t.Errorf("stats %+v", st)
 		}

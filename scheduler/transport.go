@@ -141,8 +141,9 @@ func visitString(h *host) string {
 
 // Observe is called by the transport after every response or failed
 // request to authority. It sets the adaptive pace (FetchTimeFactor x dur),
-// honours Retry-After on 429 and 503 (seconds or HTTP-date, capped at
-// RetryAfterMax) and backs off exponentially on 429, 5xx and errors,
+// honours Retry-After on 429 and 503 in full (seconds or HTTP-date; one
+// beyond MaxWait defers the host to a later run, one beyond RetryAfterMax
+// also sets the host's warning) and backs off exponentially on 429, 5xx and errors,
 // resetting on success. A failure never lowers the adaptive delay, so
 // errors never make a host faster.
 func (s *Scheduler) Observe(authority string, status int, dur time.Duration, retryAfter string, err error) {
@@ -170,10 +171,16 @@ func (s *Scheduler) Observe(authority string, status int, dur time.Duration, ret
 		}
 		if status == http.StatusTooManyRequests || status == http.StatusServiceUnavailable {
 			if d, ok := parseRetryAfter(retryAfter, now); ok {
-				d = min(d, s.cfg.RetryAfterMax)
+				// Honoured in full: never back earlier than the server
+				// asked. Beyond MaxWait the host is deferred to a later
+				// run (BackoffUntil is persisted).
 				if until := now.Add(d); until.After(h.rec.BackoffUntil) {
 					h.rec.BackoffUntil = until
-					h.untilSrc = "retry-after " + shortDur(d)
+					h.untilSrc = fmt.Sprintf("retry-after %s (Retry-After: %s)", shortDur(d), strings.TrimSpace(retryAfter))
+				}
+				if m := s.cfg.RetryAfterMax; m > 0 && d > m {
+					h.warning = fmt.Sprintf("Retry-After %s exceeds retry_after_max %s: honoured in full, no request before %s",
+						shortDur(d), shortDur(m), now.Add(d).UTC().Format(time.RFC3339))
 				}
 			}
 		}
