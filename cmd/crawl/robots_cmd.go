@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/crawlproject/crawl/crawler"
+	"github.com/crawlproject/crawl/crawllog"
 	"github.com/crawlproject/crawl/robots"
 )
 
@@ -148,7 +149,7 @@ object per URL and line: {"url": ..., "allowed": true|false, "rule":
 					}
 					t := fetchRobots(cmd.Context(), opts.fetch, robotsURL, f.agent, popts)
 					if w := t.warning(); w != "" {
-						fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s: %s\n", printable(robotsURL), printable(w))
+						fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s: %s\n", crawllog.Printable(robotsURL), crawllog.Printable(w))
 					}
 					cache[robotsURL] = t
 					return t, nil
@@ -443,7 +444,7 @@ func runRobotsCheck(w io.Writer, load func(string) (robotsTxt, error), f robotsF
 		case v.Reason != robots.ReasonRobotsTxt && t.policyText() != "":
 			why = "robots.txt " + t.outcome()
 		}
-		if _, err := fmt.Fprintf(w, "%s %s  (%s)\n", word, printable(target), printable(why)); err != nil {
+		if _, err := fmt.Fprintf(w, "%s %s  (%s)\n", word, crawllog.Printable(target), crawllog.Printable(why)); err != nil {
 			return err
 		}
 		last = t
@@ -522,7 +523,7 @@ func writeExplainText(w io.Writer, t robotsTxt, agent string, now time.Time) err
 	r := t.r
 	g := r.Group(agent)
 	var b strings.Builder
-	fmt.Fprintf(&b, "robots.txt: %s (%s", printable(t.source), printable(t.outcome()))
+	fmt.Fprintf(&b, "robots.txt: %s (%s", crawllog.Printable(t.source), crawllog.Printable(t.outcome()))
 	if r.Truncated() {
 		b.WriteString(", cut at 500 KiB")
 	}
@@ -537,7 +538,7 @@ func writeExplainText(w io.Writer, t robotsTxt, agent string, now time.Time) err
 		fmt.Fprintf(&b, "rules: %d (longest match wins, Allow wins a tie)\n", len(rules))
 	}
 	for _, rule := range rules {
-		fmt.Fprintf(&b, "  line %d: %s\n", rule.Line, printable(rule.Text))
+		fmt.Fprintf(&b, "  line %d: %s\n", rule.Line, crawllog.Printable(rule.Text))
 	}
 	fmt.Fprintf(&b, "pace now (%s): %s\n", now.UTC().Format("15:04 UTC"), paceWords(g, now))
 	if d, ok := g.CrawlDelay(); ok {
@@ -570,13 +571,13 @@ func writeExplainText(w io.Writer, t robotsTxt, agent string, now time.Time) err
 		b.WriteString("visit times: any time\n")
 	}
 	if v, ok := g.RobotVersion(); ok {
-		fmt.Fprintf(&b, "robot-version: %s (informational; rules follow RFC 9309)\n", printable(v))
+		fmt.Fprintf(&b, "robot-version: %s (informational; rules follow RFC 9309)\n", crawllog.Printable(v))
 	}
 	for _, c := range g.Comments() {
-		fmt.Fprintf(&b, "comment: %s\n", printable(c))
+		fmt.Fprintf(&b, "comment: %s\n", crawllog.Printable(c))
 	}
 	for _, s := range r.Sitemaps() {
-		fmt.Fprintf(&b, "sitemap: %s\n", printable(s))
+		fmt.Fprintf(&b, "sitemap: %s\n", crawllog.Printable(s))
 	}
 	var ws []string
 	if w := t.warning(); w != "" {
@@ -587,7 +588,7 @@ func writeExplainText(w io.Writer, t robotsTxt, agent string, now time.Time) err
 	}
 	fmt.Fprintf(&b, "warnings: %d\n", len(ws))
 	for _, warn := range ws {
-		fmt.Fprintf(&b, "  %s\n", printable(warn))
+		fmt.Fprintf(&b, "  %s\n", crawllog.Printable(warn))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -596,7 +597,7 @@ func writeExplainText(w io.Writer, t robotsTxt, agent string, now time.Time) err
 // groupName describes the group that applies to agent, for people.
 func groupName(t robotsTxt, agent string) string {
 	if effect, _ := t.policy(); effect != "" {
-		return "no group: robots.txt " + printable(t.outcome()) + ", so " + effect
+		return "no group: robots.txt " + crawllog.Printable(t.outcome()) + ", so " + effect
 	}
 	agents := t.r.Group(agent).Agents()
 	switch {
@@ -605,7 +606,7 @@ func groupName(t robotsTxt, agent string) string {
 	case len(agents) == 1 && agents[0] == "*":
 		return "the * group"
 	}
-	return "group User-agent: " + printable(strings.Join(agents, ", "))
+	return "group User-agent: " + crawllog.Printable(strings.Join(agents, ", "))
 }
 
 // paceWords says in words how fast the group lets a crawler go at now.
@@ -614,7 +615,7 @@ func paceWords(g *robots.Group, now time.Time) string {
 	if !ok {
 		return "no pace asked for"
 	}
-	return fmt.Sprintf("at most one request every %s (%s)", durationWords(interval), printable(source))
+	return fmt.Sprintf("at most one request every %s (%s)", durationWords(interval), crawllog.Printable(source))
 }
 
 // durationWords formats d without trailing zero units: "10m", "1h30m", "2.5s".
@@ -627,38 +628,6 @@ func durationWords(d time.Duration) string {
 		s = strings.TrimSuffix(s, "0m")
 	}
 	return s
-}
-
-// printable returns s as a terminal shows it safely: every rune that is
-// not printable (controls such as ESC, DEL and the C1 range, bidi
-// overrides, white space other than ' '), every octet that is not UTF-8,
-// and '\' itself are written as Go escapes ("\x1b", "\u202e", "\xff",
-// "\\"), so a robots.txt cannot drive the operator's terminal and the
-// escapes are not ambiguous.
-func printable(s string) string {
-	i := 0
-	for i < len(s) && ' ' <= s[i] && s[i] < 0x7f && s[i] != '\\' {
-		i++
-	}
-	if i == len(s) {
-		return s
-	}
-	var b strings.Builder
-	b.WriteString(s[:i])
-	for i < len(s) {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && n == 1:
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case r == '\\' || !strconv.IsPrint(r):
-			q := strconv.QuoteRuneToASCII(r)
-			b.WriteString(q[1 : len(q)-1])
-		default:
-			b.WriteString(s[i : i+n])
-		}
-		i += n
-	}
-	return b.String()
 }
 
 // encodeJSON writes v as one line of JSON. encoding/json escapes the C0
