@@ -1,13 +1,3 @@
-// Package crawllog defines the files a crawl writes in its output
-// directory besides the archive: the crawl log (crawl.jsonl, one line per
-// request), the skip log (skips.jsonl, one line per URL not fetched, with
-// why), the robots log (robots.jsonl, one line per robots.txt fetch), the
-// run log (runs.jsonl, a line when each run of the directory starts and
-// ends) and the end-of-crawl summary (summary.json), which covers every
-// run of the directory. The crawler writes them and the
-// report reads them; both use these types, so the format is defined once.
-//
-// Times are UTC with nanoseconds (RFC 3339). Every type is a plain value.
 package crawllog
 
 import (
