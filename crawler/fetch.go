@@ -54,9 +54,7 @@ func (c *crawl) handleRobots(ctx context.Context, l *scheduler.Lease) error {
 	}
 	if !st.good() {
 		c.sched.RulesFailed(l.Authority, st.rec.Expires)
-		c.events.emit(Event{Kind: EventRobots, Host: l.Authority, URL: st.rec.URL, Status: st.rec.Status, Reason: outcomeUnreachable,
-			Until: st.rec.Expires, Detail: fmt.Sprintf("robots.txt unreachable (%s): nothing is fetched from %s; retrying at %s",
-				describeFailure(st.rec), l.Authority, st.rec.Expires.UTC().Format("15:04:05"))})
+		c.events.emit(robotsFailedEvent(l.Authority, st.rec, c.sched.Host(l.Authority)))
 		return c.sched.Finish(l, scheduler.Result{})
 	}
 	c.sched.SetRules(l.Authority, rulesOf(st.group))
@@ -69,6 +67,26 @@ func (c *crawl) handleRobots(ctx context.Context, l *scheduler.Lease) error {
 		}
 	}
 	return c.sched.Finish(l, scheduler.Result{})
+}
+
+// robotsFailedEvent narrates a failed robots.txt fetch once the scheduler
+// took it in (hs is the host's status after RulesFailed): when the next
+// attempt really happens, which is the later of the robots cache's retry
+// time and the host's back-off or pace, or that the host was given up.
+func robotsFailedEvent(auth string, rec robotsRecord, hs scheduler.HostStatus) Event {
+	e := Event{Kind: EventRobots, Host: auth, URL: rec.URL, Status: rec.Status, Reason: outcomeUnreachable}
+	head := fmt.Sprintf("robots.txt unreachable (%s): nothing is fetched from %s", describeFailure(rec), auth)
+	if hs.State == scheduler.StateDropped {
+		e.Detail = fmt.Sprintf("%s; giving up on the host (%s)", head, hs.DropReason)
+		return e
+	}
+	next := hs.NextAllowed
+	if next.Before(rec.Expires) {
+		next = rec.Expires
+	}
+	e.Until = next
+	e.Detail = fmt.Sprintf("%s; next attempt at %s", head, next.UTC().Format("15:04:05.0"))
+	return e
 }
 
 // handleFetch checks a URL against its host's robots.txt and fetches it with
