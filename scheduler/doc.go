@@ -92,7 +92,10 @@
 // Observe (called by the transport for every response) sets the pace:
 // adaptive delay, exponential back-off on 429/5xx/network errors from
 // Config.BackoffBase doubling up to Config.BackoffMax, Retry-After on 429
-// and 503. Finish (called once per lease) decides the URL's fate: retry
+// and 503 honoured in full: one beyond Config.MaxWait defers the host to a
+// later run (its URLs stay queued, the persisted BackoffUntil holds the
+// next run back too), and one beyond Config.RetryAfterMax is only flagged
+// in the host's warning, never cut short. Finish (called once per lease) decides the URL's fate: retry
 // until Config.MaxFailures attempts (fetch-failed), and drop the host after
 // Config.MaxFailures consecutive failed leases (host-failing). The two
 // counters are separate so that robots.txt and redirect hops slow a host
