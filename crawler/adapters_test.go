@@ -99,3 +99,18 @@ func TestMirrorOnlyFailureIsAWarning(t *testing.T) {
 		t.Errorf("the response should be indexed: %v\n%s", err, idx)
 	}
 }
+
+// RFC 9309 section 2.2.1: the product token a crawler matches groups with
+// holds letters, '_' and '-' only. A digit would be cut off when groups are
+// matched, so "Bot2" would obey "User-agent: Bot1"'s group; such a token
+// is refused.
+func TestValidate_AgentTokenIsAProductToken(t *testing.T) {
+	for token, ok := range map[string]bool{"crawl": true, "my_bot-X": true, "Bot2": false, "a b": false, "": false, "bot/1.0": false} {
+		c := Default()
+		c.Agent.Token = token
+		err := c.Validate()
+		if (err == nil) != ok || (!ok && !strings.Contains(err.Error(), "agent.token")) {
+			t.Errorf("token %q: Validate() = %v, want ok=%v", token, err, ok)
+		}
+	}
+}

@@ -173,7 +173,7 @@ func (c Config) Validate() error {
 		bad("out", "must not be empty")
 	}
 	if !validToken(c.Agent.Token) {
-		bad("agent.token", "%q is not a product token (letters, digits, '_' and '-' only)", c.Agent.Token)
+		bad("agent.token", "%q is not a product token: RFC 9309 section 2.2.1 allows letters, '_' and '-' only (a digit would make robots.txt groups match a shorter name)", c.Agent.Token)
 	}
 	if ua := c.Agent.UserAgent; ua != "" {
 		if !strings.Contains(strings.ToLower(ua), strings.ToLower(c.Agent.Token)) {
@@ -293,7 +293,7 @@ func validToken(s string) bool {
 		return false
 	}
 	for _, r := range s {
-		if !(r == '-' || r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+		if !(r == '-' || r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
 			return false
 		}
 	}
