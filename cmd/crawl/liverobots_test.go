@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -36,5 +38,36 @@ func TestRobotsExplainLiveFollowsRedirects(t *testing.T) {
 	code, out, _ = runCLI(t, "robots", "check", origin.URL+"/no/x", "--agent", "livebot", "--json")
 	if code != exitOK || !strings.Contains(out, `"allowed":false`) {
 		t.Errorf("live check: %d %s", code, out)
+	}
+}
+
+// A live fetch by the robots commands uses --config as a crawl would: for
+// the config's own agent, its configured User-Agent (with the operator's
+// contact) is what the site sees.
+func TestRobotsExplainLiveUsesConfig(t *testing.T) {
+	var ua string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ua = r.UserAgent()
+		fmt.Fprint(w, "User-agent: *\nDisallow: /no\n")
+	}))
+	defer srv.Close()
+	cfgFile := filepath.Join(t.TempDir(), "crawl.yaml")
+	const configured = "opsbot/2 (+mailto:ops@example.org)"
+	if err := os.WriteFile(cfgFile, []byte("agent:\n  token: opsbot\n  user_agent: \""+configured+"\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runCLI(t, "robots", "explain", srv.URL+"/", "--agent", "opsbot", "--config", cfgFile)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if ua != configured {
+		t.Errorf("robots.txt fetched with User-Agent %q, want the configured %q", ua, configured)
+	}
+	// Another agent than the config's: a User-Agent built on its token.
+	if code, _, stderr = runCLI(t, "robots", "explain", srv.URL+"/", "--agent", "otherbot", "--config", cfgFile); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.HasPrefix(ua, "otherbot/") {
+		t.Errorf("User-Agent %q, want one built on otherbot", ua)
 	}
 }

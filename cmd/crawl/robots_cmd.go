@@ -27,7 +27,7 @@ import (
 // RFC 9309 2.3.1.2) and returns the final body, the final HTTP status and
 // any network error, which robots.FromFetch turns into a policy.
 // agent is the --agent value, so the fetch can identify itself with it.
-type robotsFetchFunc func(ctx context.Context, robotsURL, agent string) (body []byte, status int, err error)
+type robotsFetchFunc func(ctx context.Context, cfg crawler.Config, robotsURL, agent string) (body []byte, status int, err error)
 
 // robotsOptions are what the robots commands take from outside.
 type robotsOptions struct {
@@ -126,7 +126,7 @@ object per URL and line: {"url": ..., "allowed": true|false, "rule":
 			if err := checkTargets(args, f.file != ""); err != nil {
 				return err
 			}
-			popts, err := f.policyOptions()
+			cfg, popts, err := f.settings()
 			if err != nil {
 				return err
 			}
@@ -147,7 +147,7 @@ object per URL and line: {"url": ..., "allowed": true|false, "rule":
 					if t, ok := cache[robotsURL]; ok {
 						return t, nil
 					}
-					t := fetchRobots(cmd.Context(), opts.fetch, robotsURL, f.agent, popts)
+					t := fetchRobots(cmd.Context(), opts.fetch, cfg, robotsURL, f.agent, popts)
 					if w := t.warning(); w != "" {
 						fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s: %s\n", crawllog.Printable(robotsURL), crawllog.Printable(w))
 					}
@@ -184,7 +184,7 @@ unreachable: disallow all). With --json, print one object:
 			if err := checkAgent("explain", f.agent); err != nil {
 				return err
 			}
-			popts, err := f.policyOptions()
+			cfg, popts, err := f.settings()
 			if err != nil {
 				return err
 			}
@@ -206,7 +206,7 @@ unreachable: disallow all). With --json, print one object:
 				if err != nil {
 					return err
 				}
-				t = fetchRobots(cmd.Context(), opts.fetch, robotsURL, f.agent, popts)
+				t = fetchRobots(cmd.Context(), opts.fetch, cfg, robotsURL, f.agent, popts)
 			}
 			if f.json {
 				return writeExplainJSON(cmd.OutOrStdout(), t, f.agent)
@@ -218,16 +218,17 @@ unreachable: disallow all). With --json, print one object:
 	return cmd
 }
 
-// policyOptions returns the status-code policy a crawl would use: the
-// robots.* keys of the effective config (flag-free: --config file, CRAWL_*
-// environment, defaults), read by the crawl's own loader. A config the
-// crawl would refuse is a usage error here too.
-func (f *robotsFlags) policyOptions() (robots.PolicyOptions, error) {
+// settings returns the effective config (flag-free: --config file, CRAWL_*
+// environment, defaults), read by the crawl's own loader, and the
+// status-code policy a crawl would use. A live fetch uses the config's
+// agent, timeouts and size limit; a config the crawl would refuse is a
+// usage error here too.
+func (f *robotsFlags) settings() (crawler.Config, robots.PolicyOptions, error) {
 	cfg, err := crawler.Loader{File: f.config}.Load()
 	if err != nil {
-		return robots.PolicyOptions{}, &usageError{err}
+		return crawler.Config{}, robots.PolicyOptions{}, &usageError{err}
 	}
-	return robots.PolicyOptions{RestrictedDisallows: cfg.Robots.ForbiddenDisallows}, nil
+	return cfg, robots.PolicyOptions{RestrictedDisallows: cfg.Robots.ForbiddenDisallows}, nil
 }
 
 // checkAgent returns a usage error unless agent is a product token,
@@ -303,8 +304,8 @@ func robotsURLFor(target string) (string, error) {
 }
 
 // fetchRobots fetches a robots.txt and applies the RFC 9309 status policy.
-func fetchRobots(ctx context.Context, fetch robotsFetchFunc, robotsURL, agent string, opts robots.PolicyOptions) robotsTxt {
-	body, status, err := fetch(ctx, robotsURL, agent)
+func fetchRobots(ctx context.Context, fetch robotsFetchFunc, cfg crawler.Config, robotsURL, agent string, opts robots.PolicyOptions) robotsTxt {
+	body, status, err := fetch(ctx, cfg, robotsURL, agent)
 	return robotsTxt{source: robotsURL, fetched: true, status: status, err: err, r: robots.FromFetch(status, body, err, opts)}
 }
 

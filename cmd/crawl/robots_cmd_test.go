@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/crawlproject/crawl/crawler"
 )
 
 const cmdRobotsBody = `User-agent: *
@@ -218,7 +220,7 @@ func TestRobotsUsageErrors(t *testing.T) {
 
 func TestRobotsLiveFetch(t *testing.T) {
 	var asked []string
-	fetch := func(_ context.Context, u, _ string) ([]byte, int, error) {
+	fetch := func(_ context.Context, _ crawler.Config, u, _ string) ([]byte, int, error) {
 		asked = append(asked, u)
 		switch {
 		case strings.Contains(u, "down.example"):

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -20,14 +21,14 @@ func subcommands(stdout, stderr io.Writer) []*cobra.Command {
 }
 
 // liveRobotsFetch fetches a robots.txt for "crawl robots explain URL" the
-// way a crawl would: paced, following redirects, with a User-Agent built
-// on the agent's product token, the one its rules are matched by
-// ("FooBot/2.1" sends "FooBot/<version> (+...)"). An agent without a token
-// fetches as crawl.
-func liveRobotsFetch(ctx context.Context, robotsURL, agent string) ([]byte, int, error) {
-	cfg := crawler.Default()
-	if token := robots.ProductToken(agent); token != "" {
-		cfg.Agent.Token = token
+// way a crawl with cfg would: paced, following redirects, with cfg's
+// timeouts and size limit, and a User-Agent built on the agent's product
+// token, the one its rules are matched by ("FooBot/2.1" sends
+// "FooBot/<version> (+...)"). When that token is cfg's own, cfg's
+// agent.user_agent is sent as configured.
+func liveRobotsFetch(ctx context.Context, cfg crawler.Config, robotsURL, agent string) ([]byte, int, error) {
+	if token := robots.ProductToken(agent); token != "" && !strings.EqualFold(token, cfg.Agent.Token) {
+		cfg.Agent.Token, cfg.Agent.UserAgent = token, ""
 	}
 	return crawler.FetchRobots(ctx, cfg, robotsURL)
 }
