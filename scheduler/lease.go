@@ -59,6 +59,13 @@ func (s *Scheduler) Next(ctx context.Context) (*Lease, error) {
 					s.mu.Unlock()
 					continue
 				}
+				if h.rulesKnown && len(h.cache) > 0 && counted(h.cache[0].Kind) && s.pageLimitPending(h) {
+					// A page lease issued since h was placed may reach a
+					// page limit: h waits for the leases in flight.
+					s.fixAt(h, now)
+					s.mu.Unlock()
+					continue
+				}
 				l := s.issueLocked(h, now)
 				s.mu.Unlock()
 				return l, nil

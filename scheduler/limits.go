@@ -88,9 +88,17 @@ func (s *Scheduler) pageLeaseEnded(h *host, l *Lease, r Result, now time.Time) {
 		h.rec.Pages++
 		s.pages++
 	}
+	if len(s.held) == 0 {
+		return
+	}
+	// Reconsidering a host may hold it again: take the set first.
+	held := make([]*host, 0, len(s.held))
 	for hh := range s.held {
-		delete(s.held, hh)
-		if hh != h {
+		held = append(held, hh)
+	}
+	clear(s.held)
+	for _, hh := range held {
+		if hh != h { // the caller re-places h
 			s.fixAt(hh, now)
 		}
 	}

@@ -210,3 +210,66 @@ func TestPageCountSurvivesRestart(t *testing.T) {
 		}
 	})
 }
+
+// TestMaxPagesHoldsOtherHosts: with max_pages 1 and a page of host a in
+// flight, host b's page waits; when a's page turns out refused by
+// robots.txt, b's page is fetched, and a's next page is skipped.
+func TestMaxPagesHoldsOtherHosts(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cfg := testConfig()
+		cfg.DefaultDelay = 0
+		cfg.Scope.MaxPages = 1
+		d := newLimitDriver(t, cfg, NewMemStore())
+		defer d.s.Close()
+		d.add(Candidate{URL: "http://a.test/no-1", Seed: true})
+		d.add(Candidate{URL: "http://a.test/2", Seed: true})
+		d.add(Candidate{URL: "http://b.test/1", Seed: true})
+		ctx := context.Background()
+		var la *Lease
+		for la == nil { // both robots leases, then a's first page
+			l, err := d.s.Next(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if l.Kind == KindRobots {
+				d.one(l)
+			} else if l.Authority == "http://a.test:80" {
+				la = l
+			} else {
+				t.Fatalf("leased %s before a's first page", l.URL)
+			}
+		}
+		got := make(chan *Lease, 1)
+		go func() {
+			l, err := d.s.Next(ctx)
+			if err != nil {
+				t.Error(err)
+			}
+			got <- l
+		}()
+		synctest.Wait()
+		select {
+		case l := <-got:
+			t.Fatalf("%s leased while a page is in flight against max_pages 1", l.URL)
+		default:
+		}
+		d.s.Finish(la, Result{Skip: &Skip{URL: la.URL, Reason: ReasonRobotsDisallowed}})
+		synctest.Wait()
+		var lb *Lease
+		select {
+		case lb = <-got:
+		default:
+			t.Fatal("nothing leased after the page in flight was refused")
+		}
+		if lb.URL != "http://a.test/2" && lb.URL != "http://b.test/1" {
+			t.Fatalf("leased %s", lb.URL)
+		}
+		d.s.Finish(lb, Result{Status: 200})
+		if _, err := d.s.Next(ctx); !errors.Is(err, ErrDrained) {
+			t.Errorf("next after the limit: %v, want drained", err)
+		}
+		if sk := d.skipped(ReasonMaxPages); len(sk) != 1 {
+			t.Errorf("max-pages skips %v, want the one page left", sk)
+		}
+	})
+}
