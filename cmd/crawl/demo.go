@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/crawlproject/crawl/crawler"
+	"github.com/crawlproject/crawl/crawllog"
 	"github.com/crawlproject/crawl/demo"
 )
 
@@ -128,25 +129,19 @@ func (n *narrator) event(e crawler.Event) {
 	if site == "" {
 		site = e.Host
 	}
-	var line string
-	switch e.Kind {
-	case crawler.EventRobots:
-		line = e.Detail
-	case crawler.EventFetch:
-		line = e.Detail
-	case crawler.EventSkip:
+	// Details, URLs and rules come from the sites (robots.txt comments
+	// among them): printed escaped, so they cannot drive the terminal.
+	url, detail := crawllog.Printable(e.URL), crawllog.Printable(e.Detail)
+	line := detail
+	if e.Kind == crawler.EventSkip {
 		switch {
 		case e.Rule != "":
-			line = fmt.Sprintf("not fetching %s: robots.txt line %d %q (%s)", e.URL, e.Line, e.Rule, e.Reason)
+			line = fmt.Sprintf("not fetching %s: robots.txt line %d %q (%s)", url, e.Line, e.Rule, e.Reason)
 		case e.Detail != "":
-			line = fmt.Sprintf("not fetching %s: %s (%s)", e.URL, e.Detail, e.Reason)
+			line = fmt.Sprintf("not fetching %s: %s (%s)", url, detail, e.Reason)
 		default:
-			line = fmt.Sprintf("not fetching %s (%s)", e.URL, e.Reason)
+			line = fmt.Sprintf("not fetching %s (%s)", url, e.Reason)
 		}
-	case crawler.EventHost:
-		line = e.Detail
-	default:
-		line = e.Detail
 	}
 	fmt.Fprintf(n.w, "[%5.1fs] %-18s %s\n", e.Time.Sub(n.start).Seconds(), site, line)
 }
