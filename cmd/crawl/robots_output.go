@@ -1,0 +1,267 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/crawlproject/crawl/crawllog"
+	"github.com/crawlproject/crawl/robots"
+)
+
+// checkLine is one line of "robots check --json".
+type checkLine struct {
+	URL       string        `json:"url"`
+	Allowed   bool          `json:"allowed"`
+	Rule      string        `json:"rule"`
+	Line      int           `json:"line"`
+	RobotsTxt robotsTxtJSON `json:"robots_txt"`
+}
+
+func runRobotsCheck(w io.Writer, load func(string) (robotsTxt, error), f robotsFlags, targets []string, now time.Time) error {
+	var last robotsTxt
+	for _, target := range targets {
+		t, err := load(target)
+		if err != nil {
+			return err
+		}
+		v := t.r.Allowed(f.agent, target)
+		if f.json {
+			if err := encodeJSON(w, checkLine{URL: target, Allowed: v.Allowed, Rule: v.Rule, Line: v.Line, RobotsTxt: t.json()}); err != nil {
+				return err
+			}
+			continue
+		}
+		word := "ALLOWED   "
+		if !v.Allowed {
+			word = "DISALLOWED"
+		}
+		why := v.Reason.String()
+		switch {
+		case v.Reason == robots.ReasonRule:
+			why = fmt.Sprintf("line %d: %s", v.Line, v.Rule)
+		case v.Reason != robots.ReasonRobotsTxt && t.policyText() != "":
+			why = "robots.txt " + t.outcome()
+		}
+		if _, err := fmt.Fprintf(w, "%s %s  (%s)\n", word, crawllog.Printable(target), crawllog.Printable(why)); err != nil {
+			return err
+		}
+		last = t
+	}
+	if last.r != nil {
+		_, err := fmt.Fprintf(w, "%s; pace now: %s\n", groupName(last, f.agent), paceWords(last.r.Group(f.agent), now))
+		return err
+	}
+	return nil
+}
+
+// explainJSON is the object "robots explain --json" prints.
+type explainJSON struct {
+	RobotsTxt         robotsTxtJSON     `json:"robots_txt"`
+	CrawlDelaySeconds *float64          `json:"crawl_delay_seconds"`
+	RequestRates      []explainRateJSON `json:"request_rates"`
+	VisitTimes        []explainSpanJSON `json:"visit_times"`
+	Comments          []string          `json:"comments"`
+	Sitemaps          []string          `json:"sitemaps"`
+	RobotVersion      *string           `json:"robot_version"`
+	Warnings          []string          `json:"warnings"`
+}
+
+type explainRateJSON struct {
+	Requests        int     `json:"requests"`
+	Seconds         float64 `json:"seconds"`          // the period as written
+	IntervalSeconds float64 `json:"interval_seconds"` // between two requests: seconds/requests, at most a day
+	From            *string `json:"from"`
+	To              *string `json:"to"`
+}
+
+type explainSpanJSON struct {
+	From string `json:"from"`
+	To   string `json:"to"`
+}
+
+func writeExplainJSON(w io.Writer, t robotsTxt, agent string) error {
+	r := t.r
+	g := r.Group(agent)
+	out := explainJSON{
+		RobotsTxt:    t.json(),
+		RequestRates: []explainRateJSON{},
+		VisitTimes:   []explainSpanJSON{},
+		Comments:     append([]string{}, g.Comments()...),
+		Sitemaps:     append([]string{}, r.Sitemaps()...),
+		Warnings:     []string{},
+	}
+	if d, ok := g.CrawlDelay(); ok {
+		s := d.Seconds()
+		out.CrawlDelaySeconds = &s
+	}
+	for _, rate := range g.RequestRates() {
+		j := explainRateJSON{Requests: rate.Requests, Seconds: rate.Per.Seconds(), IntervalSeconds: rate.Interval().Seconds()}
+		if rate.Windowed {
+			from, to := rate.Window.FromClock(), rate.Window.ToClock()
+			j.From, j.To = &from, &to
+		}
+		out.RequestRates = append(out.RequestRates, j)
+	}
+	for _, win := range g.VisitTimes() {
+		out.VisitTimes = append(out.VisitTimes, explainSpanJSON{From: win.FromClock(), To: win.ToClock()})
+	}
+	if v, ok := g.RobotVersion(); ok {
+		out.RobotVersion = &v
+	}
+	if w := t.warning(); w != "" {
+		out.Warnings = append(out.Warnings, w)
+	}
+	for _, warn := range r.Warnings() {
+		out.Warnings = append(out.Warnings, warn.String())
+	}
+	return encodeJSON(w, out)
+}
+
+func writeExplainText(w io.Writer, t robotsTxt, agent string, now time.Time) error {
+	r := t.r
+	g := r.Group(agent)
+	var b strings.Builder
+	fmt.Fprintf(&b, "robots.txt: %s (%s", crawllog.Printable(t.source), crawllog.Printable(t.outcome()))
+	if r.Truncated() {
+		b.WriteString(", cut at 500 KiB")
+	}
+	b.WriteString(")\n")
+	rules := g.Rules()
+	if p := t.policyText(); p != "" {
+		fmt.Fprintf(&b, "policy: %s\n", p)
+		fmt.Fprintf(&b, "agent %q -> no group; the policy applies to every agent\n", agent)
+		b.WriteString("rules: none (the policy decides every URL)\n")
+	} else {
+		fmt.Fprintf(&b, "agent %q -> %s\n", agent, groupName(t, agent))
+		fmt.Fprintf(&b, "rules: %d (longest match wins, Allow wins a tie)\n", len(rules))
+	}
+	for _, rule := range rules {
+		fmt.Fprintf(&b, "  line %d: %s\n", rule.Line, crawllog.Printable(rule.Text))
+	}
+	fmt.Fprintf(&b, "pace now (%s): %s\n", now.UTC().Format("15:04 UTC"), paceWords(g, now))
+	if d, ok := g.CrawlDelay(); ok {
+		fmt.Fprintf(&b, "  Crawl-delay: one request every %s\n", durationWords(d))
+	}
+	for _, rate := range g.RequestRates() {
+		when := "at any time"
+		if rate.Windowed {
+			when = "between " + rate.Window.FromClock() + " and " + rate.Window.ToClock() + " UTC"
+		}
+		capped := ""
+		if rate.Interval() < rate.Per/time.Duration(rate.Requests) {
+			capped = ", capped at " + durationWords(robots.MaxDelay)
+		}
+		fmt.Fprintf(&b, "  Request-rate: %d per %s (one every %s%s) %s  [line %d]\n",
+			rate.Requests, durationWords(rate.Per), durationWords(rate.Interval()), capped, when, rate.Line)
+	}
+	if wins := g.VisitTimes(); len(wins) > 0 {
+		spans := make([]string, len(wins))
+		for i, win := range wins {
+			spans[i] = win.FromClock() + "-" + win.ToClock()
+		}
+		fmt.Fprintf(&b, "visit only between (UTC): %s; ", strings.Join(spans, ", "))
+		if g.VisitAllowed(now) {
+			b.WriteString("open now\n")
+		} else {
+			fmt.Fprintf(&b, "closed now, next window opens %s\n", g.NextVisit(now).UTC().Format("2006-01-02 15:04 UTC"))
+		}
+	} else {
+		b.WriteString("visit times: any time\n")
+	}
+	if v, ok := g.RobotVersion(); ok {
+		fmt.Fprintf(&b, "robot-version: %s (informational; rules follow RFC 9309)\n", crawllog.Printable(v))
+	}
+	for _, c := range g.Comments() {
+		fmt.Fprintf(&b, "comment: %s\n", crawllog.Printable(c))
+	}
+	for _, s := range r.Sitemaps() {
+		fmt.Fprintf(&b, "sitemap: %s\n", crawllog.Printable(s))
+	}
+	var ws []string
+	if w := t.warning(); w != "" {
+		ws = append(ws, w)
+	}
+	for _, warn := range r.Warnings() {
+		ws = append(ws, warn.String())
+	}
+	fmt.Fprintf(&b, "warnings: %d\n", len(ws))
+	for _, warn := range ws {
+		fmt.Fprintf(&b, "  %s\n", crawllog.Printable(warn))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// groupName describes the group that applies to agent, for people.
+func groupName(t robotsTxt, agent string) string {
+	if effect, _ := t.policy(); effect != "" {
+		return "no group: robots.txt " + crawllog.Printable(t.outcome()) + ", so " + effect
+	}
+	agents := t.r.Group(agent).Agents()
+	switch {
+	case len(agents) == 0:
+		return "no group applies (everything allowed)"
+	case len(agents) == 1 && agents[0] == "*":
+		return "the * group"
+	}
+	return "group User-agent: " + crawllog.Printable(strings.Join(agents, ", "))
+}
+
+// paceWords says in words how fast the group lets a crawler go at now.
+func paceWords(g *robots.Group, now time.Time) string {
+	interval, source, ok := g.Pace(now)
+	if !ok {
+		return "no pace asked for"
+	}
+	return fmt.Sprintf("at most one request every %s (%s)", durationWords(interval), crawllog.Printable(source))
+}
+
+// durationWords formats d without trailing zero units: "10m", "1h30m", "2.5s".
+func durationWords(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
+}
+
+// encodeJSON writes v as one line of JSON. encoding/json escapes the C0
+// controls and replaces invalid UTF-8, but writes DEL, the C1 controls and
+// the bidi and other format characters as they are; they are escaped here
+// too ("\u007f", "\u009b", "\u202e"), which is the same JSON.
+func encodeJSON(w io.Writer, v any) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	out := buf.Bytes()
+	if bytes.IndexFunc(out, func(r rune) bool { return r != '\n' && !strconv.IsPrint(r) }) >= 0 {
+		var b bytes.Buffer
+		for _, r := range string(out) {
+			if r != '\n' && !strconv.IsPrint(r) {
+				if r1, r2 := utf16.EncodeRune(r); r1 != utf8.RuneError {
+					fmt.Fprintf(&b, `\u%04x\u%04x`, r1, r2)
+				} else {
+					fmt.Fprintf(&b, `\u%04x`, r)
+				}
+				continue
+			}
+			b.WriteRune(r)
+		}
+		out = b.Bytes()
+	}
+	_, err := w.Write(out)
+	return err
+}

@@ -1,0 +1,109 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/crawlproject/crawl/robots"
+)
+
+// robotsTxt is a robots.txt as a robots command got it: read from --file,
+// or fetched, with how the fetch came out and the Robots that follows
+// from it (robots.FromFetch).
+type robotsTxt struct {
+	source  string // the --file path or the robots.txt URL
+	fetched bool   // fetched, not read from --file
+	status  int    // the final HTTP status of the fetch; 0 if none
+	err     error  // the fetch's network error, if any
+	r       *robots.Robots
+}
+
+// outcome says how the robots.txt was had: "read from file", "HTTP 200",
+// "HTTP 503: unreachable", "unreachable: dial tcp ...: connection refused".
+func (t robotsTxt) outcome() string {
+	switch {
+	case !t.fetched:
+		return "read from file"
+	case t.err != nil:
+		return "unreachable: " + t.err.Error()
+	}
+	switch t.r.Availability() {
+	case robots.Unavailable:
+		if t.status >= 300 && t.status <= 399 {
+			return fmt.Sprintf("HTTP %d after the redirects a crawler follows: unavailable", t.status)
+		}
+		return fmt.Sprintf("HTTP %d: unavailable", t.status)
+	case robots.Unreachable:
+		return fmt.Sprintf("HTTP %d: unreachable", t.status)
+	case robots.Restricted:
+		return fmt.Sprintf("HTTP %d: access restricted", t.status)
+	}
+	return fmt.Sprintf("HTTP %d", t.status)
+}
+
+// policy says what applies instead of rules when the robots.txt could not
+// be had (effect, "everything is allowed") and why (basis, the RFC 9309
+// section); "" and "" when its rules are followed.
+func (t robotsTxt) policy() (effect, basis string) {
+	const allowed, disallowed = "everything is allowed", "everything but /robots.txt is disallowed"
+	switch t.r.Availability() {
+	case robots.Unavailable:
+		if t.status >= 300 && t.status <= 399 {
+			return allowed, "RFC 9309 2.3.1.2: after more than five redirects a robots.txt may be taken as unavailable; 2.3.1.3: then any resource may be accessed"
+		}
+		return allowed, "RFC 9309 2.3.1.3: when robots.txt is unavailable, any resource may be accessed"
+	case robots.Unreachable:
+		return disallowed, "RFC 9309 2.3.1.4: an unreachable robots.txt means complete disallow"
+	case robots.Restricted:
+		return disallowed, "robots.forbidden_disallows: 401 and 403 disallow all, as the 1996 draft recommended; RFC 9309 2.3.1.3 alone would allow all"
+	}
+	return "", ""
+}
+
+// policyText is the policy with its basis, or "".
+func (t robotsTxt) policyText() string {
+	if effect, basis := t.policy(); effect != "" {
+		return effect + " (" + basis + ")"
+	}
+	return ""
+}
+
+// warning is the warning that the robots.txt could not be had, or "".
+func (t robotsTxt) warning() string {
+	if p := t.policyText(); p != "" {
+		return "robots.txt " + t.outcome() + "; " + p
+	}
+	return ""
+}
+
+// robotsTxtJSON is the "robots_txt" object of the JSON output.
+type robotsTxtJSON struct {
+	Source    string  `json:"source"`
+	Fetched   bool    `json:"fetched"`
+	Status    *int    `json:"status"`  // null if read from file or not answered
+	Error     *string `json:"error"`   // the network error, or null
+	Outcome   string  `json:"outcome"` // available, unavailable, unreachable or restricted
+	Policy    string  `json:"policy"`  // rules, allow_all or disallow_all
+	Truncated bool    `json:"truncated"`
+}
+
+func (t robotsTxt) json() robotsTxtJSON {
+	j := robotsTxtJSON{Source: t.source, Fetched: t.fetched, Truncated: t.r.Truncated(), Policy: "rules"}
+	if t.fetched && t.err == nil {
+		j.Status = &t.status
+	}
+	if t.err != nil {
+		e := t.err.Error()
+		j.Error = &e
+	}
+	switch a := t.r.Availability(); a {
+	case robots.Available:
+		j.Outcome = "available"
+	case robots.Unavailable:
+		j.Outcome, j.Policy = "unavailable", "allow_all"
+	case robots.Restricted:
+		j.Outcome, j.Policy = "restricted", "disallow_all"
+	default:
+		j.Outcome, j.Policy = "unreachable", "disallow_all"
+	}
+	return j
+}
