@@ -188,7 +188,9 @@ func (t *politeTransport) RoundTrip(in *http.Request) (*http.Response, error) {
 	if err != nil {
 		ex.Duration = time.Since(ex.Start)
 		ex.Err = err
-		t.pace.Observe(auth, 0, ex.Duration, "", err)
+		if in.Context().Err() == nil { // a stopped crawl is not the host's failure
+			t.pace.Observe(auth, 0, ex.Duration, "", err)
+		}
 		return nil, err
 	}
 	body, rerr := io.ReadAll(io.LimitReader(resp.Body, limit+1))
@@ -212,7 +214,9 @@ func (t *politeTransport) RoundTrip(in *http.Request) (*http.Response, error) {
 	ex.Chunked = len(resp.TransferEncoding) > 0
 	ex.record(rec, req, resp)
 	if rerr != nil {
-		t.pace.Observe(auth, 0, ex.Duration, "", rerr)
+		if in.Context().Err() == nil {
+			t.pace.Observe(auth, 0, ex.Duration, "", rerr)
+		}
 		return nil, rerr
 	}
 	t.pace.Observe(auth, resp.StatusCode, ex.Duration, resp.Header.Get("Retry-After"), nil)
