@@ -30,6 +30,12 @@ func reasonMeaning(reason string) string {
 		return "The host asks for visits only inside its Visit-time windows, and the next window opens later than the crawl may wait."
 	case "crawl-delay-too-long":
 		return "The host's Crawl-delay or Request-rate asks for more time between requests than the crawl allows."
+	case "backoff-deferred":
+		return "The host asked the crawl to come back later (Retry-After, or a back-off after failures) than the crawl may wait; its URLs stay queued for the next run."
+	case "redirect-limit":
+		return "The URL was reached through too many redirects in a row (more than 10), as in a redirect loop or a session-id trap."
+	case "sitemap-nesting":
+		return "A sitemap index listed another index deeper than the crawl follows (an index may list an index once)."
 	case "out-of-scope":
 		return "The URL lies outside the crawl's scope."
 	case "max-depth":
