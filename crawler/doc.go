@@ -1,0 +1,64 @@
+// Package crawler runs a crawl end to end: seeds into the scheduler's
+// durable frontier, each lease checked against its host's robots.txt and
+// fetched by colly through one polite transport, every response archived
+// (package archive), logged (package crawllog) and followed, until the
+// frontier is drained or the context ends. Run is the whole crawl; DryRun
+// fetches only the seed hosts' robots.txt and says what a crawl would do.
+//
+// # Pieces
+//
+//   - The polite transport (transport.go) is the one choke point every
+//     request passes, pages, robots.txt, sitemaps and redirect hops alike:
+//     it waits on the host's pace, refuses what robots.txt does not permit,
+//     sets the User-Agent, bounds each request by fetch.timeout and each
+//     body by fetch.max_body, records the exchange as it went over the
+//     wire, and reports status and timing back to the pace.
+//   - The robots layer (robotslayer.go) fetches, caches (robots.cache_ttl,
+//     at most 24 h) and persists each host's robots.txt, and turns its
+//     group for the agent into the scheduler's rules: Crawl-delay,
+//     Request-rate and Visit-time (1996 extended standard), or disallow-all
+//     while it cannot be fetched.
+//   - colly (collector.go) is configured once: the polite transport, the
+//     crawl's context, and no robots.txt handling of its own (the robots
+//     layer decides); it parses pages for links and requisites.
+//   - Logs (logs.go, summary.go, progress.go): crawl.jsonl, skips.jsonl,
+//     robots.jsonl and runs.jsonl in --out, a live progress line, and a
+//     summary over every run of that --out.
+//
+// # Specifications followed
+//
+//   - RFC 9309 (robots.txt): fetched before any other request to a host,
+//     redirects followed up to five hops (2.3.1.2), 4xx as allow-all and
+//     5xx or network errors as disallow-all (2.3.1.3, 2.3.1.4), at least
+//     500 KiB parsed (2.5), cached at most 24 h (2.4); the agent token is
+//     letters, '_' and '-' only (2.2.1).
+//   - The 1996 extended standard: Crawl-delay, Request-rate and Visit-time
+//     are enforced per host by the scheduler.
+//   - RFC 9110 Retry-After: honoured in full on 429 and 503; one beyond
+//     politeness.max_wait defers the host to a later run.
+//   - WARC 1.1 through package archive: request and response records hold
+//     the bytes written to and read from the connection.
+//
+// # Deviations and decisions
+//
+//   - HTTP/1.1 only: TLS offers only "http/1.1" by ALPN, because WARC
+//     stores exchanges as HTTP/1.1 messages and HTTP/2 has no standard
+//     form in a record.
+//   - Response records keep the head exactly as received, but the body is
+//     what net/http delivered: a chunked transfer coding is removed (its
+//     Transfer-Encoding lines leave the head and the metadata record says
+//     so), content codings are kept. A body cut by fetch.max_body, a
+//     disconnect or the timeout is archived as far as it arrived, with
+//     WARC-Truncated length, disconnect or time. 1xx interim heads are
+//     named in the metadata record, not archived.
+//   - A fetch aborted because the crawl is stopping is neither logged nor
+//     held against the host; its URL stays queued for the next run.
+//   - Redirect targets keep the depth of the page that linked to them; a
+//     chain of more than scheduler.MaxRedirects redirects is cut
+//     (redirect-limit). Sitemap indexes nest at most
+//     scheduler.MaxSitemapNesting levels; pages listed in a sitemap are at
+//     depth 0.
+//   - Configuration: durations need a unit ("10s"; a bare number is an
+//     error, never nanoseconds); list-valued environment variables are a
+//     JSON array or one item per line, never split at commas.
+package crawler
