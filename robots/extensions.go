@@ -54,6 +54,9 @@ func (p *parser) extension(d directive, s, val string, n int) {
 			p.warn(g, n, s, "Visit-time is not \"HHMM-HHMM\" or \"HHMM HHMM\" (UTC); ignored")
 			return
 		}
+		for i := range ws {
+			ws[i].Line = n
+		}
 		l := x.list()
 		l.visits = append(l.visits, ws...)
 	case dComment:

@@ -20,6 +20,7 @@ const minutesPerDay = 24 * 60
 type Window struct {
 	From int // minutes after midnight UTC at which the window opens
 	To   int // last minute after midnight UTC inside the window
+	Line int // 1-based line of the Visit-time in robots.txt; 0 when not from a Visit-time line
 }
 
 // Contains reports whether t (converted to UTC) falls inside w.

@@ -91,8 +91,13 @@ func (s *Scheduler) deferReason(h *host, now time.Time) Reason {
 func (s *Scheduler) deferRule(h *host, reason Reason, now time.Time) (string, int) {
 	switch reason {
 	case ReasonVisitTimeDeferred:
-		// robots.Window carries no line number.
-		return visitString(h), 0
+		// The windows may come from several Visit-time lines: the first
+		// one's line is given, the rule text lists them all.
+		line := 0
+		if len(h.rules.VisitTimes) > 0 {
+			line = h.rules.VisitTimes[0].Line
+		}
+		return visitString(h), line
 	case ReasonRobotsUnreachable:
 		return h.auth + "/robots.txt", 0
 	case ReasonBackoffDeferred:

@@ -117,7 +117,9 @@ func TestVisitTimeBeyondMaxWaitDefers(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newFake(t, testConfig(), NewMemStore()) // MaxWait 1h
 		defer f.s.Close()
-		f.rules["http://a.test:80"] = Rules{VisitTimes: []robots.Window{win("0600", "0845")}}
+		w := win("0600", "0845")
+		w.Line = 4 // the Visit-time line the skips must name
+		f.rules["http://a.test:80"] = Rules{VisitTimes: []robots.Window{w}}
 		f.rules["http://b.test:80"] = Rules{}
 		f.add(urls("http://a.test", 3)...)
 		f.add(urls("http://b.test", 2)...)
@@ -133,7 +135,7 @@ func TestVisitTimeBeyondMaxWaitDefers(t *testing.T) {
 			t.Fatalf("skips %+v, want one visit-time-deferred per queued URL", f.skips)
 		}
 		for i, sk := range f.skips {
-			if sk.URL != urls("http://a.test", 3)[i] || sk.Reason != ReasonVisitTimeDeferred || sk.Rule != "visit-time 06:00-08:45" {
+			if sk.URL != urls("http://a.test", 3)[i] || sk.Reason != ReasonVisitTimeDeferred || sk.Rule != "visit-time 06:00-08:45" || sk.Line != 4 {
 				t.Errorf("skip %d = %+v", i, sk)
 			}
 		}
