@@ -24,6 +24,9 @@ var (
 	ErrWaitTooLong = errors.New("scheduler: wait exceeds max wait")
 	// ErrHostDropped is wrapped by Wait's *WaitError for a dropped host.
 	ErrHostDropped = errors.New("scheduler: host dropped")
+	// ErrStoreLocked is wrapped by OpenBolt's error when another process
+	// holds the frontier file (another crawl of the same output dir).
+	ErrStoreLocked = errors.New("scheduler: frontier in use by another process")
 )
 
 // perHostCache and cacheBudget bound the in-RAM heads of the host queues:

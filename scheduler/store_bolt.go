@@ -15,6 +15,7 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
 )
 
 // Bucket names of the bolt frontier.
@@ -68,6 +69,9 @@ func OpenBoltWith(path string, o BoltOptions) (*BoltStore, error) {
 		NoFreelistSync: true,
 		FreelistType:   bolt.FreelistMapType,
 	})
+	if errors.Is(err, bolterrors.ErrTimeout) {
+		return nil, fmt.Errorf("scheduler: open frontier %s: %w (%w)", path, ErrStoreLocked, err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("scheduler: open frontier %s: %w", path, err)
 	}

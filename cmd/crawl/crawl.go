@@ -10,11 +10,11 @@ import (
 	"path/filepath"
 	"strconv"
 
-	bolt "go.etcd.io/bbolt"
 	"golang.org/x/term"
 
 	"github.com/crawlproject/crawl/crawler"
 	"github.com/crawlproject/crawl/crawllog"
+	"github.com/crawlproject/crawl/scheduler"
 )
 
 // runCrawl reads the seeds, runs the crawl and prints the summary.
@@ -53,7 +53,7 @@ func reportRun(ctx context.Context, cfg crawler.Config, sum *crawllog.Summary, e
 	if errors.As(err, &od) {
 		return &usageError{err}
 	}
-	if errors.Is(err, bolt.ErrTimeout) {
+	if errors.Is(err, scheduler.ErrStoreLocked) {
 		// The frontier file is locked: another crawl holds this --out.
 		who := "its frontier is locked"
 		if pid, ok := frontierHolder(filepath.Join(cfg.Out, crawler.FrontierFile)); ok {
