@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"net/http"
+	"slices"
 	"sort"
 	"strconv"
 )
@@ -63,20 +64,26 @@ func rebuiltRequest(req *http.Request) []byte {
 	}
 	fmt.Fprintf(&b, "Host: %s\r\n", host)
 	fmt.Fprintf(&b, "User-Agent: %s\r\n", req.Header.Get("User-Agent"))
-	keys := make([]string, 0, len(req.Header))
-	for k := range req.Header {
-		if k != "User-Agent" && k != "Host" {
+	writeSortedFields(&b, req.Header, "User-Agent", "Host")
+	return b.Bytes()
+}
+
+// writeSortedFields writes h's fields sorted by name, as net/http writes
+// them, leaving out the names in skip, then the empty line ending a head.
+func writeSortedFields(b *bytes.Buffer, h http.Header, skip ...string) {
+	keys := make([]string, 0, len(h))
+	for k := range h {
+		if !slices.Contains(skip, k) {
 			keys = append(keys, k)
 		}
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		for _, v := range req.Header[k] {
-			fmt.Fprintf(&b, "%s: %s\r\n", k, v)
+		for _, v := range h[k] {
+			fmt.Fprintf(b, "%s: %s\r\n", k, v)
 		}
 	}
 	b.WriteString("\r\n")
-	return b.Bytes()
 }
 
 // rebuiltHead renders a response head from the parsed response: header
@@ -94,18 +101,6 @@ func rebuiltHead(resp *http.Response) []byte {
 		status = strconv.Itoa(resp.StatusCode) + " " + http.StatusText(resp.StatusCode)
 	}
 	fmt.Fprintf(&b, "%s %s\r\n", proto, status)
-	keys := make([]string, 0, len(resp.Header))
-	for k := range resp.Header {
-		if k != "Transfer-Encoding" {
-			keys = append(keys, k)
-		}
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		for _, v := range resp.Header[k] {
-			fmt.Fprintf(&b, "%s: %s\r\n", k, v)
-		}
-	}
-	b.WriteString("\r\n")
+	writeSortedFields(&b, resp.Header, "Transfer-Encoding")
 	return b.Bytes()
 }
