@@ -252,6 +252,12 @@ func (l *robotsLayer) fetch(ctx context.Context, authority string, prev *robotsS
 		last = ex
 		lastEntry = crawllog.RobotsEntry{Time: ex.Start.UTC(), Host: authority, URL: target, Status: ex.Status, Bytes: int64(len(ex.Body)),
 			DurationMS: float64(ex.Duration) / float64(time.Millisecond), Redirects: append([]string{}, rec.Redirects...), Truncated: ex.Truncated}
+		if err != nil && ctx.Err() != nil {
+			// Aborted because the crawl is stopping: not an outcome of the
+			// host. Nothing is logged, stored or counted; the robots lease
+			// stays queued and the next run fetches robots.txt again.
+			return rec, ctx.Err()
+		}
 		if err != nil {
 			fetchErr = err
 			lastEntry.Error = err.Error()

@@ -95,3 +95,46 @@ func TestRunJoinsEveryGoroutine(t *testing.T) {
 		t.Errorf("goroutines outlive Run: %v", err)
 	}
 }
+
+// TestCancelDuringRobotsFetch: a robots.txt fetch cut short because the
+// crawl is stopping is not an outcome of the host (RFC 9309 2.3.1.4 is
+// about servers that fail, not about us leaving): nothing is logged or
+// stored, no failure is counted, and the next run fetches robots.txt again
+// at once and crawls the host.
+func TestCancelDuringRobotsFetch(t *testing.T) {
+	h := newTestHost(t)
+	arrived := make(chan struct{}, 1)
+	h.robots = func(w http.ResponseWriter, r *http.Request) {
+		arrived <- struct{}{}
+		<-r.Context().Done()
+	}
+	h.pages["/"] = func(w http.ResponseWriter, r *http.Request) {}
+	cfg := testConfig(t)
+	cfg.Fetch.Timeout = time.Minute
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := Run(ctx, cfg, Options{Seeds: []string{h.URL("/")}})
+		done <- err
+	}()
+	<-arrived
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Errorf("Run error = %v, want context.Canceled", err)
+	}
+	if n := len(readJSONL[crawllog.RobotsEntry](t, filepath.Join(cfg.Out, crawllog.RobotsLogFile))); n != 0 {
+		t.Errorf("robots.jsonl has %d lines for an aborted fetch, want none", n)
+	}
+	h.robotsText("User-agent: *\nAllow: /\n")
+	start := time.Now()
+	sum := crawlFor(t, cfg, h.URL("/"))
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("resume took %v: robots.txt should be fetched again at once", d)
+	}
+	if sum.Totals.Fetched != 1 || sum.Totals.Errors != 0 {
+		t.Errorf("resumed totals %+v: want the page fetched and no error", sum.Totals)
+	}
+	if p := h.paths(); len(p) != 3 || p[0] != "/robots.txt" || p[1] != "/robots.txt" || p[2] != "/" {
+		t.Errorf("server saw %v, want robots.txt (aborted), robots.txt, /", p)
+	}
+}
