@@ -46,8 +46,10 @@
 //     form in a record.
 //   - Response records keep the head exactly as received, but the body is
 //     what net/http delivered: a chunked transfer coding is removed (its
-//     Transfer-Encoding lines leave the head and the metadata record says
-//     so), content codings are kept. A body cut by fetch.max_body, a
+//     Transfer-Encoding lines, and any Content-Length beside them, leave
+//     the head; the metadata record says so and keeps the trailer
+//     fields), content codings are kept. A response without a body (HEAD,
+//     1xx, 204, 304) keeps its head whole. A body cut by fetch.max_body, a
 //     disconnect or the timeout is archived as far as it arrived, with
 //     WARC-Truncated length, disconnect or time. 1xx interim heads are
 //     named in the metadata record, not archived.

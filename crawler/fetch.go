@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -222,7 +224,12 @@ func (c *crawl) archive(ex *exchange, meta []archive.Field, isRobots bool) {
 func recordNotes(ex *exchange) []archive.Field {
 	var f []archive.Field
 	if ex.Chunked {
-		f = append(f, archive.Field{Name: "transfer-encoding", Value: "chunked (decoded by the HTTP client before recording)"})
+		f = append(f, archive.Field{Name: "transfer-encoding", Value: "chunked (decoded by the HTTP client before recording; Transfer-Encoding and any Content-Length lines removed from the head)"})
+	}
+	for _, name := range slices.Sorted(maps.Keys(ex.Trailer)) {
+		for _, v := range ex.Trailer[name] {
+			f = append(f, archive.Field{Name: "http-trailer", Value: name + ": " + v})
+		}
 	}
 	for _, part := range ex.Rebuilt {
 		f = append(f, archive.Field{Name: "http-record", Value: part + " rebuilt from the parsed message: raw bytes not recorded"})

@@ -13,11 +13,13 @@ import (
 // received, then the body net/http delivered. When net/http removed a
 // chunked transfer coding (chunked), the Transfer-Encoding field lines
 // (with any obsolete folded continuation lines) are left out of the head,
-// so the record stays a consistent message; every other byte of the head
-// is kept. The metadata record says the coding was removed.
+// and so are Content-Length lines, which a chunked message must not carry
+// and a recipient ignores (RFC 9112 6.3): the record stays a consistent
+// message whose body runs to its end. Every other byte of the head is
+// kept. The metadata record says what was removed.
 func responseRecord(head []byte, chunked bool, body []byte) []byte {
 	if chunked {
-		head = dropField(head, "Transfer-Encoding")
+		head = dropField(dropField(head, "Transfer-Encoding"), "Content-Length")
 	}
 	out := make([]byte, 0, len(head)+len(body))
 	return append(append(out, head...), body...)

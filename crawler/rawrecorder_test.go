@@ -168,10 +168,10 @@ func TestRawConnAttachDetach(t *testing.T) {
 	}
 }
 
-// Only the Transfer-Encoding field lines (and their continuation lines)
-// leave the head when net/http removed a chunked coding; every other byte
-// stays.
-func TestResponseRecordDropsOnlyTransferEncoding(t *testing.T) {
+// Only the Transfer-Encoding and Content-Length field lines (and their
+// continuation lines) leave the head when net/http removed a chunked
+// coding; every other byte stays.
+func TestResponseRecordDropsOnlyFramingFields(t *testing.T) {
 	tests := []struct {
 		name, head string
 		chunked    bool
@@ -187,6 +187,8 @@ func TestResponseRecordDropsOnlyTransferEncoding(t *testing.T) {
 			"HTTP/1.1 200 OK\r\nA: 1\r\n\r\nbody"},
 		{"similar names stay", "HTTP/1.1 200 OK\r\nTransfer-Encodings: x\r\nX-Transfer-Encoding: y\r\n\r\n", true,
 			"HTTP/1.1 200 OK\r\nTransfer-Encodings: x\r\nX-Transfer-Encoding: y\r\n\r\nbody"},
+		{"RFC9112 6.3 Content-Length beside chunked goes too", "HTTP/1.1 200 OK\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\nX-Content-Length: 7\r\n\r\n", true,
+			"HTTP/1.1 200 OK\r\nX-Content-Length: 7\r\n\r\nbody"},
 	}
 	for _, tt := range tests {
 		if got := string(responseRecord([]byte(tt.head), tt.chunked, []byte("body"))); got != tt.want {

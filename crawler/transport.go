@@ -53,7 +53,11 @@ type exchange struct {
 	// TruncatedUnspecified), "" for a whole body.
 	Truncated  bool
 	Truncation string
-	Chunked    bool
+	// Chunked reports that net/http removed a chunked transfer coding from
+	// the body; Trailer holds the trailer fields that came after its last
+	// chunk (the metadata record keeps them, the response record cannot).
+	Chunked bool
+	Trailer http.Header
 	// RawRequest is the bytes written to the connection; RawResponse the
 	// final response head as read from it, then Body (see responseRecord).
 	// RawResponse is nil when no response head arrived.
@@ -211,7 +215,11 @@ func (t *politeTransport) RoundTrip(in *http.Request) (*http.Response, error) {
 	}
 	ex.Truncated = ex.Truncation != ""
 	ex.Status, ex.Header, ex.Body = resp.StatusCode, resp.Header, body
-	ex.Chunked = len(resp.TransferEncoding) > 0
+	// net/http reports a chunked coding also for responses that have no
+	// body (HEAD, 1xx, 204, 304), where it decodes nothing: their head is
+	// kept whole.
+	ex.Chunked = len(resp.TransferEncoding) > 0 && bodyAllowed(req.Method, resp.StatusCode)
+	ex.Trailer = resp.Trailer
 	ex.record(rec, req, resp)
 	if rerr != nil {
 		if in.Context().Err() == nil {
@@ -275,4 +283,10 @@ func hostOnly(addr string) string {
 		}
 	}
 	return addr
+}
+
+// bodyAllowed reports whether a response to method with status can carry
+// a body (RFC 9110 6.4.1, 9.3.2): not to HEAD, not 1xx, 204 or 304.
+func bodyAllowed(method string, status int) bool {
+	return method != http.MethodHead && status >= 200 && status != http.StatusNoContent && status != http.StatusNotModified
 }

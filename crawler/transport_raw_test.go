@@ -38,6 +38,15 @@ func TestArchiveHoldsMessagesAsOnTheWire(t *testing.T) {
 		"/chunked": {resp: "HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\ntransfer-encoding: chunked\r\nX-After: 1\r\n\r\n" +
 			"5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n"},
 		"/close": {resp: "HTTP/1.0 200 OK\r\nContent-Type: text/plain\r\n\r\nread until close", end: "close"},
+		// RFC 9112 6.3: Content-Length is ignored beside a chunked coding;
+		// the record must not keep it once the coding is gone.
+		"/chunkcl": {resp: "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n" +
+			"b\r\nhello again\r\n0\r\n\r\n"},
+		// A trailer field after the last chunk (RFC 9112 7.1.2).
+		"/trailer": {resp: "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTrailer: X-Sum\r\nTransfer-Encoding: chunked\r\n\r\n" +
+			"2\r\nok\r\n0\r\nX-Sum: abc\r\n\r\n"},
+		// No body: net/http decodes nothing, so the head stays whole.
+		"/n304": {resp: "HTTP/1.1 304 Not Modified\r\nETag: \"x\"\r\nTransfer-Encoding: chunked\r\n\r\n"},
 	}
 	want := map[string]string{
 		"/robots.txt": routes["/robots.txt"].resp,
@@ -48,6 +57,9 @@ func TestArchiveHoldsMessagesAsOnTheWire(t *testing.T) {
 		"/interim":    "HTTP/1.1 200 OK\r\nContent-Length: 7\r\nContent-Type: text/plain\r\n\r\nhinted!",
 		"/chunked":    "HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\nX-After: 1\r\n\r\nhello world",
 		"/close":      routes["/close"].resp,
+		"/chunkcl":    "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\nhello again",
+		"/trailer":    "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTrailer: X-Sum\r\n\r\nok",
+		"/n304":       routes["/n304"].resp,
 	}
 	s := newRawServer(t, routes, nil)
 	// A disconnect fails the host, so it gets a host of its own.
@@ -95,6 +107,12 @@ func TestArchiveHoldsMessagesAsOnTheWire(t *testing.T) {
 	}
 	if n := notes("/chunked"); !strings.Contains(n, "transfer-encoding: chunked (decoded") {
 		t.Errorf("/chunked metadata does not say the coding was removed:\n%s", n)
+	}
+	if n := notes("/trailer"); !strings.Contains(n, "http-trailer: X-Sum: abc\r\n") {
+		t.Errorf("/trailer metadata does not keep the trailer field:\n%s", n)
+	}
+	if n := notes("/n304"); strings.Contains(n, "transfer-encoding") {
+		t.Errorf("/n304 metadata claims a decoding that did not happen:\n%s", n)
 	}
 	if n := notes("/lower"); strings.Contains(n, "http-record") || strings.Contains(n, "interim-response") {
 		t.Errorf("/lower metadata has notes for a plain exchange:\n%s", n)
