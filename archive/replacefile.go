@@ -14,8 +14,8 @@ import (
 const tempPrefix = ".tmp-"
 
 // replaceFile writes data to path through a synced temporary file in the
-// same directory and a rename, so path holds either its old or its new
-// contents after a crash. The file is readable by all (0644), as the WARC
+// same directory, a rename and a sync of the directory, so path holds
+// either its old or its new contents after a crash or a power loss. The file is readable by all (0644), as the WARC
 // files are, for a web server or replay tool running as another user.
 func replaceFile(path string, data string) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), tempPrefix+filepath.Base(path)+"-*")
@@ -37,6 +37,16 @@ func replaceFile(path string, data string) error {
 	}
 	if err != nil {
 		os.Remove(tmp.Name())
+		return err
+	}
+	// The rename is durable once the directory is synced.
+	dir, err := os.Open(filepath.Dir(path))
+	if err != nil {
+		return err
+	}
+	err = dir.Sync()
+	if cerr := dir.Close(); err == nil {
+		err = cerr
 	}
 	return err
 }
