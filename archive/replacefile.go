@@ -15,8 +15,9 @@ const tempPrefix = ".tmp-"
 
 // replaceFile writes data to path through a synced temporary file in the
 // same directory, a rename and a sync of the directory, so path holds
-// either its old or its new contents after a crash or a power loss. The file is readable by all (0644), as the WARC
-// files are, for a web server or replay tool running as another user.
+// either its old or its new contents after a crash or a power loss. The
+// file is readable by all (0644), as the WARC files are, for a web server
+// or replay tool running as another user.
 func replaceFile(path string, data string) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), tempPrefix+filepath.Base(path)+"-*")
 	if err != nil {
