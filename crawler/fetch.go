@@ -94,7 +94,15 @@ func robotsFailedEvent(auth string, rec robotsRecord, hs scheduler.HostStatus) E
 // handleFetch checks a URL against its host's robots.txt and fetches it with
 // colly through the polite transport.
 func (c *crawl) handleFetch(ctx context.Context, l *scheduler.Lease) error {
-	st, fresh := c.robots.cached(l.Authority, time.Now())
+	now := time.Now()
+	st, fresh := c.robots.cached(l.Authority, now)
+	if st != nil && !fresh {
+		// A copy that expired while the page waited out the pace it set
+		// still decides this page: with a cache TTL shorter than the pace,
+		// refetching it here would take the page's turn every time, and
+		// no page would ever be fetched.
+		fresh = now.Before(st.rec.Expires.Add(c.sched.Host(l.Authority).Interval))
+	}
 	if st == nil || !fresh {
 		c.sched.ExpireRules(l.Authority)
 		return c.sched.Finish(l, scheduler.Result{Requeue: true})
