@@ -53,13 +53,8 @@ func reportRun(ctx context.Context, cfg crawler.Config, sum *crawllog.Summary, e
 	if errors.As(err, &od) {
 		return &usageError{err}
 	}
-	if errors.Is(err, scheduler.ErrStoreLocked) {
-		// The frontier file is locked: another crawl holds this --out.
-		who := "its frontier is locked"
-		if pid, ok := frontierHolder(filepath.Join(cfg.Out, crawler.FrontierFile)); ok {
-			who = fmt.Sprintf("pid %d", pid)
-		}
-		return usagef("output dir %s is in use by another crawl (%s); wait for it to finish or choose another --out", cfg.Out, who)
+	if uerr := outDirInUse(cfg, err); uerr != nil {
+		return uerr
 	}
 	if sum != nil {
 		sum.Print(stdout)
@@ -78,6 +73,19 @@ func reportRun(ctx context.Context, cfg crawler.Config, sum *crawllog.Summary, e
 // frontierHolder returns the process that has the frontier file open, found
 // through /proc/<pid>/fd where there is one (Linux); ok is false elsewhere or
 // when no readable process holds it.
+// outDirInUse returns the usage error (exit 2) for err when it says that
+// another crawl or dry run holds cfg.Out's frontier, nil otherwise.
+func outDirInUse(cfg crawler.Config, err error) error {
+	if !errors.Is(err, scheduler.ErrStoreLocked) {
+		return nil
+	}
+	who := "its frontier is locked"
+	if pid, ok := frontierHolder(filepath.Join(cfg.Out, crawler.FrontierFile)); ok {
+		who = fmt.Sprintf("pid %d", pid)
+	}
+	return usagef("output dir %s is in use by another crawl (%s); wait for it to finish or choose another --out", cfg.Out, who)
+}
+
 func frontierHolder(path string) (pid int, ok bool) {
 	abs, err := filepath.Abs(path)
 	if err != nil {

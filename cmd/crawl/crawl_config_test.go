@@ -73,19 +73,23 @@ func TestOutDirInUseByAnotherCrawl(t *testing.T) {
 	defer db.Close()
 	seeds := filepath.Join(dir, "seeds.txt")
 	os.WriteFile(seeds, []byte("http://127.0.0.1:1/\n"), 0o644)
-	code, stdout, stderr := runCLI(t, "--seed", seeds, "--out", out, "--progress", "never")
-	if code != exitUsage {
-		t.Errorf("exit %d, want %d (stderr %q)", code, exitUsage, stderr)
-	}
 	want := "crawl: output dir " + out + " is in use by another crawl"
 	if _, err := os.Stat("/proc/self/fd"); err == nil {
 		// Where /proc tells, the line names the holder: this process.
 		want += fmt.Sprintf(" (pid %d)", os.Getpid())
 	}
-	if !strings.HasPrefix(stderr, want) || strings.Count(stderr, "\n") != 1 {
-		t.Errorf("want one line starting %q, got %q", want, stderr)
-	}
-	if strings.Contains(stderr, "timeout") || stdout != "" {
-		t.Errorf("want no bare timeout and no summary: stdout %q stderr %q", stdout, stderr)
+	// A crawl, and a dry run (which keeps the pace in the same frontier).
+	for _, extra := range [][]string{nil, {"--dry-run"}} {
+		args := append([]string{"--seed", seeds, "--out", out, "--progress", "never"}, extra...)
+		code, stdout, stderr := runCLI(t, args...)
+		if code != exitUsage {
+			t.Errorf("%v: exit %d, want %d (stderr %q)", extra, code, exitUsage, stderr)
+		}
+		if !strings.HasPrefix(stderr, want) || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("%v: want one line starting %q, got %q", extra, want, stderr)
+		}
+		if strings.Contains(stderr, "timeout") || stdout != "" {
+			t.Errorf("%v: want no bare timeout and no summary: stdout %q stderr %q", extra, stdout, stderr)
+		}
 	}
 }

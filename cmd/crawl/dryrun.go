@@ -16,6 +16,9 @@ func runDryRun(ctx context.Context, cfg crawler.Config, seeds []string, stdout, 
 	if errors.As(err, &od) {
 		return &usageError{err}
 	}
+	if uerr := outDirInUse(cfg, err); uerr != nil {
+		return uerr
+	}
 	crawler.PrintDryRun(stdout, hosts)
 	if ctx.Err() != nil {
 		return &interruptedError{msg: "crawl: dry run interrupted"}
