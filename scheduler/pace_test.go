@@ -180,6 +180,8 @@ func TestRetryAfterHTTPDate(t *testing.T) {
 		{"soon", 0, false},
 		{"-3", 0, false},
 		{"", 0, false},
+		{"99999999999999999999", maxRetryAfter, true},
+		{"9223372036854775807", maxRetryAfter, true},
 	} {
 		d, ok := parseRetryAfter(tc.v, now)
 		if d != tc.want || ok != tc.ok {
@@ -230,6 +232,50 @@ func TestLongRetryAfterIsNeverCut(t *testing.T) {
 		defer g.s.Close()
 		if st := g.s.Host("http://a.test:80"); !st.NextAllowed.Equal(until) {
 			t.Errorf("after restart next allowed %s, want 05:00", st.NextAllowed)
+		}
+	})
+}
+
+// TestHugeRetryAfterDefersHost: a delay-seconds too large to parse
+// (RFC 9110 10.2.3 sets no upper bound) is the longest wait the scheduler
+// handles, never ignored: nothing more is fetched, the host is deferred to a
+// later run with a skip that quotes the header, and a restart still waits.
+func TestHugeRetryAfterDefersHost(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cfg := testConfig()
+		cfg.DefaultDelay = time.Second
+		cfg.BackoffBase = time.Second
+		store := NewMemStore()
+		f := newFake(t, cfg, store)
+		f.respond = func(u string, n int) response {
+			return response{Status: 503, RetryAfter: "99999999999999999999"}
+		}
+		f.add(urls("http://a.test", 2)...)
+		f.run(1)
+		if p := f.pages(); len(p) != 1 {
+			t.Errorf("starts %v, want only the 503", p)
+		}
+		st := f.s.Host("http://a.test:80")
+		if st.State != StateDeferred || st.Queued != 2 || st.DeferredUntil.Sub(time.Now()) < maxRetryAfter-time.Minute {
+			t.Errorf("host %+v, want deferred for the longest wait with 2 queued", st)
+		}
+		if len(f.skips) != 2 {
+			t.Errorf("skips %+v, want one per queued URL", f.skips)
+		}
+		for _, sk := range f.skips {
+			if sk.Reason != ReasonBackoffDeferred || !strings.Contains(sk.Rule, "(Retry-After: 99999999999999999999)") {
+				t.Errorf("skip %+v, want backoff-deferred quoting the Retry-After header", sk)
+			}
+		}
+		if err := f.s.Close(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Hour)
+		g := newFake(t, cfg, store)
+		defer g.s.Close()
+		g.run(1)
+		if p := g.pages(); len(p) != 0 {
+			t.Errorf("after restart starts %v, want none", p)
 		}
 	})
 }

@@ -231,8 +231,15 @@ func backoff(base, limit time.Duration, streak int) time.Duration {
 	return min(d, limit)
 }
 
+// maxRetryAfter is the longest wait the scheduler handles (about 146
+// years): a longer Retry-After is read as this, which defers the host to a
+// later run and still fits a persisted deadline.
+const maxRetryAfter = time.Duration(1<<62) / time.Second * time.Second
+
 // parseRetryAfter reads a Retry-After value (RFC 9110 10.2.3): a number of
-// seconds or an HTTP-date, relative to now. A date in the past is 0.
+// seconds or an HTTP-date, relative to now. A date in the past is 0. A
+// delay-seconds value too large for the scheduler (even too large to parse)
+// is maxRetryAfter, never ignored: the server asked for at least that long.
 func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
 	v = strings.TrimSpace(v)
 	if v == "" {
@@ -242,14 +249,32 @@ func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
 		if n < 0 {
 			return 0, false
 		}
-		if n > int64(1<<62/time.Second) {
-			n = int64(1 << 62 / time.Second)
+		if n > int64(maxRetryAfter/time.Second) {
+			return maxRetryAfter, true
 		}
 		return time.Duration(n) * time.Second, true
+	}
+	if allDigits(v) {
+		// Digits that ParseInt rejects are out of range: longer than
+		// anything the scheduler can wait.
+		return maxRetryAfter, true
 	}
 	t, err := http.ParseTime(v)
 	if err != nil {
 		return 0, false
 	}
 	return max(t.Sub(now), 0), true
+}
+
+// allDigits reports whether v is 1*DIGIT (RFC 9110 delay-seconds).
+func allDigits(v string) bool {
+	if v == "" {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if v[i] < '0' || v[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
