@@ -137,6 +137,16 @@
 //     negative numbers by their magnitude; an unreadable window as no window
 //     (the rate applies all day). A fractional count "0.5/1m" becomes 1 per
 //     2 minutes; a count above 10^9 is read as 10^9.
+//   - Request-rate whose count is followed by text that is neither '/'
+//     and a period nor a window ("1 per 10s", "1,000/1h", "1e3/1h",
+//     "1:10", "1m") is unreadable: one document per the slowest sane
+//     reading of its numbers, at least FallbackDelay. Readings: the count
+//     with the unit right after it as one document's period ("1m" is one
+//     per minute); every later number with its unit (or seconds), and
+//     every unit word alone ("per minute"), as the period of the count;
+//     ',' and '_' between digits of a later number are digit grouping. So
+//     "1 per 10s" is one per 10 s and "1,000/1h" one per hour (the count
+//     reads as 1).
 //   - Request-rate whose period cannot be read, "100/" or "100/soon", is
 //     one document per the count read as seconds, at least FallbackDelay:
 //     unreadable like a Crawl-delay that is not a number, and never faster

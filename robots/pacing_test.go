@@ -260,6 +260,10 @@ func TestCrawlDelay_OutOfRange(t *testing.T) {
 // at MaxDelay. A period that cannot be read is one document per the count
 // in seconds, at least FallbackDelay, never the count per one second; white
 // space ends the rate, so a window after "1/ " is a window.
+//
+// Text after the count that is neither '/' and a period nor a window ("1
+// per 10s", "1,000/1h", "1:10") is unreadable: one document per the
+// slowest reading of the numbers in it, at least FallbackDelay.
 func TestExtended1996_RequestRatePeriod(t *testing.T) {
 	const line = "Request-rate: "
 	for _, c := range []struct {
@@ -299,6 +303,37 @@ func TestExtended1996_RequestRatePeriod(t *testing.T) {
 		{"2/ 3 hours 0100-0200", 2, 3 * time.Hour, 90 * time.Minute, "01:00-02:00", nil},
 		{"100000000000/1s", 1e9, time.Second, time.Nanosecond, "", []string{
 			"more than 10^9 documents per period; read as 10^9"}},
+		// Text after the count that is not '/' and a period: at least
+		// FallbackDelay, and never faster than any reading of its numbers
+		// (review 2: "1 per 10s" was paced 1 s, "1,000/1h" 1 s).
+		{"1 per 10s", 1, 10 * time.Second, 10 * time.Second, "", []string{
+			`"per 10s" after the count is not '/' and a period; read as one document per 10s (the slowest reading of its numbers, at least 10 s)`}},
+		{"1 per 30 seconds", 1, 30 * time.Second, 30 * time.Second, "", []string{
+			`"per 30 seconds" after the count is not '/' and a period; read as one document per 30s (the slowest reading of its numbers, at least 10 s)`}},
+		{"2 per minute", 1, 30 * time.Second, 30 * time.Second, "", []string{
+			`"per minute" after the count is not '/' and a period; read as one document per 30s (the slowest reading of its numbers, at least 10 s)`}},
+		{"1,000/1h", 1, time.Hour, time.Hour, "", []string{
+			`",000/1h" after the count is not '/' and a period; read as one document per 1h0m0s (the slowest reading of its numbers, at least 10 s)`}},
+		{"1e3/1h", 1, time.Hour, time.Hour, "", []string{
+			`"e3/1h" after the count is not '/' and a period; read as one document per 1h0m0s (the slowest reading of its numbers, at least 10 s)`}},
+		{"1:10", 1, FallbackDelay, FallbackDelay, "", []string{
+			`":10" after the count is not '/' and a period; read as one document per 10s (the slowest reading of its numbers, at least 10 s)`}},
+		{"1:30", 1, 30 * time.Second, 30 * time.Second, "", []string{
+			`":30" after the count is not '/' and a period; read as one document per 30s (the slowest reading of its numbers, at least 10 s)`}},
+		{"1m", 1, time.Minute, time.Minute, "", []string{
+			`"m" after the count is not '/' and a period; read as one document per 1m0s (the slowest reading of its numbers, at least 10 s)`}},
+		{"1 x", 1, FallbackDelay, FallbackDelay, "", []string{
+			`"x" after the count is not '/' and a period; read as one document per 10s (the slowest reading of its numbers, at least 10 s)`}},
+		{"100 per 1h", 1, 100 * time.Second, 100 * time.Second, "", []string{
+			`"per 1h" after the count is not '/' and a period; read as one document per 1m40s (the slowest reading of its numbers, at least 10 s)`}},
+		{"0.5 per 10s", 1, 20 * time.Second, 20 * time.Second, "", []string{
+			`"per 10s" after the count is not '/' and a period; read as one document per 20s (the slowest reading of its numbers, at least 10 s)`}},
+		{"1 per 3d", 1, 72 * time.Hour, MaxDelay, "", []string{
+			`"per 3d" after the count is not '/' and a period; read as one document per 72h0m0s (the slowest reading of its numbers, at least 10 s)`,
+			"one document every 72h0m0s is slower than one a day; capped at one every 24 h"}},
+		// A count alone, or with a window, is the count in seconds.
+		{"5", 1, 5 * time.Second, 5 * time.Second, "", []string{"no period; read as one document per that many seconds"}},
+		{"20 0600-0700", 1, 20 * time.Second, 20 * time.Second, "06:00-07:00", []string{"no period; read as one document per that many seconds"}},
 		// 4,000,000 h does not fit a Duration; one every 20 h does.
 		{"200000/4000000h", 1, 20 * time.Hour, 20 * time.Hour, "", nil},
 	} {

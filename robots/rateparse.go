@@ -38,10 +38,19 @@ func parseRate(val string) (RequestRate, []string) {
 	}
 	s = trimWS(s)
 	var per float64 // the period in nanoseconds
-	if rest, slash := strings.CutPrefix(s, "/"); !slash {
+	if rest, slash := strings.CutPrefix(s, "/"); !slash && (s == "" || isWindow(s)) {
 		// "Request-rate: 10": the slower reading is one document per 10 s.
 		msgs = append(msgs, "no period; read as one document per that many seconds")
 		per, num = max(num, 1)*float64(time.Second), 1
+	} else if !slash {
+		// "1 per 10s", "1,000/1h", "1e3/1h", "1:10", "1m": unreadable
+		// after the count. At least FallbackDelay, and never faster than
+		// the count with its unit as one document's period ("1m"), nor
+		// any number later in the text as the period of the count.
+		per = max(float64(FallbackDelay), slowestCountReading(num, s))
+		num, s = 1, ""
+		msgs = append(msgs, fmt.Sprintf("%q after the count is not '/' and a period; read as one document per %s (the slowest reading of its numbers, at least 10 s)",
+			trimWS(val[len(val)-len(rest):]), durationText(per)))
 	} else {
 		p, rest, pmsgs, bad := readPeriod(rest)
 		msgs = append(msgs, pmsgs...)
@@ -91,6 +100,31 @@ func parseRate(val string) (RequestRate, []string) {
 	}
 	rate.Malformed = len(msgs) > 0
 	return rate, msgs
+}
+
+// isWindow reports whether s is one time window and nothing else.
+func isWindow(s string) bool {
+	var one [2]Window
+	ws, ok := appendWindows(one[:0], s)
+	return ok && len(ws) == 1
+}
+
+// slowestCountReading returns the longest interval, in nanoseconds, that a
+// sane reading of a Request-rate gives whose count num is followed by rest,
+// which is not '/' and a period: the count read with the time unit right
+// after it ("1m"), or in seconds, as one document's period; and every
+// number later in rest, with its unit, as the period of num documents
+// ("1 per 10s" is 10 s; "1,000/1h", read as 1 then "000/1h", is 1 h).
+func slowestCountReading(num float64, rest string) float64 {
+	unit := time.Second
+	if u, known := timeUnit(letterRun(trimWS(rest))); known {
+		unit = u
+	}
+	count := num
+	if count == 0 {
+		count = 1
+	}
+	return max(num*float64(unit), longestSpan(rest)/count)
 }
 
 // readPeriod reads the <timeunit> after a Request-rate's '/': a number
