@@ -22,8 +22,7 @@ func (s *Scheduler) drainLocked(now time.Time) []deferral {
 		}
 		h.notified = true
 		st := s.statusLocked(h, now)
-		reason := s.deferReason(h, now)
-		rule, line := s.deferRule(h, reason, now)
+		reason, rule, line := s.deferCause(h, now)
 		by := rule
 		if line > 0 {
 			by += fmt.Sprintf(" (line %d)", line)
@@ -67,50 +66,40 @@ func (s *Scheduler) emitDeferred(ds []deferral) error {
 	return nil
 }
 
-// deferReason names what holds a deferred host back: its Visit-time, its
-// robots.txt being unreachable, a back-off or Retry-After, or else the pace
-// its robots.txt asks for.
-func (s *Scheduler) deferReason(h *host, now time.Time) Reason {
+// deferCause names what holds a deferred host back, as the skip reason,
+// the rule and its robots.txt line (0 when it has none): its Visit-time
+// windows; else whichever deadline the earliest start waits for (a
+// robots.txt that failed to load, a back-off or Retry-After, the restart
+// floor); else the pace its rules ask for (Crawl-delay or Request-rate
+// line, or the term that sets the interval). A host whose rules are merely
+// not loaded yet is deferred by what its first request waits for, never
+// reported as robots-unreachable.
+func (s *Scheduler) deferCause(h *host, now time.Time) (Reason, string, int) {
 	p := h.pace()
 	sc := earliest(&s.cfg, &p, now)
-	switch {
-	case sc.parked:
-		return ReasonVisitTimeDeferred
-	case !h.rulesKnown:
-		return ReasonRobotsUnreachable
-	case !p.until.IsZero() && !sc.start.After(p.until):
-		return ReasonBackoffDeferred
-	}
-	return ReasonCrawlDelayTooLong
-}
-
-// deferRule returns the rule (and its robots.txt line, when it has one)
-// that makes reason hold h back: the Visit-time windows, the robots.txt
-// URL, the back-off or Retry-After, or the Crawl-delay or Request-rate line
-// that sets the interval.
-func (s *Scheduler) deferRule(h *host, reason Reason, now time.Time) (string, int) {
-	switch reason {
-	case ReasonVisitTimeDeferred:
+	if sc.parked {
 		// The windows may come from several Visit-time lines: the first
 		// one's line is given, the rule text lists them all.
 		line := 0
 		if len(h.rules.VisitTimes) > 0 {
 			line = h.rules.VisitTimes[0].Line
 		}
-		return visitString(h), line
-	case ReasonRobotsUnreachable:
-		return h.auth + "/robots.txt", 0
-	case ReasonBackoffDeferred:
-		if h.untilSrc != "" {
-			return h.untilSrc, 0
-		}
-		return "restart floor: the pace recorded by the previous run", 0
+		return ReasonVisitTimeDeferred, visitString(h), line
 	}
-	p := h.pace()
-	sc := earliest(&s.cfg, &p, now)
+	if !p.until.IsZero() && !sc.start.After(p.until) {
+		switch {
+		case !h.rulesKnown && h.robotsFailures > 0 && p.until.Equal(h.robotsRetryAt):
+			return ReasonRobotsUnreachable, h.auth + "/robots.txt", 0
+		case p.until.Equal(h.rec.BackoffUntil) && h.rec.BackoffSource != "":
+			return ReasonBackoffDeferred, h.rec.BackoffSource, 0
+		case p.until.Equal(h.rec.BackoffUntil):
+			return ReasonBackoffDeferred, "back-off recorded by the previous run", 0
+		}
+		return ReasonBackoffDeferred, "restart floor: the pace recorded by the previous run", 0
+	}
 	iv := sc.iv - s.cfg.Margin
 	if h.rules.HasCrawlDelay && h.crawlDelay > 0 && h.crawlDelay >= iv {
-		return "Crawl-delay: " + crawlDelayValue(h.rules.CrawlDelay), h.rules.CrawlDelayLine
+		return ReasonCrawlDelayTooLong, "Crawl-delay: " + crawlDelayValue(h.rules.CrawlDelay), h.rules.CrawlDelayLine
 	}
 	for _, r := range h.rules.RequestRates {
 		if r.ActiveAt(sc.start) && r.Interval() >= iv {
@@ -118,8 +107,8 @@ func (s *Scheduler) deferRule(h *host, reason Reason, now time.Time) (string, in
 			if text == "" {
 				text = "Request-rate: " + rateString(r)
 			}
-			return text, r.Line
+			return ReasonCrawlDelayTooLong, text, r.Line
 		}
 	}
-	return sc.src, 0
+	return ReasonCrawlDelayTooLong, sc.src, 0
 }

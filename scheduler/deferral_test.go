@@ -2,6 +2,7 @@ package scheduler
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -40,4 +41,71 @@ func TestDeferredHostReportsEveryQueuedURL(t *testing.T) {
 			t.Errorf("queued %d, want %d", st.Queued, len(want))
 		}
 	})
+}
+
+// TestRestartedHostDeferredByWhatHoldsIt: a host deferred in one run and
+// deferred again when the crawl is rerun before its rules are loaded is
+// reported with what holds it back, never as robots-unreachable: the
+// Retry-After the server sent (repro: 503 with Retry-After: 15, MaxWait 5s,
+// rerun 2 s later), or the Visit-time its robots.txt gave last (repro:
+// Visit-time 1200-1300, rerun at once).
+func TestRestartedHostDeferredByWhatHoldsIt(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		rules     Rules
+		respond   func(string, int) response
+		rerun     time.Duration
+		reason    Reason
+		rule      string
+		line      int
+		untilHold string // clock time the host is deferred until in the rerun
+	}{
+		{
+			name:    "retry-after",
+			respond: func(string, int) response { return response{Status: 503, RetryAfter: "15"} },
+			rerun:   2 * time.Second, reason: ReasonBackoffDeferred,
+			rule: "retry-after 15s (Retry-After: 15)", untilHold: "00:00:16",
+		},
+		{
+			name:  "visit-time",
+			rules: Rules{VisitTimes: []robots.Window{{From: 12 * 60, To: 13*60 - 1, Line: 4}}},
+			rerun: 0, reason: ReasonVisitTimeDeferred,
+			rule: "visit-time 12:00-12:59", line: 4, untilHold: "12:00:00",
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				cfg := testConfig()
+				cfg.MaxWait = 5 * time.Second
+				cfg.DefaultDelay = time.Second
+				store := NewMemStore()
+				f := newFake(t, cfg, store)
+				f.rules["http://a.test:80"] = tc.rules
+				if tc.respond != nil {
+					f.respond = tc.respond
+				}
+				f.add(urls("http://a.test", 2)...)
+				f.run(1)
+				if err := f.s.Close(); err != nil {
+					t.Fatal(err)
+				}
+				time.Sleep(tc.rerun)
+				g := newFake(t, cfg, store)
+				defer g.s.Close()
+				g.run(1)
+				if len(g.fetches) != 0 {
+					t.Errorf("rerun fetched %+v, want nothing", g.fetches)
+				}
+				if len(g.skips) != 2 {
+					t.Fatalf("rerun skips %+v, want one per queued URL", g.skips)
+				}
+				until := at(t, tc.untilHold).UTC().Format(time.RFC3339)
+				for _, sk := range g.skips {
+					if sk.Reason != tc.reason || sk.Rule != tc.rule || sk.Line != tc.line || !strings.Contains(sk.Detail, "until "+until) {
+						t.Errorf("skip %+v, want %s by %q (line %d) until %s", sk, tc.reason, tc.rule, tc.line, until)
+					}
+				}
+			})
+		})
+	}
 }

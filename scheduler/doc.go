@@ -75,7 +75,12 @@
 // and interval are a floor for its next start until SetRules installs fresh
 // rules: until then the persisted interval stands in for the host's rules
 // (the 1996 default does not apply on top), so a host that asked for 0.5 s
-// is neither hit sooner nor made to wait 10 s after a restart.
+// is neither hit sooner nor made to wait 10 s after a restart. The
+// Visit-time windows of the host's latest rules, and what set its back-off
+// deadline (HostRecord.VisitTimes, BackoffSource), are kept as well: a host
+// deferred again before its robots.txt is read is reported with what holds
+// it back (visit-time-deferred, or backoff-deferred naming the Retry-After),
+// and robots-unreachable only when robots.txt failed to load.
 //
 // Resident memory: the scheduler's own live heap is small (about 25 MiB
 // with 1,000,000 URLs queued on 1,000 hosts: queue heads, host states and a
@@ -108,8 +113,8 @@
 //   - Among several Request-rate lines active at once (windowed and not),
 //     the slowest applies; the 1996 text only says so for unwindowed lines.
 //   - A Visit-time restriction applies to every request, robots.txt
-//     included, once the rules are known; after ExpireRules the old rules
-//     keep applying until new ones arrive.
+//     included, once the rules are known; after ExpireRules, and after a
+//     restart, the old windows keep applying until new rules arrive.
 //   - Config.MaxCrawlDelay (default 1 minute) only matters for the clamp and
 //     skip policies; Request-rate is never clamped.
 //   - Canonicalize does not convert internationalised host names to

@@ -24,7 +24,6 @@ type host struct {
 	robotsFailures int
 
 	floor      time.Time // restart floor: persisted NextAllowed until SetRules
-	untilSrc   string    // what set rec.BackoffUntil
 	inflight   int
 	pageLeases int       // outstanding leases of counted kinds (page limits)
 	reserved   time.Time // start reserved by the latest lease not yet Waited

@@ -16,6 +16,8 @@ func (s *Scheduler) SetRules(authority string, r Rules) {
 	h := s.host(authority)
 	h.rules = r
 	h.rulesKnown, h.rulesSet = true, true
+	h.rec.VisitTimes = r.VisitTimes
+	s.touch(h)
 	h.robotsFailures = 0
 	h.robotsRetryAt = time.Time{}
 	h.floor = time.Time{}

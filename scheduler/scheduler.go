@@ -126,6 +126,9 @@ func (s *Scheduler) resume() error {
 		h := s.newHost(r.Authority)
 		h.rec = r
 		h.floor = r.NextAllowed
+		// Until robots.txt is read again, its last Visit-time still
+		// holds: no request outside the windows the host asked for.
+		h.rules.VisitTimes = r.VisitTimes
 		if r.Seed {
 			if u, err := url.Parse(r.Authority); err == nil {
 				s.seedHosts[u.Hostname()] = true

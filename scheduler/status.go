@@ -48,8 +48,8 @@ func (s *Scheduler) statusLocked(h *host, now time.Time) HostStatus {
 		RulesKnown:  h.rulesKnown,
 	}
 	backingOff := h.rec.BackoffUntil.After(now) && !h.rec.BackoffUntil.Before(sc.start)
-	if backingOff && h.untilSrc != "" {
-		st.PaceSource = h.untilSrc
+	if backingOff && h.rec.BackoffSource != "" {
+		st.PaceSource = h.rec.BackoffSource
 	}
 	switch {
 	case h.rec.Dropped:

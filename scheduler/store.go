@@ -2,6 +2,8 @@ package scheduler
 
 import (
 	"time"
+
+	"github.com/crawlproject/crawl/robots"
 )
 
 // An Entry is one queued or leased URL in a Store, keyed by Authority and
@@ -26,16 +28,22 @@ type HostRecord struct {
 	NextAllowed  time.Time     // earliest next start when LastStart was recorded
 	Interval     time.Duration // interval in force at LastStart
 	BackoffUntil time.Time     // no request before this (back-off or Retry-After)
-	Backoff      time.Duration // current back-off interval; 0 when healthy
-	Streak       int           // consecutive error responses (for back-off)
-	Failures     int           // consecutive failed leases (for dropping the host)
-	Adaptive     time.Duration // FetchTimeFactor x last response time
-	Fetched      int           // leases finished
-	Accepted     int           // URLs accepted by Add (informational)
-	Pages        int           // pages and requisites fetched: non-redirect responses (for MaxPagesPerHost)
-	Seed         bool          // the host has a seed URL
-	Dropped      bool          // the host was given up
-	DropReason   string
+	// BackoffSource names what set BackoffUntil ("retry-after 15s
+	// (Retry-After: 15)", "back-off 2s"), so a later run reports it.
+	BackoffSource string
+	// VisitTimes are the Visit-time windows of the host's latest rules: a
+	// later run keeps them until it reads robots.txt again.
+	VisitTimes []robots.Window
+	Backoff    time.Duration // current back-off interval; 0 when healthy
+	Streak     int           // consecutive error responses (for back-off)
+	Failures   int           // consecutive failed leases (for dropping the host)
+	Adaptive   time.Duration // FetchTimeFactor x last response time
+	Fetched    int           // leases finished
+	Accepted   int           // URLs accepted by Add (informational)
+	Pages      int           // pages and requisites fetched: non-redirect responses (for MaxPagesPerHost)
+	Seed       bool          // the host has a seed URL
+	Dropped    bool          // the host was given up
+	DropReason string
 }
 
 // An OpCode says what one Op does.

@@ -167,7 +167,7 @@ func (s *Scheduler) Observe(authority string, status int, dur time.Duration, ret
 		h.rec.Backoff = max(h.rec.Backoff, b)
 		if until := now.Add(b); until.After(h.rec.BackoffUntil) {
 			h.rec.BackoffUntil = until
-			h.untilSrc = "back-off " + shortDur(b)
+			h.rec.BackoffSource = "back-off " + shortDur(b)
 		}
 		if status == http.StatusTooManyRequests || status == http.StatusServiceUnavailable {
 			if d, ok := parseRetryAfter(retryAfter, now); ok {
@@ -176,7 +176,7 @@ func (s *Scheduler) Observe(authority string, status int, dur time.Duration, ret
 				// run (BackoffUntil is persisted).
 				if until := now.Add(d); until.After(h.rec.BackoffUntil) {
 					h.rec.BackoffUntil = until
-					h.untilSrc = fmt.Sprintf("retry-after %s (Retry-After: %s)", shortDur(d), strings.TrimSpace(retryAfter))
+					h.rec.BackoffSource = fmt.Sprintf("retry-after %s (Retry-After: %s)", shortDur(d), strings.TrimSpace(retryAfter))
 				}
 				if m := s.cfg.RetryAfterMax; m > 0 && d > m {
 					h.warning = fmt.Sprintf("Retry-After %s exceeds retry_after_max %s: honoured in full, no request before %s",
