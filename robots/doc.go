@@ -125,8 +125,12 @@
 //
 // # Conservative readings of malformed values
 //
-//   - Crawl-delay: a negative value counts by its magnitude; a value that is
-//     not a number (NaN included) is FallbackDelay (10 s); a value above
+//   - Crawl-delay: a negative value counts by its magnitude; a number and
+//     a Request-rate time unit ("1m", "2 min", "1h") is read in that unit
+//     with a warning that Crawl-delay is in seconds; any other value that
+//     is not a number (NaN included) is the longest time span written in
+//     it (numbers in seconds or their unit, "," between digits as grouping),
+//     at least FallbackDelay (10 s); a value above
 //     MaxDelay (24 h), infinity and a number too large for a float64
 //     ("1e400") included, is capped at MaxDelay. Several Crawl-delay lines
 //     in a group: the longest wins.

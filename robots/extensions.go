@@ -2,6 +2,7 @@ package robots
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -84,12 +85,16 @@ func (p *parser) extension(d directive, s, val string, n int) {
 
 // parseDelay reads a Crawl-delay value in seconds, fractions allowed, with
 // an optional "s". Conservative readings: a negative value counts by its
-// magnitude; a value that is not a number (NaN included) is FallbackDelay;
-// a value too large, including one too large for a float64 ("1e400") and
-// infinity, is capped at MaxDelay. Every reading but a plain number of at
-// most MaxDelay comes with a warning.
+// magnitude; a number followed by another time unit parseRate knows ("1m",
+// "2 min", "1h") is read in that unit; any other value that is not a
+// number (NaN included) is the longest time span written in it, at least
+// FallbackDelay (see longestSpan); a value too large, including one too
+// large for a float64 ("1e400") and infinity, is capped at MaxDelay. Every
+// reading but a plain number of seconds of at most MaxDelay comes with a
+// warning.
 func parseDelay(val string) (time.Duration, string) {
 	f, ok := digits(val)
+	var note string
 	if !ok {
 		num := val
 		if t, cut := strings.CutSuffix(val, "s"); cut {
@@ -100,7 +105,9 @@ func parseDelay(val string) (time.Duration, string) {
 		// ErrRange is an overflow (f is ±Inf) or an underflow (f is ±0):
 		// both are numbers, read below.
 		if err != nil && !errors.Is(err, strconv.ErrRange) || math.IsNaN(f) {
-			return FallbackDelay, "Crawl-delay is not a number of seconds; read as 10 s"
+			if f, note, ok = delayWithUnit(val); !ok {
+				return unreadableDelay(val)
+			}
 		}
 	}
 	neg := f < 0
@@ -109,13 +116,54 @@ func parseDelay(val string) (time.Duration, string) {
 	}
 	switch {
 	case f > MaxDelay.Seconds() && neg:
-		return MaxDelay, "negative Crawl-delay whose magnitude is longer than a day; capped at 24 h"
+		return MaxDelay, joinNotes(note, "negative Crawl-delay whose magnitude is longer than a day; capped at 24 h")
 	case f > MaxDelay.Seconds():
-		return MaxDelay, "Crawl-delay longer than a day; capped at 24 h"
+		return MaxDelay, joinNotes(note, "Crawl-delay longer than a day; capped at 24 h")
 	case neg:
-		return secs(f), "negative Crawl-delay; read as its magnitude"
+		return secs(f), joinNotes(note, "negative Crawl-delay; read as its magnitude")
 	}
-	return secs(f), ""
+	return secs(f), note
+}
+
+// delayWithUnit reads a Crawl-delay written as a number and a time unit
+// ("1m", "2 min", "1h", "10 sec"), and returns it in seconds, with a
+// warning unless the unit is the second; ok is false if val is not such a
+// value.
+func delayWithUnit(val string) (float64, string, bool) {
+	f, after, ok := readDecimal(val)
+	word := trimWS(after)
+	if !ok || word == "" || letterRun(word) != word {
+		return 0, "", false
+	}
+	unit, known := timeUnit(word)
+	if !known {
+		return 0, "", false
+	}
+	if unit == time.Second {
+		return f, "", true // "10 sec": seconds spelt out
+	}
+	f *= unit.Seconds()
+	return f, fmt.Sprintf("Crawl-delay is in seconds; %q read as %s seconds", val, strconv.FormatFloat(f, 'g', -1, 64)), true
+}
+
+// unreadableDelay is the reading of a Crawl-delay that is not a number
+// of seconds nor a number and a unit: the longest time span written in it,
+// at least FallbackDelay, at most MaxDelay.
+func unreadableDelay(val string) (time.Duration, string) {
+	span := longestSpan(val)
+	if span <= float64(FallbackDelay) {
+		return FallbackDelay, "Crawl-delay is not a number of seconds; read as 10 s"
+	}
+	d := time.Duration(min(span, float64(MaxDelay)))
+	return d, "Crawl-delay is not a number of seconds; read as " + d.String() + " (the longest time span written in it, at most 24 h)"
+}
+
+// joinNotes joins two warnings about one value into one.
+func joinNotes(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
 }
 
 // digits reads s if it is 1 to 9 decimal digits, the common Crawl-delay,

@@ -232,6 +232,23 @@ func TestCrawlDelay_OutOfRange(t *testing.T) {
 		{"NaNs", FallbackDelay, notNumber},
 		{"s", FallbackDelay, notNumber},
 		{"1e-400", 0, ""}, // a number too small for a float64 is 0
+		// A number and a unit is read in that unit, not as the 10 s of a
+		// value that is not a number (review 2: "1m" was paced 10 s).
+		{"1m", time.Minute, `Crawl-delay is in seconds; "1m" read as 60 seconds`},
+		{"2 min", 2 * time.Minute, `Crawl-delay is in seconds; "2 min" read as 120 seconds`},
+		{"1h", time.Hour, `Crawl-delay is in seconds; "1h" read as 3600 seconds`},
+		{"1.5 hours", 90 * time.Minute, `Crawl-delay is in seconds; "1.5 hours" read as 5400 seconds`},
+		{"2d", MaxDelay, `Crawl-delay is in seconds; "2d" read as 172800 seconds; ` + capped},
+		{"-2m", 2 * time.Minute, `Crawl-delay is in seconds; "-2m" read as -120 seconds; negative Crawl-delay; read as its magnitude`},
+		{"10 sec", 10 * time.Second, ""},
+		{"5 x", FallbackDelay, notNumber},
+		{"1.5.2", FallbackDelay, notNumber},
+		// Any other value that is not a number: the longest span written
+		// in it, at least 10 s.
+		{"30 seconds please", 30 * time.Second, "Crawl-delay is not a number of seconds; read as 30s (the longest time span written in it, at most 24 h)"},
+		{"1,000", 1000 * time.Second, "Crawl-delay is not a number of seconds; read as 16m40s (the longest time span written in it, at most 24 h)"},
+		{"about 1 min", time.Minute, "Crawl-delay is not a number of seconds; read as 1m0s (the longest time span written in it, at most 24 h)"},
+		{"3 days or so", MaxDelay, "Crawl-delay is not a number of seconds; read as 24h0m0s (the longest time span written in it, at most 24 h)"},
 	} {
 		g := Parse([]byte("User-agent: *\nCrawl-delay: " + c.value + "\n")).Group("bot")
 		if d, ok := g.CrawlDelay(); !ok || d != c.want {
