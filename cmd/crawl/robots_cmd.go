@@ -14,6 +14,7 @@ import (
 	"github.com/crawlproject/crawl/crawler"
 	"github.com/crawlproject/crawl/crawllog"
 	"github.com/crawlproject/crawl/robots"
+	"github.com/crawlproject/crawl/scheduler"
 )
 
 // robotsFetchFunc fetches a robots.txt for the live variants of the robots
@@ -289,13 +290,22 @@ func checkTargets(targets []string, paths bool) error {
 	return nil
 }
 
-// robotsURLFor returns the robots.txt URL of an absolute http(s) URL.
+// robotsURLFor returns the robots.txt URL of an absolute http(s) URL, on
+// its canonical scheme and host (scheduler.Canonicalize: lower case, the
+// port without leading zeros and dropped if it is the scheme's default),
+// one to one with the authority the crawl paces and fetches robots.txt
+// for (scheduler.Authority), so that every spelling of one host ("HOST",
+// ":80", ":018821") names one robots.txt and is fetched once.
 func robotsURLFor(target string) (string, error) {
 	u, err := url.Parse(target)
 	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
 		return "", usagef("robots: %q is not an absolute http(s) URL; give --file to check paths", target)
 	}
-	return u.Scheme + "://" + u.Host + "/robots.txt", nil
+	c, err := scheduler.Canonicalize(target, nil)
+	if err != nil {
+		return "", usagef("robots: %q is not a URL the crawl can fetch: %v", target, err)
+	}
+	return c.Scheme + "://" + c.Host + "/robots.txt", nil
 }
 
 // fetchRobots fetches a robots.txt and applies the RFC 9309 status policy.

@@ -6,9 +6,14 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -324,6 +329,75 @@ func TestRobotsExplainTrueRate(t *testing.T) {
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestRobotsCheckOneFetchPerHost: every spelling of one host (port with a
+// leading zero, upper-case host, the scheme's default port written or
+// not) names one robots.txt, fetched once from a local server, as the
+// crawl fetches it once per authority (RFC 9309 2.3: robots.txt is per
+// scheme, host and port). It was fetched once per spelling.
+func TestRobotsCheckOneFetchPerHost(t *testing.T) {
+	var mu sync.Mutex
+	hits := 0
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			mu.Lock()
+			hits++
+			mu.Unlock()
+		}
+		fmt.Fprint(w, "User-agent: *\nDisallow: /private\n")
+	}))
+	t.Cleanup(s.Close)
+	_, port, err := net.SplitHostPort(strings.TrimPrefix(s.URL, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	targets := []string{
+		"http://127.0.0.1:" + port + "/a",
+		"http://127.0.0.1:0" + port + "/private/b",
+		"HTTP://127.0.0.1:00" + port + "/c",
+	}
+	out, err := runRobotsCmd(t, robotsOptions{fetch: liveRobotsFetch}, append([]string{"check", "--agent", "foo", "--json"}, targets...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if hits != 1 {
+		t.Errorf("robots.txt fetched %d times for one host, want 1; output:\n%s", hits, out)
+	}
+	source := `"source":"http://127.0.0.1:` + port + `/robots.txt"`
+	if n := strings.Count(out, source); n != len(targets) {
+		t.Errorf("%d answers name %s, want %d:\n%s", n, source, len(targets), out)
+	}
+	if !strings.Contains(out, `"url":"http://127.0.0.1:0`+port+`/private/b","allowed":false`) {
+		t.Errorf("the rule of the one robots.txt is not applied to every spelling:\n%s", out)
+	}
+}
+
+// TestRobotsURLFor: the robots.txt URL is the canonical scheme and host of
+// the target, one per authority (scheduler.Canonicalize), and a target the
+// crawl cannot fetch (port 0 or above 65535) is a usage error.
+func TestRobotsURLFor(t *testing.T) {
+	for _, c := range []struct{ target, want string }{
+		{"http://Example.COM/a", "http://example.com/robots.txt"},
+		{"http://example.com:80/a", "http://example.com/robots.txt"},
+		{"http://example.com:080/a", "http://example.com/robots.txt"},
+		{"https://example.com:443/a?q", "https://example.com/robots.txt"},
+		{"http://example.com:443/a", "http://example.com:443/robots.txt"},
+		{"http://127.0.0.1:018821/b", "http://127.0.0.1:18821/robots.txt"},
+		{"http://[::1]:08080/", "http://[::1]:8080/robots.txt"},
+	} {
+		if got, err := robotsURLFor(c.target); err != nil || got != c.want {
+			t.Errorf("robotsURLFor(%q) = %q, %v; want %q", c.target, got, err, c.want)
+		}
+	}
+	for _, bad := range []string{"http://example.com:0/", "http://example.com:65536/", "ftp://example.com/", "/path"} {
+		var u *usageError
+		if _, err := robotsURLFor(bad); !errors.As(err, &u) {
+			t.Errorf("robotsURLFor(%q) error %v, want a usage error", bad, err)
 		}
 	}
 }
