@@ -75,7 +75,13 @@
 // and interval are a floor for its next start until SetRules installs fresh
 // rules: until then the persisted interval stands in for the host's rules
 // (the 1996 default does not apply on top), so a host that asked for 0.5 s
-// is neither hit sooner nor made to wait 10 s after a restart. The
+// is neither hit sooner nor made to wait 10 s after a restart. Only an
+// interval loaded at Open, from a previous process, counts as "previous
+// run's interval", and only one the host's rules asked for
+// (HostRecord.RulesPace): a 1996 default is a guess, not the host's pace.
+// SetRules re-records the latest start's interval under the new rules, so a
+// dry run that only read robots.txt leaves the rules' pace (Crawl-delay: 3
+// gives 3 s), not the default its robots.txt request was paced by. The
 // Visit-time windows of the host's latest rules, and what set its back-off
 // deadline (HostRecord.VisitTimes, BackoffSource), are kept as well: a host
 // deferred again before its robots.txt is read is reported with what holds

@@ -23,7 +23,8 @@ type host struct {
 	robotsRetryAt  time.Time // robots lease not before this (RulesFailed)
 	robotsFailures int
 
-	floor      time.Time // restart floor: persisted NextAllowed until SetRules
+	floor      time.Time     // restart floor: persisted NextAllowed until SetRules
+	restored   time.Duration // previous process's rules-based interval (HostRecord.RulesPace); 0 if none
 	inflight   int
 	pageLeases int       // outstanding leases of counted kinds (page limits)
 	reserved   time.Time // start reserved by the latest lease not yet Waited
@@ -56,7 +57,7 @@ func (h *host) pace() paceState {
 		until:      h.rec.BackoffUntil,
 	}
 	if !h.rulesSet {
-		p.restored = h.rec.Interval
+		p.restored = h.restored
 	}
 	if h.reserved.After(p.base) {
 		p.base = h.reserved

@@ -20,8 +20,9 @@ type paceState struct {
 	lastStart  time.Time     // start of the latest request; zero if none
 	base       time.Time     // latest of lastStart and a reserved lease start
 	until      time.Time     // no start before this (back-off, Retry-After, restart floor)
-	// restored is the interval the previous run recorded with lastStart
-	// (margin included), in force until fresh rules arrive; 0 if none.
+	// restored is the interval the previous process recorded with
+	// lastStart (margin included) when it came from the host's rules, in
+	// force until fresh rules arrive; 0 if none.
 	restored time.Duration
 }
 
@@ -38,19 +39,17 @@ func interval(cfg *Config, p *paceState, t time.Time) (time.Duration, string) {
 		}
 	}
 	take(cfg.MinDelay, func() string { return "min-delay " + shortDur(cfg.MinDelay) })
-	robotsPace := false
+	robotsPace := p.robotsPaced(t)
 	if p.restored > 0 {
 		// After a restart, until robots.txt is read again, the host's last
 		// interval stands in for its rules: as polite as the host asked
 		// last time, and no slower than it asked (the 1996 default would
 		// be a guess).
-		robotsPace = true
 		prev := max(p.restored-cfg.Margin, 0)
 		take(prev, func() string { return "previous run's interval " + shortDur(prev) + " (until robots.txt is read)" })
 	}
 	if p.rules.HasCrawlDelay && p.crawlDelay > 0 {
 		// "Crawl-delay: 0" asks for no pace: the 1996 default stays.
-		robotsPace = true
 		take(p.crawlDelay, func() string {
 			if p.clamped {
 				return fmt.Sprintf("crawl-delay %s clamped from %s (line %d)", shortDur(p.crawlDelay), shortDur(p.rules.CrawlDelay), p.rules.CrawlDelayLine)
@@ -62,7 +61,6 @@ func interval(cfg *Config, p *paceState, t time.Time) (time.Duration, string) {
 		if !r.ActiveAt(t) {
 			continue
 		}
-		robotsPace = true
 		take(r.Interval(), func() string { return "request-rate " + rateString(r) })
 	}
 	if !robotsPace {
@@ -76,6 +74,21 @@ func interval(cfg *Config, p *paceState, t time.Time) (time.Duration, string) {
 		iv += cfg.Margin
 	}
 	return iv, src
+}
+
+// robotsPaced reports whether the host's rules (or the previous process's
+// rules-based interval) ask for a pace at t, so that the 1996 default does
+// not apply.
+func (p *paceState) robotsPaced(t time.Time) bool {
+	if p.restored > 0 || (p.rules.HasCrawlDelay && p.crawlDelay > 0) {
+		return true
+	}
+	for _, r := range p.rules.RequestRates {
+		if r.ActiveAt(t) {
+			return true
+		}
+	}
+	return false
 }
 
 // rateString formats a Request-rate as "1/10m 13:00-16:59 (line 5)".

@@ -214,3 +214,81 @@ func TestResumeKeepsEachHostsInterval(t *testing.T) {
 		}
 	})
 }
+
+// TestRestartFloorIsTheRulesPace is the review's repro of a dry run: it
+// reads robots.txt (Crawl-delay: 3) at 0 s under the 1996 default and
+// stops. Within the first run the pace is labelled with the default, never
+// as the previous run's interval; the crawl started 1 s later fetches its
+// first page 3 s after that robots.txt, as the rules ask, not 10 s.
+func TestRestartFloorIsTheRulesPace(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		store := NewMemStore()
+		cfg := testConfig()
+		const a = "http://a.test:80"
+		rules := Rules{CrawlDelay: 3 * time.Second, HasCrawlDelay: true, CrawlDelayLine: 2}
+		f := newFake(t, cfg, store)
+		f.add("http://a.test/p")
+		ctx := context.Background()
+		l, err := f.s.Next(ctx)
+		if err != nil || l.Kind != KindRobots {
+			t.Fatalf("first lease %+v %v, want robots.txt", l, err)
+		}
+		if err := f.s.Wait(ctx, a); err != nil {
+			t.Fatal(err)
+		}
+		if src := f.s.Host(a).PaceSource; src != "default 10s (1996 rule of thumb)" {
+			t.Errorf("first run's pace while robots.txt is read: %q, want the 1996 default", src)
+		}
+		f.s.SetRules(a, rules)
+		if err := f.s.Finish(l, Result{Status: 200}); err != nil {
+			t.Fatal(err)
+		}
+		if err := f.s.Close(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Second)
+		g := newFake(t, cfg, store)
+		defer g.s.Close()
+		if st := g.s.Host(a); st.PaceSource != "previous run's interval 3s (until robots.txt is read)" {
+			t.Errorf("after restart pace %q, want the previous run's 3 s", st.PaceSource)
+		}
+		// The crawler applies its fresh cached copy without a request.
+		l, err = g.s.Next(ctx)
+		if err != nil || l.Kind != KindRobots || !time.Now().Equal(epoch.Add(3*time.Second)) {
+			t.Fatalf("rerun's first lease %+v %v at %s, want robots.txt at 3 s", l, err, time.Since(epoch))
+		}
+		g.s.SetRules(a, rules)
+		if err := g.s.Finish(l, Result{Status: 200}); err != nil {
+			t.Fatal(err)
+		}
+		g.run(1)
+		// The page waits only for the group commits of the robots lease
+		// (a few fake milliseconds), never for the 10 s default.
+		if p := g.pages(); len(p) != 1 || p[0].Before(epoch.Add(3*time.Second)) || !p[0].Before(epoch.Add(3*time.Second+100*time.Millisecond)) {
+			t.Errorf("pages %v, want one at 3 s after the dry run's robots.txt", offsets(epoch, p))
+		}
+	})
+}
+
+// TestDefaultIntervalIsNoRestartPace: an interval that was the 1996
+// default (robots.txt asked for no pace) is not carried over as the host's
+// pace: after a restart it is labelled as the default again.
+func TestDefaultIntervalIsNoRestartPace(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		store := NewMemStore()
+		cfg := testConfig()
+		const a = "http://a.test:80"
+		f := newFake(t, cfg, store)
+		f.add(urls("http://a.test", 2)...)
+		f.run(1)
+		if err := f.s.Close(); err != nil {
+			t.Fatal(err)
+		}
+		g := newFake(t, cfg, store)
+		defer g.s.Close()
+		g.add("http://a.test/more")
+		if src := g.s.Host(a).PaceSource; src != "default 10s (1996 rule of thumb)" {
+			t.Errorf("after restart pace %q, want the 1996 default", src)
+		}
+	})
+}

@@ -42,6 +42,17 @@ func (s *Scheduler) SetRules(authority string, r Rules) {
 			}
 		}
 	}
+	if !h.rec.LastStart.IsZero() {
+		// The latest request (robots.txt itself, usually) was paced
+		// before the rules were known: record the pace the rules ask for
+		// from it, as this run applies it, so that a later run neither
+		// keeps the 1996 default as its restart floor nor comes sooner.
+		p := h.pace()
+		iv, _ := interval(&s.cfg, &p, h.rec.LastStart)
+		h.rec.Interval = iv
+		h.rec.RulesPace = p.robotsPaced(h.rec.LastStart)
+		h.rec.NextAllowed = h.rec.LastStart.Add(iv)
+	}
 	s.stats.Skipped += len(skips)
 	s.fixAt(h, now)
 	s.notify()

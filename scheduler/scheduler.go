@@ -126,6 +126,9 @@ func (s *Scheduler) resume() error {
 		h := s.newHost(r.Authority)
 		h.rec = r
 		h.floor = r.NextAllowed
+		if r.RulesPace {
+			h.restored = r.Interval
+		}
 		// Until robots.txt is read again, its last Visit-time still
 		// holds: no request outside the windows the host asked for.
 		h.rules.VisitTimes = r.VisitTimes

@@ -23,11 +23,15 @@ type Entry struct {
 // A HostRecord is the durable pacing state of one host: enough to keep its
 // pace across a restart.
 type HostRecord struct {
-	Authority    string
-	LastStart    time.Time     // start of the latest request (persisted before it is sent)
-	NextAllowed  time.Time     // earliest next start when LastStart was recorded
-	Interval     time.Duration // interval in force at LastStart
-	BackoffUntil time.Time     // no request before this (back-off or Retry-After)
+	Authority   string
+	LastStart   time.Time     // start of the latest request (persisted before it is sent)
+	NextAllowed time.Time     // earliest next start when LastStart was recorded
+	Interval    time.Duration // interval in force at LastStart
+	// RulesPace says Interval came from the host's robots.txt pace
+	// (Crawl-delay or Request-rate), not the 1996 default: only then does
+	// a later run take it as the host's pace until robots.txt is read.
+	RulesPace    bool
+	BackoffUntil time.Time // no request before this (back-off or Retry-After)
 	// BackoffSource names what set BackoffUntil ("retry-after 15s
 	// (Retry-After: 15)", "back-off 2s"), so a later run reports it.
 	BackoffSource string

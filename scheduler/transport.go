@@ -71,6 +71,7 @@ func (s *Scheduler) Wait(ctx context.Context, authority string) error {
 	start := s.tokenLocked(h, sc, now)
 	h.rec.LastStart = start
 	h.rec.Interval = sc.iv
+	h.rec.RulesPace = p.robotsPaced(start)
 	h.rec.NextAllowed = start.Add(sc.iv)
 	if h.reserved.Before(start) {
 		h.reserved = start
