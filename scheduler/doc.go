@@ -140,8 +140,10 @@
 //     fetched (a response that is not a redirect nor a failure retried):
 //     robots.txt, sitemaps, redirects and URLs refused by robots.txt do not
 //     count. Add still accepts URLs until a limit is reached; the queued
-//     ones beyond it are skipped with max-pages when they come up, and
-//     a page that could exceed a limit waits for the page leases in flight.
+//     ones beyond it are skipped with max-pages at once (a limit reached
+//     is final, and a skip sends no request, so no host's pace is waited
+//     out), and a page that could exceed a limit waits for the page leases
+//     in flight. A host whose robots.txt is not read yet reads it first.
 //     HostRecord.Pages keeps the count across a restart (stores written
 //     before it existed start from 0).
 //   - Seeds are exempt from Scope.Include (but not Exclude) and define the

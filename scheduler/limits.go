@@ -2,6 +2,7 @@ package scheduler
 
 import (
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -43,6 +44,20 @@ func (s *Scheduler) pageLimitPending(h *host) bool {
 	}
 	m := s.cfg.Scope.MaxPagesPerHost
 	return m > 0 && h.rec.Pages+h.pageLeases >= m
+}
+
+// limitHeadLocked reports whether h's next lease would be skipped with
+// max-pages at once: its rules are known, a page limit is reached (final:
+// the counts only grow) and its queue head is a page or requisite, or is
+// still in the store (refilled at once, then decided).
+func (s *Scheduler) limitHeadLocked(h *host) bool {
+	if !h.rulesKnown || s.pageLimitReached(h) == "" {
+		return false
+	}
+	if len(h.cache) > 0 {
+		return counted(h.cache[0].Kind)
+	}
+	return h.spill > 0 && !h.refilling
 }
 
 // limitSkipLocked skips the pages at the head of h's queue while a page
@@ -87,6 +102,15 @@ func (s *Scheduler) pageLeaseEnded(h *host, l *Lease, r Result, now time.Time) {
 	if countsAsPage(l, r) {
 		h.rec.Pages++
 		s.pages++
+		if s.pages == s.cfg.Scope.MaxPages {
+			// max_pages is reached: every waiting host's queued pages
+			// are skipped now, not when its pace would let it fetch.
+			for _, hh := range slices.Clone(s.ready) {
+				if hh != h {
+					s.fixAt(hh, now)
+				}
+			}
+		}
 	}
 	if len(s.held) == 0 {
 		return

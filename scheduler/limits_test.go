@@ -273,3 +273,36 @@ func TestMaxPagesHoldsOtherHosts(t *testing.T) {
 		}
 	})
 }
+
+// TestMaxPagesSkipsWithoutWaitingForPace is the review's repro: max_pages
+// 1 with Crawl-delay 20 (a.test) and 30 (b.test). The one page comes at
+// 20 s; the URLs left on both hosts are skipped with max-pages right then,
+// not when each host's pace would have let it fetch (40 s, 30 s), and the
+// crawl ends at 20 s.
+func TestMaxPagesSkipsWithoutWaitingForPace(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cfg := testConfig()
+		cfg.Scope.MaxPages = 1
+		f := newFake(t, cfg, NewMemStore())
+		defer f.s.Close()
+		f.rules["http://a.test:80"] = Rules{CrawlDelay: 20 * time.Second, HasCrawlDelay: true, CrawlDelayLine: 2}
+		f.rules["http://b.test:80"] = Rules{CrawlDelay: 30 * time.Second, HasCrawlDelay: true, CrawlDelayLine: 2}
+		f.add(urls("http://a.test", 3)...)
+		f.add(urls("http://b.test", 2)...)
+		f.run(2)
+		if p := f.pages(); len(p) != 1 || !p[0].Equal(epoch.Add(20*time.Second)) {
+			t.Errorf("pages %v, want one at 20 s", offsets(epoch, p))
+		}
+		if end := time.Since(epoch); end >= 21*time.Second {
+			t.Errorf("crawl ended at %s, want right after the page at 20 s", end)
+		}
+		if len(f.skips) != 4 {
+			t.Errorf("skips %+v, want the 4 URLs left", f.skips)
+		}
+		for _, sk := range f.skips {
+			if sk.Reason != ReasonMaxPages || sk.Time.Sub(epoch) >= 21*time.Second {
+				t.Errorf("skip %+v, want max-pages at 20 s", sk)
+			}
+		}
+	})
+}

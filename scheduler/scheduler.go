@@ -342,8 +342,14 @@ func (s *Scheduler) fixAt(h *host, now time.Time) {
 		}
 		return
 	}
-	p := h.pace()
-	h.key = earliest(&s.cfg, &p, now).start
+	if s.limitHeadLocked(h) {
+		// Its head pages are skipped with max-pages, without a request:
+		// no pace to wait for.
+		h.key = now
+	} else {
+		p := h.pace()
+		h.key = earliest(&s.cfg, &p, now).start
+	}
 	if h.idx >= 0 {
 		heap.Fix(&s.ready, h.idx)
 	} else {
