@@ -2,6 +2,7 @@ package scheduler
 
 import (
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -16,8 +17,10 @@ func (s *Scheduler) SetRules(authority string, r Rules) {
 	h := s.host(authority)
 	h.rules = r
 	h.rulesKnown, h.rulesSet = true, true
-	h.rec.VisitTimes = r.VisitTimes
-	s.touch(h)
+	if !slices.Equal(h.rec.VisitTimes, r.VisitTimes) {
+		h.rec.VisitTimes = r.VisitTimes
+		s.touch(h)
+	}
 	h.robotsFailures = 0
 	h.robotsRetryAt = time.Time{}
 	h.floor = time.Time{}
@@ -52,6 +55,7 @@ func (s *Scheduler) SetRules(authority string, r Rules) {
 		h.rec.Interval = iv
 		h.rec.RulesPace = p.robotsPaced(h.rec.LastStart)
 		h.rec.NextAllowed = h.rec.LastStart.Add(iv)
+		s.touch(h)
 	}
 	s.stats.Skipped += len(skips)
 	s.fixAt(h, now)

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/crawlproject/crawl/robots"
 )
 
 // storeImpls are the Store implementations every store test runs against.
@@ -45,7 +47,9 @@ func TestStoreSuite(t *testing.T) {
 				Op{Code: OpDequeue, Entry: Entry{Authority: a, Seq: 1}},
 				Op{Code: OpEnqueue, Entry: entry(b, 9, "https://b/9")},
 				Op{Code: OpDequeue, Entry: Entry{Authority: b, Seq: 9}}, // enqueued and dequeued in one batch
-				Op{Code: OpHost, Host: HostRecord{Authority: a, LastStart: epoch, Interval: 10 * time.Second, Fetched: 3, Seed: true}},
+				Op{Code: OpHost, Host: HostRecord{Authority: a, LastStart: epoch, Interval: 10 * time.Second, Fetched: 3, Seed: true,
+					RulesPace: true, BackoffUntil: epoch.Add(maxRetryAfter), BackoffSource: "retry-after 15s (Retry-After: 15)",
+					VisitTimes: []robots.Window{{From: 720, To: 779, Line: 4}}}},
 			)
 			if err := s.Apply(ops); err != nil {
 				t.Fatal(err)
@@ -78,7 +82,9 @@ func TestStoreSuite(t *testing.T) {
 				t.Errorf("queues %v, want %v", qs, want)
 			}
 			hs, _ := s.Hosts()
-			if len(hs) != 1 || !hs[0].LastStart.Equal(epoch) || hs[0].Interval != 10*time.Second || !hs[0].Seed {
+			if len(hs) != 1 || !hs[0].LastStart.Equal(epoch) || hs[0].Interval != 10*time.Second || !hs[0].Seed ||
+				!hs[0].RulesPace || !hs[0].BackoffUntil.Equal(epoch.Add(maxRetryAfter)) || hs[0].BackoffSource != "retry-after 15s (Retry-After: 15)" ||
+				!slices.Equal(hs[0].VisitTimes, []robots.Window{{From: 720, To: 779, Line: 4}}) {
 				t.Errorf("hosts %+v", hs)
 			}
 			if err := s.Apply([]Op{{Code: OpDropQueue, Entry: Entry{Authority: a}}}); err != nil {
