@@ -256,7 +256,7 @@ func TestHugeRetryAfterDefersHost(t *testing.T) {
 			t.Errorf("starts %v, want only the 503", p)
 		}
 		st := f.s.Host("http://a.test:80")
-		if st.State != StateDeferred || st.Queued != 2 || st.DeferredUntil.Sub(time.Now()) < maxRetryAfter-time.Minute {
+		if st.State != StateDeferred || st.Queued != 2 || time.Until(st.DeferredUntil) < maxRetryAfter-time.Minute {
 			t.Errorf("host %+v, want deferred for the longest wait with 2 queued", st)
 		}
 		if len(f.skips) != 2 {
