@@ -243,10 +243,17 @@ func TestResumeAppendsToLastFileThenRotates(t *testing.T) {
 		}
 		return string(b)
 	}
-	w, _ := Open(Options{Dir: dir, MaxFileSize: 3000})
+	w, _ := Open(Options{Dir: dir})
 	w.WriteExchange(page("http://example.com/1", "/", body()))
 	w.Close()
-	w, _ = Open(Options{Dir: dir, MaxFileSize: 3000}) // the file is under 3000: append
+	st, err := os.Stat(warcFiles(t, dir)[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Room for the resumed run's warcinfo record (a few hundred bytes),
+	// not for a 1500-byte random body: append, then rotate.
+	limit := st.Size() + 1000
+	w, _ = Open(Options{Dir: dir, MaxFileSize: limit})
 	w.WriteExchange(page("http://example.com/2", "/", body()))
 	w.Close()
 	files := warcFiles(t, dir)
