@@ -401,3 +401,20 @@ func TestRobotsURLFor(t *testing.T) {
 		}
 	}
 }
+
+// "Crawl-delay: 0" asks for no pace (the crawl keeps its default delay):
+// explain must not say the site allows a request every 0 s.
+func TestRobotsExplainCrawlDelayZero(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "robots.txt")
+	if err := os.WriteFile(file, []byte("User-agent: *\nCrawl-delay: 0\nDisallow: /x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := runRobotsCmd(t, robotsOptions{}, "explain", "--file", file, "--agent", "bot")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(out, "every 0s") || !strings.Contains(out, "no pace asked for (line 2: Crawl-delay: 0; a crawl keeps its politeness.default_delay") ||
+		!strings.Contains(out, "Crawl-delay: 0, no pace asked for") {
+		t.Errorf("explain output:\n%s", out)
+	}
+}

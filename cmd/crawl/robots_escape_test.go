@@ -68,7 +68,7 @@ func TestRobotsTextEscapesControls(t *testing.T) {
 	}
 	want := "DISALLOWED /a\\x1b]0;pwned\\a/x  (line 5: Disallow: /a\\x1b]0;pwned\\a)\n" +
 		"ALLOWED    /\\u202ex  (no rule matches)\n" +
-		"group User-agent: *, evil\\x1b[31m; pace now: no pace asked for\n"
+		"group User-agent: *, evil\\x1b[31m; pace now: no pace asked for (a crawl keeps its politeness.default_delay, 10s unless configured)\n"
 	if out != want {
 		t.Errorf("check:\n%s\nwant\n%s", out, want)
 	}

@@ -147,7 +147,11 @@ func writeExplainText(w io.Writer, t robotsTxt, agent string, now time.Time) err
 	}
 	fmt.Fprintf(&b, "pace now (%s): %s\n", now.UTC().Format("15:04 UTC"), paceWords(g, now))
 	if d, ok := g.CrawlDelay(); ok {
-		fmt.Fprintf(&b, "  Crawl-delay: one request every %s\n", durationWords(d))
+		if d == 0 {
+			b.WriteString("  Crawl-delay: 0, no pace asked for\n")
+		} else {
+			fmt.Fprintf(&b, "  Crawl-delay: one request every %s\n", durationWords(d))
+		}
 	}
 	for _, rate := range g.RequestRates() {
 		when := "at any time"
@@ -216,9 +220,15 @@ func groupName(t robotsTxt, agent string) string {
 
 // paceWords says in words how fast the group lets a crawler go at now.
 func paceWords(g *robots.Group, now time.Time) string {
+	const keeps = "a crawl keeps its politeness.default_delay, 10s unless configured"
 	interval, source, ok := g.Pace(now)
 	if !ok {
-		return "no pace asked for"
+		return "no pace asked for (" + keeps + ")"
+	}
+	if interval == 0 {
+		// "Crawl-delay: 0" asks for no pace; the crawl does not go faster
+		// than its default for it.
+		return fmt.Sprintf("no pace asked for (%s; %s)", crawllog.Printable(source), keeps)
 	}
 	return fmt.Sprintf("at most one request every %s (%s)", durationWords(interval), crawllog.Printable(source))
 }
