@@ -236,10 +236,23 @@ func checkAgent(sub, agent string) error {
 	if agent == "" {
 		return usagef("robots %s: --agent is required", sub)
 	}
-	if tok, _, _ := strings.Cut(agent, "/"); tok == "" || robots.ProductToken(tok) != tok {
+	tok, version, hasVersion := strings.Cut(agent, "/")
+	if tok == "" || robots.ProductToken(tok) != tok || hasVersion && !isHTTPToken(version) {
 		return usagef("robots %s: --agent %q is not a product token: RFC 9309 section 2.2.1 allows only the letters a-z and A-Z, '_' and '-' (a version may follow after '/', as in FooBot/2.1)", sub, agent)
 	}
 	return nil
+}
+
+// isHTTPToken reports whether s is a non-empty RFC 9110 5.6.2 token, the
+// form of a product version in a User-Agent ("2.1", "beta-3").
+func isHTTPToken(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0) {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // readRobotsFile parses a robots.txt file; failing to read it is a usage
