@@ -38,7 +38,7 @@ func Canonicalize(raw string, base *url.URL) (*url.URL, error) {
 	if u.Opaque != "" {
 		return nil, fmt.Errorf("%w %q: opaque url", errInvalidURL, raw)
 	}
-	host := strings.ToLower(u.Hostname())
+	host := hostName(u)
 	if host == "" {
 		return nil, fmt.Errorf("%w %q: no host", errInvalidURL, raw)
 	}
@@ -127,7 +127,18 @@ func Authority(u *url.URL) string {
 			port = "80"
 		}
 	}
-	return scheme + "://" + net.JoinHostPort(strings.ToLower(u.Hostname()), port)
+	return scheme + "://" + net.JoinHostPort(hostName(u), port)
+}
+
+// hostName is u's host in lower case without the trailing dot of a fully
+// qualified name: "Example.COM." and "example.com" are one server, so one
+// pace and one robots.txt.
+func hostName(u *url.URL) string {
+	h := strings.ToLower(u.Hostname())
+	if len(h) > 1 && !strings.Contains(h, ":") {
+		h = strings.TrimSuffix(h, ".")
+	}
+	return h
 }
 
 // isUnreserved reports whether c is an RFC 3986 unreserved character.

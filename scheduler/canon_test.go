@@ -38,6 +38,8 @@ func TestCanonicalize(t *testing.T) {
 		{"default https port with leading zero removed", "https://example.com:0443/", "https://example.com/"},
 		{"http port 443 kept", "http://example.com:443/", "http://example.com:443/"},
 		{"IPv6 port leading zeros dropped", "http://[::1]:08080/x", "http://[::1]:8080/x"},
+		{"trailing dot of a fully qualified host dropped", "http://Example.COM./x", "http://example.com/x"},
+		{"trailing dot with a port", "http://example.com.:8080/x", "http://example.com:8080/x"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			u, err := Canonicalize(tc.raw, base)
@@ -255,6 +257,24 @@ func TestConfigValidate(t *testing.T) {
 		}
 		if _, err2 := Open(c, NewMemStore()); err2 == nil {
 			t.Errorf("%s: Open accepted an invalid config", name)
+		}
+	}
+}
+
+// A fully qualified host name ("example.com.") is the same server as the
+// name without its trailing dot: one authority, one pace, one robots.txt.
+func TestAuthorityTrailingDot(t *testing.T) {
+	for raw, want := range map[string]string{
+		"http://Example.com./a":   "http://example.com:80",
+		"https://example.com.:08": "https://example.com:8",
+		"http://[::1]:8080/":      "http://[::1]:8080",
+	} {
+		u, err := url.Parse(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := Authority(u); got != want {
+			t.Errorf("Authority(%s) = %s, want %s", raw, got, want)
 		}
 	}
 }
