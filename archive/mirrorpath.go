@@ -116,7 +116,7 @@ func hostDir(u *url.URL) string {
 		if c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || (c == '.' && strings.Trim(h, ".") != "") {
 			b.WriteByte(c)
 		} else {
-			fmt.Fprintf(&b, "%%%02X", c)
+			writePercent(&b, c)
 		}
 	}
 	if p := u.Port(); p != "" {
@@ -156,34 +156,11 @@ func canonicalPath(escaped string) string {
 			b.WriteByte(v)
 			i += 2
 		default:
-			fmt.Fprintf(&b, "%%%02X", v)
+			writePercent(&b, v)
 			i += 2
 		}
 	}
 	return b.String()
-}
-
-// unhex2 decodes the two hex digits at s[i:i+2].
-func unhex2(s string, i int) (byte, bool) {
-	if i+2 > len(s) {
-		return 0, false
-	}
-	hi, ok1 := unhex(s[i])
-	lo, ok2 := unhex(s[i+1])
-	return hi<<4 | lo, ok1 && ok2
-}
-
-// unhex is the value of one hex digit.
-func unhex(c byte) (byte, bool) {
-	switch {
-	case c >= '0' && c <= '9':
-		return c - '0', true
-	case c >= 'a' && c <= 'f':
-		return c - 'a' + 10, true
-	case c >= 'A' && c <= 'F':
-		return c - 'A' + 10, true
-	}
-	return 0, false
 }
 
 // isUnreserved reports whether c is an RFC 3986 section 2.3 unreserved
@@ -235,7 +212,7 @@ func escapeSegment(seg string) (name string, upper bool) {
 				if isSegmentLiteral(v) {
 					b.WriteByte('%')
 				}
-				fmt.Fprintf(&b, "%%%02X", v)
+				writePercent(&b, v)
 				i += 2
 				continue
 			}
@@ -244,7 +221,7 @@ func escapeSegment(seg string) (name string, upper bool) {
 			upper = upper || c >= 'A' && c <= 'Z'
 			b.WriteByte(c)
 		} else {
-			fmt.Fprintf(&b, "%%%02X", c)
+			writePercent(&b, c)
 		}
 	}
 	return b.String(), upper
@@ -260,7 +237,7 @@ func escapeName(s string) string {
 		if isNameByte(c) && !(dotsOnly && c == '.') {
 			b.WriteByte(c)
 		} else {
-			fmt.Fprintf(&b, "%%%02X", c)
+			writePercent(&b, c)
 		}
 	}
 	return b.String()

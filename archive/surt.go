@@ -307,37 +307,25 @@ func unescapeAll(s string) string {
 	return b.String()
 }
 
+// unescapeOnce percent-decodes each "%XX" of s once.
 func unescapeOnce(s string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
-		if s[i] == '%' && i+2 < len(s) && isHexDigit(s[i+1]) && isHexDigit(s[i+2]) {
-			b.WriteByte(hexDigitValue(s[i+1])<<4 | hexDigitValue(s[i+2]))
-			i += 2
-			continue
+		if s[i] == '%' {
+			if v, ok := unhex2(s, i+1); ok {
+				b.WriteByte(v)
+				i += 2
+				continue
+			}
 		}
 		b.WriteByte(s[i])
 	}
 	return b.String()
 }
 
-func isHexDigit(c byte) bool {
-	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
-}
-
-func hexDigitValue(c byte) byte {
-	switch {
-	case c <= '9':
-		return c - '0'
-	case c <= 'F':
-		return c - 'A' + 10
-	}
-	return c - 'a' + 10
-}
-
 // escapeOnce percent-encodes the bytes of s below 0x21 or above 0x7e, and
 // '%' and '#', with upper-case hex digits.
 func escapeOnce(s string) string {
-	const hexDigits = "0123456789ABCDEF"
 	clean := true
 	for i := 0; i < len(s) && clean; i++ {
 		c := s[i]
@@ -350,9 +338,7 @@ func escapeOnce(s string) string {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c <= ' ' || c >= 0x7f || c == '%' || c == '#' {
-			b.WriteByte('%')
-			b.WriteByte(hexDigits[c>>4])
-			b.WriteByte(hexDigits[c&15])
+			writePercent(&b, c)
 			continue
 		}
 		b.WriteByte(c)
