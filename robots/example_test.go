@@ -175,3 +175,15 @@ func ExampleGroup_Rules() {
 	// 3 false /private/
 	// 4 true /private/press/
 }
+
+func ExampleShortDuration() {
+	for _, d := range []time.Duration{10 * time.Minute, 90 * time.Minute, 2 * time.Hour, 2500 * time.Millisecond, time.Hour + 5*time.Second} {
+		fmt.Println(robots.ShortDuration(d))
+	}
+	// Output:
+	// 10m
+	// 1h30m
+	// 2h
+	// 2.5s
+	// 1h0m5s
+}

@@ -2,6 +2,7 @@ package robots
 
 import (
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -56,4 +57,18 @@ func period(d time.Duration) string {
 		return fmt.Sprintf("%dm", d/time.Minute)
 	}
 	return fmt.Sprintf("%gs", d.Seconds())
+}
+
+// ShortDuration formats d as time.Duration.String does, without the zero
+// units it trails: "10m" rather than "10m0s", "1h30m" rather than
+// "1h30m0s", "2h" rather than "2h0m0s"; "2.5s" and "1h0m5s" stay as they are.
+func ShortDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
 }

@@ -3,7 +3,6 @@ package scheduler
 import (
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/crawlproject/crawl/robots"
@@ -38,7 +37,7 @@ func interval(cfg *Config, p *paceState, t time.Time) (time.Duration, string) {
 			iv, src = d, s()
 		}
 	}
-	take(cfg.MinDelay, func() string { return "min-delay " + shortDur(cfg.MinDelay) })
+	take(cfg.MinDelay, func() string { return "min-delay " + robots.ShortDuration(cfg.MinDelay) })
 	robotsPace := p.robotsPaced(t)
 	if p.restored > 0 {
 		// After a restart, until robots.txt is read again, the host's last
@@ -46,15 +45,17 @@ func interval(cfg *Config, p *paceState, t time.Time) (time.Duration, string) {
 		// last time, and no slower than it asked (the 1996 default would
 		// be a guess).
 		prev := max(p.restored-cfg.Margin, 0)
-		take(prev, func() string { return "previous run's interval " + shortDur(prev) + " (until robots.txt is read)" })
+		take(prev, func() string {
+			return "previous run's interval " + robots.ShortDuration(prev) + " (until robots.txt is read)"
+		})
 	}
 	if p.rules.HasCrawlDelay && p.crawlDelay > 0 {
 		// "Crawl-delay: 0" asks for no pace: the 1996 default stays.
 		take(p.crawlDelay, func() string {
 			if p.clamped {
-				return fmt.Sprintf("crawl-delay %s clamped from %s (line %d)", shortDur(p.crawlDelay), shortDur(p.rules.CrawlDelay), p.rules.CrawlDelayLine)
+				return fmt.Sprintf("crawl-delay %s clamped from %s (line %d)", robots.ShortDuration(p.crawlDelay), robots.ShortDuration(p.rules.CrawlDelay), p.rules.CrawlDelayLine)
 			}
-			return fmt.Sprintf("crawl-delay %s (line %d)", shortDur(p.crawlDelay), p.rules.CrawlDelayLine)
+			return fmt.Sprintf("crawl-delay %s (line %d)", robots.ShortDuration(p.crawlDelay), p.rules.CrawlDelayLine)
 		})
 	}
 	for _, r := range p.rules.RequestRates {
@@ -64,12 +65,12 @@ func interval(cfg *Config, p *paceState, t time.Time) (time.Duration, string) {
 		take(r.Interval(), func() string { return "request-rate " + rateString(r) })
 	}
 	if !robotsPace {
-		take(cfg.DefaultDelay, func() string { return "default " + shortDur(cfg.DefaultDelay) + " (1996 rule of thumb)" })
+		take(cfg.DefaultDelay, func() string { return "default " + robots.ShortDuration(cfg.DefaultDelay) + " (1996 rule of thumb)" })
 	}
 	take(p.adaptive, func() string {
-		return "adaptive " + strconv.FormatFloat(cfg.FetchTimeFactor, 'f', -1, 64) + "x" + shortDur(time.Duration(float64(p.adaptive)/cfg.FetchTimeFactor))
+		return "adaptive " + strconv.FormatFloat(cfg.FetchTimeFactor, 'f', -1, 64) + "x" + robots.ShortDuration(time.Duration(float64(p.adaptive)/cfg.FetchTimeFactor))
 	})
-	take(p.backoff, func() string { return "back-off " + shortDur(p.backoff) })
+	take(p.backoff, func() string { return "back-off " + robots.ShortDuration(p.backoff) })
 	if iv > 0 {
 		iv += cfg.Margin
 	}
@@ -93,24 +94,12 @@ func (p *paceState) robotsPaced(t time.Time) bool {
 
 // rateString formats a Request-rate as "1/10m 13:00-16:59 (line 5)".
 func rateString(r robots.RequestRate) string {
-	s := strconv.Itoa(r.Requests) + "/" + shortDur(r.Per)
+	s := strconv.Itoa(r.Requests) + "/" + robots.ShortDuration(r.Per)
 	if r.Windowed {
 		s += " " + r.Window.String()
 	}
 	if r.Line > 0 {
 		s += fmt.Sprintf(" (line %d)", r.Line)
-	}
-	return s
-}
-
-// shortDur formats d without zero units: 10m rather than 10m0s.
-func shortDur(d time.Duration) string {
-	s := d.String()
-	if strings.HasSuffix(s, "m0s") {
-		s = strings.TrimSuffix(s, "0s")
-	}
-	if strings.HasSuffix(s, "h0m") {
-		s = strings.TrimSuffix(s, "0m")
 	}
 	return s
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/crawlproject/crawl/robots"
 )
 
 // SetRules installs the pacing rules of authority's robots.txt group and
@@ -32,16 +34,16 @@ func (s *Scheduler) SetRules(authority string, r Rules) {
 			switch s.cfg.CrawlDelayPolicy {
 			case PolicyClamp:
 				h.crawlDelay, h.clamped = s.cfg.MaxCrawlDelay, true
-				h.warning = fmt.Sprintf("crawl-delay %s (line %d) exceeds max_crawl_delay %s: clamped", shortDur(r.CrawlDelay), r.CrawlDelayLine, shortDur(s.cfg.MaxCrawlDelay))
+				h.warning = fmt.Sprintf("crawl-delay %s (line %d) exceeds max_crawl_delay %s: clamped", robots.ShortDuration(r.CrawlDelay), r.CrawlDelayLine, robots.ShortDuration(s.cfg.MaxCrawlDelay))
 			case PolicySkip:
 				if !h.rec.Dropped {
 					tmpl := Skip{Authority: h.auth, Reason: ReasonCrawlDelayTooLong,
-						Detail: fmt.Sprintf("crawl-delay %s exceeds max_crawl_delay %s", shortDur(r.CrawlDelay), shortDur(s.cfg.MaxCrawlDelay)),
+						Detail: fmt.Sprintf("crawl-delay %s exceeds max_crawl_delay %s", robots.ShortDuration(r.CrawlDelay), robots.ShortDuration(s.cfg.MaxCrawlDelay)),
 						Rule:   "Crawl-delay: " + crawlDelayValue(r.CrawlDelay), Line: r.CrawlDelayLine}
 					skips = s.dropLocked(h, tmpl, now)
 				}
 			default:
-				h.warning = fmt.Sprintf("crawl-delay %s (line %d) exceeds max_crawl_delay %s: obeyed", shortDur(r.CrawlDelay), r.CrawlDelayLine, shortDur(s.cfg.MaxCrawlDelay))
+				h.warning = fmt.Sprintf("crawl-delay %s (line %d) exceeds max_crawl_delay %s: obeyed", robots.ShortDuration(r.CrawlDelay), r.CrawlDelayLine, robots.ShortDuration(s.cfg.MaxCrawlDelay))
 			}
 		}
 	}

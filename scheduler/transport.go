@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"golang.org/x/time/rate"
+
+	"github.com/crawlproject/crawl/robots"
 )
 
 // A WaitError is returned by Wait when a request may not be sent now and
@@ -168,7 +170,7 @@ func (s *Scheduler) Observe(authority string, status int, dur time.Duration, ret
 		h.rec.Backoff = max(h.rec.Backoff, b)
 		if until := now.Add(b); until.After(h.rec.BackoffUntil) {
 			h.rec.BackoffUntil = until
-			h.rec.BackoffSource = "back-off " + shortDur(b)
+			h.rec.BackoffSource = "back-off " + robots.ShortDuration(b)
 		}
 		if status == http.StatusTooManyRequests || status == http.StatusServiceUnavailable {
 			if d, ok := parseRetryAfter(retryAfter, now); ok {
@@ -177,11 +179,11 @@ func (s *Scheduler) Observe(authority string, status int, dur time.Duration, ret
 				// run (BackoffUntil is persisted).
 				if until := now.Add(d); until.After(h.rec.BackoffUntil) {
 					h.rec.BackoffUntil = until
-					h.rec.BackoffSource = fmt.Sprintf("retry-after %s (Retry-After: %s)", shortDur(d), strings.TrimSpace(retryAfter))
+					h.rec.BackoffSource = fmt.Sprintf("retry-after %s (Retry-After: %s)", robots.ShortDuration(d), strings.TrimSpace(retryAfter))
 				}
 				if m := s.cfg.RetryAfterMax; m > 0 && d > m {
 					h.warning = fmt.Sprintf("Retry-After %s exceeds retry_after_max %s: honoured in full, no request before %s",
-						shortDur(d), shortDur(m), now.Add(d).UTC().Format(time.RFC3339))
+						robots.ShortDuration(d), robots.ShortDuration(m), now.Add(d).UTC().Format(time.RFC3339))
 				}
 			}
 		}

@@ -150,7 +150,7 @@ func writeExplainText(w io.Writer, t robotsTxt, agent string, now time.Time) err
 		if d == 0 {
 			b.WriteString("  Crawl-delay: 0, no pace asked for\n")
 		} else {
-			fmt.Fprintf(&b, "  Crawl-delay: one request every %s\n", durationWords(d))
+			fmt.Fprintf(&b, "  Crawl-delay: one request every %s\n", robots.ShortDuration(d))
 		}
 	}
 	for _, rate := range g.RequestRates() {
@@ -160,10 +160,10 @@ func writeExplainText(w io.Writer, t robotsTxt, agent string, now time.Time) err
 		}
 		capped := ""
 		if rate.Interval() < rate.Per/time.Duration(rate.Requests) {
-			capped = ", capped at " + durationWords(robots.MaxDelay)
+			capped = ", capped at " + robots.ShortDuration(robots.MaxDelay)
 		}
 		fmt.Fprintf(&b, "  Request-rate: %d per %s (one every %s%s) %s  [line %d]\n",
-			rate.Requests, durationWords(rate.Per), durationWords(rate.Interval()), capped, when, rate.Line)
+			rate.Requests, robots.ShortDuration(rate.Per), robots.ShortDuration(rate.Interval()), capped, when, rate.Line)
 	}
 	if wins := g.VisitTimes(); len(wins) > 0 {
 		spans := make([]string, len(wins))
@@ -230,19 +230,7 @@ func paceWords(g *robots.Group, now time.Time) string {
 		// than its default for it.
 		return fmt.Sprintf("no pace asked for (%s; %s)", crawllog.Printable(source), keeps)
 	}
-	return fmt.Sprintf("at most one request every %s (%s)", durationWords(interval), crawllog.Printable(source))
-}
-
-// durationWords formats d without trailing zero units: "10m", "1h30m", "2.5s".
-func durationWords(d time.Duration) string {
-	s := d.String()
-	if strings.HasSuffix(s, "m0s") {
-		s = strings.TrimSuffix(s, "0s")
-	}
-	if strings.HasSuffix(s, "h0m") {
-		s = strings.TrimSuffix(s, "0m")
-	}
-	return s
+	return fmt.Sprintf("at most one request every %s (%s)", robots.ShortDuration(interval), crawllog.Printable(source))
 }
 
 // encodeJSON writes v as one line of JSON. encoding/json escapes the C0
