@@ -52,6 +52,7 @@ type mirror struct {
 	norm      map[string]string      // normKey -> the least mirrorKey with it
 	redirects map[string]*url.URL    // normKey of a redirecting URL -> its target
 	tmpSeq    uint64                 // names the temporary files
+	tmpMade   bool                   // root/@tmp was created by writeFile
 }
 
 // mirrorFile is one stored URL.
@@ -257,8 +258,12 @@ func decodeBody(head *httpHead, payload []byte) ([]byte, error) {
 // web server or another user can read the mirror. Callers hold m.mu.
 func (m *mirror) writeFile(p string, data []byte) error {
 	dir := filepath.Join(m.root, tmpDirName)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
+	if !m.tmpMade {
+		// Once, not per page: only removeTmpDir (at Close) removes it.
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+		m.tmpMade = true
 	}
 	var tmp *os.File
 	for tries := 0; tmp == nil; tries++ {
@@ -285,6 +290,7 @@ func (m *mirror) writeFile(p string, data []byte) error {
 // removeTmpDir removes root/@tmp if it is empty. Callers hold m.mu.
 func (m *mirror) removeTmpDir() {
 	os.Remove(filepath.Join(m.root, tmpDirName))
+	m.tmpMade = false
 }
 
 // mirrorKey names u in the mirror's table: one key per mirror file. It is
