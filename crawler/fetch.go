@@ -172,7 +172,7 @@ func (c *crawl) record(j *job) {
 	e := crawllog.CrawlEntry{Time: ex.Start.UTC(), URL: l.URL, Host: l.Authority, Kind: l.Kind.String(), Status: ex.Status,
 		Bytes: int64(len(ex.Body)), DurationMS: float64(ex.Duration) / float64(time.Millisecond), Depth: l.Depth,
 		Parent: l.Parent, PaceSeconds: ex.PaceSeconds, PaceRule: ex.PaceRule, RobotsRule: j.verdict.Rule,
-		RobotsLine: j.verdict.Line, Truncated: ex.Truncated}
+		RobotsLine: j.verdict.Line, Truncated: ex.truncated()}
 	if ex.Header != nil {
 		e.ContentType = ex.Header.Get("Content-Type")
 		if ex.Status >= 300 && ex.Status < 400 {
@@ -316,7 +316,7 @@ func (c *crawl) onRobotsFetch(e crawllog.RobotsEntry, ex *exchange) {
 		return
 	}
 	ce := crawllog.CrawlEntry{Time: ex.Start.UTC(), URL: e.URL, Host: scheduler.Authority(mustURL(e.URL)), Kind: "robots", Status: ex.Status,
-		Bytes: int64(len(ex.Body)), DurationMS: e.DurationMS, PaceSeconds: ex.PaceSeconds, PaceRule: ex.PaceRule, Truncated: ex.Truncated}
+		Bytes: int64(len(ex.Body)), DurationMS: e.DurationMS, PaceSeconds: ex.PaceSeconds, PaceRule: ex.PaceRule, Truncated: ex.truncated()}
 	if ex.Header != nil {
 		ce.ContentType = ex.Header.Get("Content-Type")
 		if ex.Status >= 300 && ex.Status < 400 {

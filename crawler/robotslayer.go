@@ -251,7 +251,7 @@ func (l *robotsLayer) fetch(ctx context.Context, authority string, prev *robotsS
 		}
 		last = ex
 		lastEntry = crawllog.RobotsEntry{Time: ex.Start.UTC(), Host: authority, URL: target, Status: ex.Status, Bytes: int64(len(ex.Body)),
-			DurationMS: float64(ex.Duration) / float64(time.Millisecond), Redirects: append([]string{}, rec.Redirects...), Truncated: ex.Truncated}
+			DurationMS: float64(ex.Duration) / float64(time.Millisecond), Redirects: append([]string{}, rec.Redirects...), Truncated: ex.truncated()}
 		if err != nil && ctx.Err() != nil {
 			// Aborted because the crawl is stopping: not an outcome of the
 			// host. Nothing is logged, stored or counted; the robots lease
@@ -266,7 +266,7 @@ func (l *robotsLayer) fetch(ctx context.Context, authority string, prev *robotsS
 		status, body, hdr = ex.Status, ex.Body, ex.Header
 		loc := ex.Header.Get("Location")
 		if status < 300 || status >= 400 || loc == "" || hop == maxRobotsRedirects {
-			rec.Truncated = ex.Truncated
+			rec.Truncated = ex.truncated()
 			break
 		}
 		next, perr := url.Parse(loc)

@@ -47,11 +47,10 @@ type exchange struct {
 	Status    int
 	Header    http.Header
 	Body      []byte
-	// Truncated reports that Body is not the whole body: cut at the size
-	// cap, or the read failed (Err says why). Truncation is the WARC-Truncated
-	// reason (archive.TruncatedLength, TruncatedTime, TruncatedDisconnect or
-	// TruncatedUnspecified), "" for a whole body.
-	Truncated  bool
+	// Truncation is the WARC-Truncated reason why Body is not the whole
+	// body (archive.TruncatedLength when cut at the size cap;
+	// TruncatedTime, TruncatedDisconnect or TruncatedUnspecified when the
+	// read failed, and Err says why), "" for a whole body.
 	Truncation string
 	// Chunked reports that net/http removed a chunked transfer coding from
 	// the body; Trailer holds the trailer fields that came after its last
@@ -213,7 +212,6 @@ func (t *politeTransport) RoundTrip(in *http.Request) (*http.Response, error) {
 	case int64(len(body)) > limit:
 		body, ex.Truncation = body[:limit], archive.TruncatedLength
 	}
-	ex.Truncated = ex.Truncation != ""
 	ex.Status, ex.Header, ex.Body = resp.StatusCode, resp.Header, body
 	// net/http reports a chunked coding also for responses that have no
 	// body (HEAD, 1xx, 204, 304), where it decodes nothing: their head is
@@ -234,6 +232,9 @@ func (t *politeTransport) RoundTrip(in *http.Request) (*http.Response, error) {
 	resp.Uncompressed = false
 	return resp, nil
 }
+
+// truncated reports that Body is not the whole body (Truncation says why).
+func (ex *exchange) truncated() bool { return ex.Truncation != "" }
 
 // record sets the raw request and response from what rec captured, or
 // rebuilds the parts it did not capture from the parsed messages.

@@ -240,8 +240,8 @@ func TestTransportArchivesTruncatedBodies(t *testing.T) {
 		if (err != nil) != tt.fails || (ex.Err != nil) != tt.fails {
 			t.Errorf("%s: RoundTrip error %v, exchange error %v; want an error: %v", tt.path, err, ex.Err, tt.fails)
 		}
-		if ex.Truncation != tt.truncation || !ex.Truncated {
-			t.Errorf("%s: truncation %q (%v), want %q", tt.path, ex.Truncation, ex.Truncated, tt.truncation)
+		if ex.Truncation != tt.truncation || !ex.truncated() {
+			t.Errorf("%s: truncation %q (%v), want %q", tt.path, ex.Truncation, ex.truncated(), tt.truncation)
 		}
 		if string(ex.RawResponse) != tt.record {
 			t.Errorf("%s: raw response %q, want %q", tt.path, ex.RawResponse, tt.record)
