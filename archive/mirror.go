@@ -95,15 +95,15 @@ func (m *mirror) recall(rawURL, contentType string) {
 	defer m.mu.Unlock()
 	for _, cand := range []string{p, fileVariant(p)} {
 		if st, err := os.Stat(cand); err == nil && st.Mode().IsRegular() {
-			m.register(u, &mirrorFile{path: cand, html: isHTML(mediaType(contentType)), recalled: true})
+			m.register(u, mirrorKey(u), &mirrorFile{path: cand, html: isHTML(mediaType(contentType)), recalled: true})
 			return
 		}
 	}
 }
 
-// register records f as the file of u. Callers hold m.mu.
-func (m *mirror) register(u *url.URL, f *mirrorFile) {
-	key := mirrorKey(u)
+// register records f as the file of u, whose mirrorKey is key. Callers
+// hold m.mu.
+func (m *mirror) register(u *url.URL, key string, f *mirrorFile) {
 	c := *u
 	c.Fragment, c.RawFragment = "", ""
 	f.url = c.String()
@@ -135,7 +135,8 @@ func (m *mirror) store(rawURL string, head *httpHead, payload []byte) error {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if old, ok := m.files[mirrorKey(u)]; ok {
+	key := mirrorKey(u)
+	if old, ok := m.files[key]; ok {
 		p = old.path // a refetch replaces its own file only
 	} else if p, err = m.makeRoom(p); err != nil {
 		return err
@@ -143,7 +144,7 @@ func (m *mirror) store(rawURL string, head *httpHead, payload []byte) error {
 	if err := m.writeFile(p, body); err != nil {
 		return fmt.Errorf("%w %s: %w", ErrMirror, rawURL, err)
 	}
-	m.register(u, &mirrorFile{path: p, html: isHTML(mediaType(head.get("Content-Type")))})
+	m.register(u, key, &mirrorFile{path: p, html: isHTML(mediaType(head.get("Content-Type")))})
 	return nil
 }
 
