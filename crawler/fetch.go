@@ -179,12 +179,11 @@ func (c *crawl) record(j *job) {
 			e.Redirect = ex.Header.Get("Location")
 		}
 	}
-	failed := ex.Err != nil || ex.Status == 429 || ex.Status >= 500
 	if ex.Err != nil {
 		e.Error = ex.Err.Error()
 	}
 	c.logs.crawl.write(e)
-	c.tally.fetch(l.Authority, ex.Status, e.Bytes, failed)
+	c.tally.logged(e)
 	c.events.emit(Event{Time: ex.Start, Kind: EventFetch, Host: l.Authority, URL: l.URL, Status: ex.Status,
 		Pace: time.Duration(ex.PaceSeconds * float64(time.Second)), PaceRule: ex.PaceRule, Rule: j.verdict.Rule, Line: j.verdict.Line,
 		Detail: describeFetch(e)})
@@ -315,7 +314,7 @@ func (c *crawl) onRobotsFetch(e crawllog.RobotsEntry, ex *exchange) {
 	if ex.Start.IsZero() {
 		return
 	}
-	ce := crawllog.CrawlEntry{Time: ex.Start.UTC(), URL: e.URL, Host: scheduler.Authority(mustURL(e.URL)), Kind: "robots", Status: ex.Status,
+	ce := crawllog.CrawlEntry{Time: ex.Start.UTC(), URL: e.URL, Host: scheduler.Authority(mustURL(e.URL)), Kind: scheduler.KindRobots.String(), Status: ex.Status,
 		Bytes: int64(len(ex.Body)), DurationMS: e.DurationMS, PaceSeconds: ex.PaceSeconds, PaceRule: ex.PaceRule, Truncated: ex.truncated()}
 	if ex.Header != nil {
 		ce.ContentType = ex.Header.Get("Content-Type")
@@ -327,7 +326,7 @@ func (c *crawl) onRobotsFetch(e crawllog.RobotsEntry, ex *exchange) {
 		ce.Error = ex.Err.Error()
 	}
 	c.logs.crawl.write(ce)
-	c.tally.robotsFetch(ce.Host)
+	c.tally.logged(ce)
 	c.archive(ex, []archive.Field{{Name: "robots-outcome", Value: e.Outcome}, {Name: "pace-source", Value: ex.PaceRule}}, true)
 }
 

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/crawlproject/crawl/crawllog"
+	"github.com/crawlproject/crawl/scheduler"
 )
 
 // tally counts what happened per host during one run, or (as a history's)
@@ -46,26 +47,29 @@ func (t *tally) host(a string) *hostTally {
 	return h
 }
 
-func (t *tally) fetch(a string, status int, bytes int64, failed bool) {
+// logged counts one crawl.jsonl line, as the run writes it or as a later
+// run reads it back: a robots.txt request, or a fetch, which failed when
+// no answer came or the answer was 429 or a 5xx.
+func (t *tally) logged(e crawllog.CrawlEntry) (failed bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	h := t.host(a)
+	h := t.host(e.Host)
+	if e.Kind == scheduler.KindRobots.String() {
+		h.robots++
+		return false
+	}
+	failed = e.Error != "" || e.Status == 429 || e.Status >= 500
 	key := "error"
-	if status > 0 {
-		key = strconv.Itoa(status)
+	if e.Status > 0 {
+		key = strconv.Itoa(e.Status)
 	}
 	h.byStatus[key]++
 	h.fetched++
-	h.bytes += bytes
+	h.bytes += e.Bytes
 	if failed {
 		h.errors++
 	}
-}
-
-func (t *tally) robotsFetch(a string) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.host(a).robots++
+	return failed
 }
 
 func (t *tally) skip(a, reason string) {
@@ -154,13 +158,11 @@ func readHistory(dir string) (*history, error) {
 	}
 	err = scanJSONL(filepath.Join(dir, crawllog.CrawlLogFile), func(e crawllog.CrawlEntry) {
 		r := runOf(e.Time)
-		if e.Kind == "robots" {
-			h.tally.robotsFetch(e.Host)
+		failed := h.tally.logged(e)
+		if e.Kind == scheduler.KindRobots.String() {
 			r.RobotsFetches++
 			return
 		}
-		failed := e.Error != "" || e.Status == 429 || e.Status >= 500
-		h.tally.fetch(e.Host, e.Status, e.Bytes, failed)
 		r.Fetched++
 		if failed {
 			r.Errors++
