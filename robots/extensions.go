@@ -130,7 +130,7 @@ func parseDelay(val string) (time.Duration, string) {
 // warning unless the unit is the second; ok is false if val is not such a
 // value.
 func delayWithUnit(val string) (float64, string, bool) {
-	f, after, ok := readDecimal(val)
+	f, after, ok := readDecimal(val, false)
 	word := trimWS(after)
 	if !ok || word == "" || letterRun(word) != word {
 		return 0, "", false

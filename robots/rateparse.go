@@ -27,7 +27,7 @@ const maxRequests = 1e9
 // conservative readings of malformed values; each comes with a warning.
 func parseRate(val string) (RequestRate, []string) {
 	var msgs []string
-	num, s, ok := readNumber(val)
+	num, s, ok := readDecimal(val, true)
 	if !ok {
 		return RequestRate{Requests: 1, Per: FallbackDelay, Malformed: true},
 			[]string{"Request-rate does not start with a number; read as one document per 10 s"}
@@ -143,7 +143,7 @@ func readPeriod(s string) (per float64, rest string, msgs []string, bad string) 
 		}
 		s = t
 	}
-	t, after, hasNum := readDecimal(s)
+	t, after, hasNum := readDecimal(s, false)
 	if !hasNum {
 		letters, next := unitWord(s)
 		unit, known := timeUnit(letters)
@@ -228,35 +228,12 @@ func durationText(ns float64) string {
 	return time.Duration(ns).String()
 }
 
-// readNumber reads a decimal number (sign and fraction allowed) at the
-// start of s: the longest run of digits and '.'. A number too large for a
-// float64 reads as infinity.
-func readNumber(s string) (float64, string, bool) {
-	i := 0
-	if i < len(s) && (s[i] == '-' || s[i] == '+') {
-		i++
-	}
-	digits := 0
-	for i < len(s) && ('0' <= s[i] && s[i] <= '9' || s[i] == '.') {
-		if s[i] != '.' {
-			digits++
-		}
-		i++
-	}
-	if digits == 0 {
-		return 0, s, false
-	}
-	f, err := strconv.ParseFloat(s[:i], 64)
-	if err != nil && !errors.Is(err, strconv.ErrRange) {
-		return 0, s, false
-	}
-	return f, s[i:], true
-}
-
 // readDecimal reads a decimal number at the start of s: an optional sign,
-// digits with at most one '.', at least one digit. A number too large for
-// a float64 reads as infinity.
-func readDecimal(s string) (float64, string, bool) {
+// digits with at most one '.', at least one digit. A second '.' ends the
+// number, unless wholeRun: then the number is the whole run of digits and
+// '.' there, and a run with two '.' is no number ("1.2.3" is not 1.2 and
+// ".3"). A number too large for a float64 reads as infinity.
+func readDecimal(s string, wholeRun bool) (float64, string, bool) {
 	i := 0
 	if i < len(s) && (s[i] == '-' || s[i] == '+') {
 		i++
@@ -264,6 +241,9 @@ func readDecimal(s string) (float64, string, bool) {
 	digits, dot := 0, false
 	for ; i < len(s); i++ {
 		c := s[i]
+		if c == '.' && dot && wholeRun {
+			return 0, s, false
+		}
 		if c == '.' && !dot {
 			dot = true
 			continue
