@@ -297,37 +297,35 @@ func (m *mirror) removeTmpDir() {
 // mirrorKey names u in the mirror's table: one key per mirror file. It is
 // u without fragment, scheme and host in lower case, the path in the form
 // MirrorPath reads it (canonicalPath; empty written "/"), the query as is.
-func mirrorKey(u *url.URL) string {
-	if u.Opaque != "" {
-		return strings.ToLower(u.Scheme) + ":" + u.Opaque
-	}
-	var b strings.Builder
-	b.WriteString(strings.ToLower(u.Scheme) + "://")
-	if u.User != nil {
-		b.WriteString(u.User.String() + "@")
-	}
-	b.WriteString(strings.TrimSuffix(strings.ToLower(u.Host), ":")) // an empty port is none (6.2.3)
-	p := canonicalPath(u.EscapedPath())
-	if p == "" {
-		p = "/"
-	}
-	b.WriteString(p)
-	b.WriteString(rawQuery(u))
-	return b.String()
-}
+func mirrorKey(u *url.URL) string { return urlKey(u, false) }
 
 // normKey is the key a link is looked up by when no file has its exact
 // mirrorKey: mirrorKey after the rest of RFC 3986 section 6.2.2 and 6.2.3,
 // that is dot segments removed (5.2.4), the default port (80 for http, 443
 // for https) dropped, the query in canonical form and an empty one dropped.
-func normKey(u *url.URL) string {
-	if u.Opaque != "" {
-		return mirrorKey(u)
-	}
+func normKey(u *url.URL) string { return urlKey(u, true) }
+
+// urlKey builds mirrorKey, or normKey when norm is set.
+func urlKey(u *url.URL, norm bool) string {
 	scheme := strings.ToLower(u.Scheme)
-	host := strings.TrimSuffix(strings.ToLower(u.Host), ":")
-	if port := u.Port(); scheme == "http" && port == "80" || scheme == "https" && port == "443" {
-		host = strings.TrimSuffix(host, ":"+port)
+	if u.Opaque != "" {
+		return scheme + ":" + u.Opaque
+	}
+	host := strings.TrimSuffix(strings.ToLower(u.Host), ":") // an empty port is none (6.2.3)
+	p := canonicalPath(u.EscapedPath())
+	if p == "" {
+		p = "/"
+	}
+	query := rawQuery(u)
+	if norm {
+		if port := u.Port(); scheme == "http" && port == "80" || scheme == "https" && port == "443" {
+			host = strings.TrimSuffix(host, ":"+port)
+		}
+		p = removeDotSegments(p)
+		query = ""
+		if u.RawQuery != "" {
+			query = "?" + canonicalPath(u.RawQuery)
+		}
 	}
 	var b strings.Builder
 	b.WriteString(scheme + "://")
@@ -335,14 +333,8 @@ func normKey(u *url.URL) string {
 		b.WriteString(u.User.String() + "@")
 	}
 	b.WriteString(host)
-	p := canonicalPath(u.EscapedPath())
-	if p == "" {
-		p = "/"
-	}
-	b.WriteString(removeDotSegments(p))
-	if u.RawQuery != "" {
-		b.WriteString("?" + canonicalPath(u.RawQuery))
-	}
+	b.WriteString(p)
+	b.WriteString(query)
 	return b.String()
 }
 
