@@ -183,29 +183,38 @@ func (w *Writer) Dir() string { return w.opts.Dir }
 func (w *Writer) startFile(last string) error {
 	if last != "" {
 		if st, err := os.Stat(last); err == nil && st.Size() < w.opts.MaxFileSize {
-			w.name = filepath.Base(last)
-			var buf bytes.Buffer
-			if err := w.warcinfo(&buf); err != nil {
+			info, err := w.nameFile(last)
+			if err != nil {
 				return err
 			}
-			if st.Size()+int64(buf.Len()) <= w.opts.MaxFileSize {
-				return w.openFile(last, buf.Bytes())
+			if st.Size()+int64(len(info)) <= w.opts.MaxFileSize {
+				return w.openFile(last, info)
 			}
 		}
 	}
 	w.serial++
 	path := filepath.Join(w.opts.Dir, fmt.Sprintf("%s-%s-%05d.warc.gz",
 		w.opts.Prefix, w.opts.Now().UTC().Format("20060102150405"), w.serial))
+	info, err := w.nameFile(path)
+	if err != nil {
+		return err
+	}
+	return w.openFile(path, info)
+}
+
+// nameFile makes path's base name the current file name and renders the
+// warcinfo record naming it.
+func (w *Writer) nameFile(path string) ([]byte, error) {
 	w.name = filepath.Base(path)
 	var buf bytes.Buffer
 	if err := w.warcinfo(&buf); err != nil {
-		return err
+		return nil, err
 	}
-	return w.openFile(path, buf.Bytes())
+	return buf.Bytes(), nil
 }
 
-// openFile makes path the current file, positioned at its end, and
-// appends info (its warcinfo record) to it.
+// openFile makes path, named by nameFile, the current file, positioned at
+// its end, and appends info (its warcinfo record) to it.
 func (w *Writer) openFile(path string, info []byte) error {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
@@ -216,7 +225,7 @@ func (w *Writer) openFile(path string, info []byte) error {
 		f.Close()
 		return fmt.Errorf("archive: open warc file: %w", err)
 	}
-	w.f, w.name, w.size, w.used = f, filepath.Base(path), size, size > 0
+	w.f, w.size, w.used = f, size, size > 0
 	return w.append(info)
 }
 
