@@ -1,11 +1,8 @@
 package crawler
 
 import (
-	"bufio"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -194,7 +191,8 @@ func (h *history) started(now time.Time) time.Time {
 	return now
 }
 
-// scanJSONL calls fn with each line of path that decodes as a T.
+// scanJSONL calls fn with each line of path that decodes as a T; a line
+// that does not (a torn last line) is passed over.
 func scanJSONL[T any](path string, fn func(T)) error {
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -204,22 +202,10 @@ func scanJSONL[T any](path string, fn func(T)) error {
 		return fmt.Errorf("crawler: read %s: %w", filepath.Base(path), err)
 	}
 	defer f.Close()
-	r := bufio.NewReaderSize(f, 64<<10)
-	for {
-		line, err := r.ReadBytes('\n')
-		if len(line) > 0 {
-			var v T
-			if json.Unmarshal(line, &v) == nil {
-				fn(v)
-			}
-		}
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("crawler: read %s: %w", filepath.Base(path), err)
-		}
+	if _, _, err := crawllog.ReadJSONL(f, fn); err != nil {
+		return fmt.Errorf("crawler: read %s: %w", filepath.Base(path), err)
 	}
+	return nil
 }
 
 // beginRun appends a run's start line to dir's runs.jsonl and returns the

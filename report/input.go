@@ -1,12 +1,9 @@
 package report
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -48,7 +45,7 @@ type input struct {
 }
 
 // maxLine bounds one JSONL line; longer lines are skipped as malformed.
-const maxLine = 1 << 20
+const maxLine = crawllog.MaxLine
 
 // readInput reads dir. A missing or unreadable summary.json is an error
 // (wrapping fs.ErrNotExist when it is absent); the JSONL files are optional
@@ -89,53 +86,12 @@ func readJSONL[T any](dir, name string, notes *[]string) ([]T, error) {
 	}
 	defer f.Close()
 	var out []T
-	bad, lineNo, firstBad := 0, 0, 0
-	r := bufio.NewReaderSize(f, 64<<10)
-	for {
-		line, tooLong, err := readLine(r)
-		if err == io.EOF && len(line) == 0 && !tooLong {
-			break
-		}
-		if err != nil && err != io.EOF {
-			return nil, fmt.Errorf("report: read %s: %w", name, err)
-		}
-		lineNo++
-		line = bytes.TrimSpace(line)
-		if len(line) > 0 || tooLong {
-			var v T
-			if tooLong || json.Unmarshal(line, &v) != nil {
-				bad++
-				if firstBad == 0 {
-					firstBad = lineNo
-				}
-			} else {
-				out = append(out, v)
-			}
-		}
-		if err == io.EOF {
-			break
-		}
+	bad, firstBad, err := crawllog.ReadJSONL(f, func(v T) { out = append(out, v) })
+	if err != nil {
+		return nil, fmt.Errorf("report: read %s: %w", name, err)
 	}
 	if bad > 0 {
 		*notes = append(*notes, fmt.Sprintf("%s: ignored %d malformed line(s), the first on line %d.", name, bad, firstBad))
 	}
 	return out, nil
-}
-
-// readLine returns the next line without its newline. A line longer than
-// maxLine is consumed and reported with tooLong and no content.
-func readLine(r *bufio.Reader) (line []byte, tooLong bool, err error) {
-	for {
-		chunk, err := r.ReadSlice('\n')
-		if !tooLong {
-			line = append(line, chunk...)
-			if len(line) > maxLine {
-				tooLong, line = true, nil
-			}
-		}
-		if err == bufio.ErrBufferFull {
-			continue
-		}
-		return bytes.TrimSuffix(line, []byte("\n")), tooLong, err
-	}
 }
