@@ -116,10 +116,7 @@ func isWindow(s string) bool {
 // number later in rest, with its unit, as the period of num documents
 // ("1 per 10s" is 10 s; "1,000/1h", read as 1 then "000/1h", is 1 h).
 func slowestCountReading(num float64, rest string) float64 {
-	unit := time.Second
-	if u, known := timeUnit(letterRun(trimWS(rest))); known {
-		unit = u
-	}
+	unit := unitAfter(rest)
 	count := num
 	if count == 0 {
 		count = 1
@@ -184,10 +181,7 @@ func readPeriod(s string) (per float64, rest string, msgs []string, bad string) 
 // what follows it; otherwise "" and s.
 func unitWord(s string) (word, rest string) {
 	t := trimWS(s)
-	i := 0
-	for i < len(t) && ('a' <= t[i]|0x20 && t[i]|0x20 <= 'z') {
-		i++
-	}
+	i := len(letterRun(t))
 	if i == 0 || i < len(t) && !isWS(t[i]) && t[i] != ',' {
 		return "", s
 	}

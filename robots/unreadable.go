@@ -33,11 +33,7 @@ func longestSpan(s string) float64 {
 		}
 		num, n := groupedNumber(s[i:])
 		i += n
-		unit := time.Second
-		if u, known := timeUnit(letterRun(trimWS(s[i:]))); known {
-			unit = u
-		}
-		longest = max(longest, num*float64(unit))
+		longest = max(longest, num*float64(unitAfter(s[i:])))
 	}
 	return longest
 }
@@ -76,6 +72,16 @@ func parseDigits(s string) float64 {
 		return 0
 	}
 	return f
+}
+
+// unitAfter returns the time unit that s starts with, after white space,
+// if timeUnit knows it ("10s", "2 min"), else the second, the Crawl-delay
+// and Request-rate default.
+func unitAfter(s string) time.Duration {
+	if u, known := timeUnit(letterRun(trimWS(s))); known {
+		return u
+	}
+	return time.Second
 }
 
 // letterRun returns the ASCII letters at the start of s.
