@@ -371,28 +371,19 @@ func dropPathSessionID(p string, multi bool) string {
 // "/") at the start of s, 0 if there is none.
 func sessionSegment(s string, multi bool) int {
 	if !multi {
-		if len(s) >= 27 && isAlnum24(s[1:25]) && s[25] == ')' && s[26] == '/' {
+		if len(s) >= 27 && isAlnum(s[1:25]) && s[25] == ')' && s[26] == '/' {
 			return 27
 		}
 		return 0
 	}
 	i := 1
-	for len(s) >= i+27 && s[i] >= 'a' && s[i] <= 'z' && s[i+1] == '(' && isAlnum24(s[i+2:i+26]) && s[i+26] == ')' {
+	for len(s) >= i+27 && s[i] >= 'a' && s[i] <= 'z' && s[i+1] == '(' && isAlnum(s[i+2:i+26]) && s[i+26] == ')' {
 		i += 27
 	}
 	if i > 1 && len(s) >= i+2 && s[i] == ')' && s[i+1] == '/' {
 		return i + 2
 	}
 	return 0
-}
-
-func isAlnum24(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'z') {
-			return false
-		}
-	}
-	return len(s) == 24
 }
 
 // dropQuerySessionIDs removes session-id arguments from a query as surt
@@ -459,7 +450,7 @@ func sessionValueEnd(q string, v int, name string, valueLen int) int {
 		}
 		end = w + next
 	default:
-		if len(q) < v+valueLen || !isAlnum32(q[v:v+valueLen]) {
+		if len(q) < v+valueLen || !isAlnum(q[v:v+valueLen]) {
 			return -1
 		}
 		end = v + valueLen
@@ -470,7 +461,10 @@ func sessionValueEnd(q string, v int, name string, valueLen int) int {
 	return end
 }
 
-func isAlnum32(s string) bool {
+// isAlnum reports whether s holds only ASCII letters (of either case) and
+// digits. (The session-id segments of a path are matched after the path is
+// lower-cased, those of a query before.)
+func isAlnum(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if c := s[i] | 0x20; !('0' <= s[i] && s[i] <= '9' || 'a' <= c && c <= 'z') {
 			return false
