@@ -110,10 +110,11 @@ func checkInside(root, p string) error {
 // http.
 func hostDir(u *url.URL) string {
 	h := strings.ToLower(u.Hostname())
+	dotsOnly := strings.Trim(h, ".") == ""
 	var b strings.Builder
 	for i := 0; i < len(h); i++ {
 		c := h[i]
-		if c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || (c == '.' && strings.Trim(h, ".") != "") {
+		if c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || (c == '.' && !dotsOnly) {
 			b.WriteByte(c)
 		} else {
 			writePercent(&b, c)
