@@ -1,6 +1,7 @@
 package archive
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -74,12 +75,12 @@ func cdxFor(rec *Record, filename string, offset, length int64) (cdxEntry, bool)
 // temporary file renamed over the old index).
 func writeIndex(dir string, lines []string) error {
 	slices.Sort(lines)
-	var b strings.Builder
+	var b bytes.Buffer
 	for _, l := range lines {
 		b.WriteString(l)
 		b.WriteByte('\n')
 	}
-	if err := replaceFile(filepath.Join(dir, IndexName), b.String()); err != nil {
+	if err := replaceFile(filepath.Join(dir, IndexName), b.Bytes()); err != nil {
 		return fmt.Errorf("archive: write index: %w", err)
 	}
 	return nil

@@ -2,6 +2,7 @@ package archive
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -95,20 +96,20 @@ func loadJournal(dir string) map[string][]indexEntry {
 
 // journalLines renders entries as journal lines: each one JSON object
 // and a newline, as json.Encoder writes them (journalWriter.add too).
-func journalLines(b *strings.Builder, entries []indexEntry) {
+func journalLines(b *bytes.Buffer, entries []indexEntry) {
 	enc := json.NewEncoder(b)
 	for i := range entries {
-		enc.Encode(&entries[i]) // strings and ints into a Builder: cannot fail
+		enc.Encode(&entries[i]) // strings and ints into a Buffer: cannot fail
 	}
 }
 
 // openJournal rewrites the journal from w.entries (dropping torn or stale
 // lines) and opens it for appending.
 func (w *Writer) openJournal() error {
-	var b strings.Builder
+	var b bytes.Buffer
 	journalLines(&b, w.entries)
 	path := filepath.Join(w.opts.Dir, JournalName)
-	if err := replaceFile(path, b.String()); err != nil {
+	if err := replaceFile(path, b.Bytes()); err != nil {
 		return fmt.Errorf("archive: journal: %w", err)
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0o644)

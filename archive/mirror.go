@@ -275,17 +275,7 @@ func (m *mirror) writeFile(p string, data []byte) error {
 		}
 		tmp = f
 	}
-	_, err := tmp.Write(data)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), p)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-	}
-	return err
+	return renameTemp(tmp, data, p, false)
 }
 
 // removeTmpDir removes root/@tmp if it is empty. Callers hold m.mu.

@@ -18,26 +18,17 @@ const tempPrefix = ".tmp-"
 // either its old or its new contents after a crash or a power loss. The
 // file is readable by all (0644), as the WARC files are, for a web server
 // or replay tool running as another user.
-func replaceFile(path string, data string) error {
+func replaceFile(path string, data []byte) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), tempPrefix+filepath.Base(path)+"-*")
 	if err != nil {
 		return err
 	}
-	err = tmp.Chmod(0o644)
-	if err == nil {
-		_, err = tmp.WriteString(data)
-	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
 		os.Remove(tmp.Name())
+		return err
+	}
+	if err := renameTemp(tmp, data, path, true); err != nil {
 		return err
 	}
 	// The rename is durable once the directory is synced.
@@ -48,6 +39,28 @@ func replaceFile(path string, data string) error {
 	err = dir.Sync()
 	if cerr := dir.Close(); err == nil {
 		err = cerr
+	}
+	return err
+}
+
+// renameTemp writes data to the new temporary file tmp, syncs it if
+// durable, closes it and renames it to path; on failure it removes tmp.
+// replaceFile and the mirror's writeFile share it: the index and the
+// journal must survive a power loss, a mirror page is not synced (one
+// fsync per stored page would cost more than the page's WARC records).
+func renameTemp(tmp *os.File, data []byte, path string, durable bool) error {
+	_, err := tmp.Write(data)
+	if err == nil && durable {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
 	}
 	return err
 }
