@@ -64,12 +64,14 @@ func (s *Scheduler) limitHeadLocked(h *host) bool {
 // limit is reached, as skips for OnSkip (the URLs leave the frontier). It
 // reports whether it skipped any.
 func (s *Scheduler) limitSkipLocked(h *host, now time.Time) bool {
+	// Skipping changes no count: the limit reached, and its words, hold
+	// for the whole head.
+	why := s.pageLimitReached(h)
+	if why == "" {
+		return false
+	}
 	n := 0
 	for len(h.cache) > 0 && counted(h.cache[0].Kind) {
-		why := s.pageLimitReached(h)
-		if why == "" {
-			break
-		}
 		e := h.cache[0]
 		h.cache[0] = Entry{}
 		h.cache = h.cache[1:]
