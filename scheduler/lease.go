@@ -59,7 +59,7 @@ func (s *Scheduler) Next(ctx context.Context) (*Lease, error) {
 					s.mu.Unlock()
 					continue
 				}
-				if h.rulesKnown && len(h.cache) > 0 && counted(h.cache[0].Kind) && s.pageLimitPending(h) {
+				if h.rulesKnown && s.heldForPageLeases(h) {
 					// A page lease issued since h was placed may reach a
 					// page limit: h waits for the leases in flight.
 					s.fixAt(h, now)

@@ -46,6 +46,13 @@ func (s *Scheduler) pageLimitPending(h *host) bool {
 	return m > 0 && h.rec.Pages+h.pageLeases >= m
 }
 
+// heldForPageLeases reports whether h, whose rules are known, must wait
+// with the page or requisite at its queue head for the page leases in
+// flight (see pageLimitPending).
+func (s *Scheduler) heldForPageLeases(h *host) bool {
+	return len(h.cache) > 0 && counted(h.cache[0].Kind) && s.pageLimitPending(h)
+}
+
 // limitHeadLocked reports whether h's next lease would be skipped with
 // max-pages at once: its rules are known, a page limit is reached (final:
 // the counts only grow) and its queue head is a page or requisite, or is

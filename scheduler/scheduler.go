@@ -367,7 +367,7 @@ func (s *Scheduler) eligible(h *host) bool {
 	if !h.rulesKnown {
 		return !h.robotsOut && h.queued() > 0
 	}
-	if len(h.cache) > 0 && counted(h.cache[0].Kind) && s.pageLimitPending(h) {
+	if s.heldForPageLeases(h) {
 		s.held[h] = struct{}{}
 		return false
 	}
