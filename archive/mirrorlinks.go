@@ -114,7 +114,7 @@ func (m *mirror) rewriteFile(f *mirrorFile) error {
 // first <base href> (resolved against the page URL), else the page URL
 // (HTML, "document base URL").
 func documentBase(page *url.URL, src []byte) *url.URL {
-	if !bytes.Contains(bytes.ToLower(src), []byte("<base")) {
+	if !hasBaseTag(src) {
 		return page
 	}
 	z := html.NewTokenizer(bytes.NewReader(src))
@@ -135,6 +135,21 @@ func documentBase(page *url.URL, src []byte) *url.URL {
 					return page
 				}
 			}
+		}
+	}
+}
+
+// hasBaseTag reports whether src holds "<base" in any case: whether
+// documentBase must tokenize it. It does not copy src.
+func hasBaseTag(src []byte) bool {
+	for rest := src; ; {
+		i := bytes.IndexByte(rest, '<')
+		if i < 0 {
+			return false
+		}
+		rest = rest[i+1:]
+		if len(rest) >= 4 && rest[0]|0x20 == 'b' && rest[1]|0x20 == 'a' && rest[2]|0x20 == 's' && rest[3]|0x20 == 'e' {
+			return true
 		}
 	}
 }
