@@ -124,7 +124,7 @@ func (c *crawl) handleFetch(ctx context.Context, l *scheduler.Lease) error {
 	hdr := http.Header{}
 	hdr.Set(jobHeader, id)
 	err := c.col.Request(http.MethodGet, l.URL, nil, cctx, hdr)
-	if ex.Start.IsZero() || (ctx.Err() != nil && errors.Is(ex.Err, context.Canceled)) {
+	if ex.Start.IsZero() || ex.stopped {
 		// Not sent, or aborted because the crawl is stopping: the lease
 		// stays unfinished, so the URL stays in the durable frontier for
 		// the next run, and nothing is held against the host.

@@ -252,7 +252,7 @@ func (l *robotsLayer) fetch(ctx context.Context, authority string, prev *robotsS
 		last = ex
 		lastEntry = crawllog.RobotsEntry{Time: ex.Start.UTC(), Host: authority, URL: target, Status: ex.Status, Bytes: int64(len(ex.Body)),
 			DurationMS: float64(ex.Duration) / float64(time.Millisecond), Redirects: append([]string{}, rec.Redirects...), Truncated: ex.truncated()}
-		if err != nil && ctx.Err() != nil {
+		if ex.stopped {
 			// Aborted because the crawl is stopping: not an outcome of the
 			// host. Nothing is logged, stored or counted; the robots lease
 			// stays queued and the next run fetches robots.txt again.

@@ -75,6 +75,10 @@ type exchange struct {
 
 	robots bool  // a robots.txt fetch or one of its redirect hops: always permitted
 	limit  int64 // a smaller body cap for this request (robots.max_bytes); 0: the transport's
+	// stopped reports that the request failed because its caller's
+	// context ended: the crawl is stopping, and the failure is no outcome
+	// of the host (see politeTransport.fail).
+	stopped bool
 }
 
 // politeTransport is the one choke point every request passes: pages,
@@ -190,10 +194,7 @@ func (t *politeTransport) RoundTrip(in *http.Request) (*http.Response, error) {
 	resp, err := t.base.RoundTrip(req)
 	if err != nil {
 		ex.Duration = time.Since(ex.Start)
-		ex.Err = err
-		if in.Context().Err() == nil { // a stopped crawl is not the host's failure
-			t.pace.Observe(auth, 0, ex.Duration, "", err)
-		}
+		t.fail(in, ex, err)
 		return nil, err
 	}
 	body, rerr := io.ReadAll(io.LimitReader(resp.Body, limit+1))
@@ -220,9 +221,7 @@ func (t *politeTransport) RoundTrip(in *http.Request) (*http.Response, error) {
 	ex.Trailer = resp.Trailer
 	ex.record(rec, req, resp)
 	if rerr != nil {
-		if in.Context().Err() == nil {
-			t.pace.Observe(auth, 0, ex.Duration, "", rerr)
-		}
+		t.fail(in, ex, rerr)
 		return nil, rerr
 	}
 	t.pace.Observe(auth, resp.StatusCode, ex.Duration, resp.Header.Get("Retry-After"), nil)
@@ -231,6 +230,18 @@ func (t *politeTransport) RoundTrip(in *http.Request) (*http.Response, error) {
 	resp.TransferEncoding = nil
 	resp.Uncompressed = false
 	return resp, nil
+}
+
+// fail ends a sent exchange that failed with err. It is the one place
+// that decides whether the failure is the host's: when in's context has
+// ended the crawl is stopping, so the pace does not see the failure and
+// ex.stopped tells the callers to treat the request as not sent (nothing
+// logged, stored or counted; its lease stays for the next run).
+func (t *politeTransport) fail(in *http.Request, ex *exchange, err error) {
+	ex.Err = err
+	if ex.stopped = in.Context().Err() != nil; !ex.stopped {
+		t.pace.Observe(ex.Authority, 0, ex.Duration, "", err)
+	}
 }
 
 // truncated reports that Body is not the whole body (Truncation says why).
