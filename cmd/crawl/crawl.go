@@ -49,11 +49,7 @@ func runCrawl(ctx context.Context, cfg crawler.Config, stdout, stderr io.Writer)
 
 // reportRun prints the summary and maps the crawl's outcome to an error.
 func reportRun(ctx context.Context, cfg crawler.Config, sum *crawllog.Summary, err error, stdout io.Writer) error {
-	var od *crawler.ErrOutDir
-	if errors.As(err, &od) {
-		return &usageError{err}
-	}
-	if uerr := outDirInUse(cfg, err); uerr != nil {
+	if uerr := outDirError(cfg, err); uerr != nil {
 		return uerr
 	}
 	if sum != nil {
@@ -70,12 +66,14 @@ func reportRun(ctx context.Context, cfg crawler.Config, sum *crawllog.Summary, e
 	return err
 }
 
-// frontierHolder returns the process that has the frontier file open, found
-// through /proc/<pid>/fd where there is one (Linux); ok is false elsewhere or
-// when no readable process holds it.
-// outDirInUse returns the usage error (exit 2) for err when it says that
-// another crawl or dry run holds cfg.Out's frontier, nil otherwise.
-func outDirInUse(cfg crawler.Config, err error) error {
+// outDirError returns the usage error (exit 2) for err when cfg.Out
+// cannot be used: it is not a usable output dir (crawler.ErrOutDir), or
+// another crawl or dry run holds its frontier; nil otherwise.
+func outDirError(cfg crawler.Config, err error) error {
+	var od *crawler.ErrOutDir
+	if errors.As(err, &od) {
+		return &usageError{err}
+	}
 	if !errors.Is(err, scheduler.ErrStoreLocked) {
 		return nil
 	}
@@ -86,6 +84,9 @@ func outDirInUse(cfg crawler.Config, err error) error {
 	return usagef("output dir %s is in use by another crawl (%s); wait for it to finish or choose another --out", cfg.Out, who)
 }
 
+// frontierHolder returns the process that has the frontier file open, found
+// through /proc/<pid>/fd where there is one (Linux); ok is false elsewhere or
+// when no readable process holds it.
 func frontierHolder(path string) (pid int, ok bool) {
 	abs, err := filepath.Abs(path)
 	if err != nil {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 
@@ -12,11 +11,7 @@ import (
 // runDryRun fetches only the seed hosts' robots.txt and prints what they allow.
 func runDryRun(ctx context.Context, cfg crawler.Config, seeds []string, stdout, stderr io.Writer) error {
 	hosts, err := crawler.DryRun(ctx, cfg, seeds, stderr)
-	var od *crawler.ErrOutDir
-	if errors.As(err, &od) {
-		return &usageError{err}
-	}
-	if uerr := outDirInUse(cfg, err); uerr != nil {
+	if uerr := outDirError(cfg, err); uerr != nil {
 		return uerr
 	}
 	crawler.PrintDryRun(stdout, hosts)
