@@ -60,21 +60,29 @@ func SURT(rawURL string) string {
 		return rawURL
 	}
 	var key strings.Builder
-	host := surtHost(u.host)
-	host = dropWWW(host)
-	labels := strings.Split(host, ".")
-	slices.Reverse(labels)
-	key.WriteString(strings.Join(labels, ","))
+	key.Grow(len(rest) + 1) // the key is rarely longer than the URL
+	// The host's labels reversed, joined by commas.
+	for h := dropWWW(surtHost(u.host)); ; {
+		i := strings.LastIndexByte(h, '.')
+		key.WriteString(h[i+1:])
+		if i < 0 {
+			break
+		}
+		key.WriteByte(',')
+		h = h[:i]
+	}
 	if u.port != "" {
 		if p, err := strconv.Atoi(u.port); err == nil && p > 0 && p <= 65535 &&
 			!(scheme == "http" && p == 80) && !(scheme == "https" && p == 443) {
-			key.WriteString(":" + strconv.Itoa(p))
+			key.WriteByte(':')
+			key.WriteString(strconv.Itoa(p))
 		}
 	}
 	key.WriteByte(')')
 	key.WriteString(surtPath(u.path))
 	if q := surtQuery(u.query); q != "" {
-		key.WriteString("?" + q)
+		key.WriteByte('?')
+		key.WriteString(q)
 	}
 	return key.String()
 }
