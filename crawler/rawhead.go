@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"net/http"
-	"slices"
-	"sort"
 	"strconv"
 )
 
@@ -70,21 +68,15 @@ func rebuiltRequest(req *http.Request) []byte {
 	return b.Bytes()
 }
 
-// writeSortedFields writes h's fields sorted by name, as net/http writes
-// them, leaving out the names in skip, then the empty line ending a head.
+// writeSortedFields writes h's fields sorted by name as net/http writes
+// them (http.Header.WriteSubset), leaving out the names in skip, then the
+// empty line ending a head.
 func writeSortedFields(b *bytes.Buffer, h http.Header, skip ...string) {
-	keys := make([]string, 0, len(h))
-	for k := range h {
-		if !slices.Contains(skip, k) {
-			keys = append(keys, k)
-		}
+	exclude := make(map[string]bool, len(skip))
+	for _, k := range skip {
+		exclude[k] = true
 	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		for _, v := range h[k] {
-			fmt.Fprintf(b, "%s: %s\r\n", k, v)
-		}
-	}
+	h.WriteSubset(b, exclude) // a bytes.Buffer does not fail
 	b.WriteString("\r\n")
 }
 
