@@ -89,11 +89,14 @@
 //     the rewritten links are relative to the file. Links to pages not
 //     mirrored become absolute URLs (as wget -k makes them), links to a
 //     URL that redirected lead to its target's file. URLs that RFC 3986
-//     6.2.2 makes equal (case of escapes, escaped unreserved characters,
-//     dot segments, default port) share one file; all others get their
-//     own: https hosts live in "host@https", and a reserved character the
-//     URL percent-encoded is written "%%XX", apart from the literal one
-//     (see MirrorPath). When a path is
+//     6.2.2.1 and 6.2.2.2 make equal (case of scheme, host and escapes,
+//     escaped unreserved characters), or that differ by an empty port
+//     ("host:", 6.2.3), share one file; all others get their own: https
+//     hosts live in "host@https", and a reserved character the URL
+//     percent-encoded is written "%%XX", apart from the literal one (see
+//     MirrorPath). A link is matched to a file after the rest of 6.2.2
+//     and 6.2.3 too (dot segments, default port, empty query), so it
+//     finds the file of a URL that differs from it only so. When a path is
 //     both a file and a directory prefix ("/a" and "/a/b"), the file is
 //     stored as "a@f" beside the directory (see MirrorPath for the other
 //     '@' tags). Windows device names (CON, NUL, ...) are not renamed.
