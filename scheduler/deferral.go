@@ -21,8 +21,11 @@ func (s *Scheduler) drainLocked(now time.Time) []deferral {
 			continue
 		}
 		h.notified = true
-		st := s.statusLocked(h, now)
-		reason, rule, line := s.deferCause(h, now)
+		// The schedule is worked out once for the status and the cause.
+		p := h.pace()
+		sc := earliest(&s.cfg, &p, now)
+		st := s.statusAt(h, sc, now)
+		reason, rule, line := s.deferCause(h, &p, sc)
 		by := rule
 		if line > 0 {
 			by += fmt.Sprintf(" (line %d)", line)
@@ -66,17 +69,16 @@ func (s *Scheduler) emitDeferred(ds []deferral) error {
 	return nil
 }
 
-// deferCause names what holds a deferred host back, as the skip reason,
-// the rule and its robots.txt line (0 when it has none): its Visit-time
+// deferCause names what holds a deferred host back, given its pace p and
+// its earliest start sc, as the skip reason, the rule and its robots.txt
+// line (0 when it has none): its Visit-time
 // windows; else whichever deadline the earliest start waits for (a
 // robots.txt that failed to load, a back-off or Retry-After, the restart
 // floor); else the pace its rules ask for (Crawl-delay or Request-rate
 // line, or the term that sets the interval). A host whose rules are merely
 // not loaded yet is deferred by what its first request waits for, never
 // reported as robots-unreachable.
-func (s *Scheduler) deferCause(h *host, now time.Time) (Reason, string, int) {
-	p := h.pace()
-	sc := earliest(&s.cfg, &p, now)
+func (s *Scheduler) deferCause(h *host, p *paceState, sc schedule) (Reason, string, int) {
 	if sc.parked {
 		// The windows may come from several Visit-time lines: the first
 		// one's line is given, the rule text lists them all.

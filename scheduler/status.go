@@ -33,7 +33,11 @@ func (s *Scheduler) Hosts() []HostStatus {
 
 func (s *Scheduler) statusLocked(h *host, now time.Time) HostStatus {
 	p := h.pace()
-	sc := earliest(&s.cfg, &p, now)
+	return s.statusAt(h, earliest(&s.cfg, &p, now), now)
+}
+
+// statusAt is statusLocked given sc, h's earliest start at now.
+func (s *Scheduler) statusAt(h *host, sc schedule, now time.Time) HostStatus {
 	st := HostStatus{
 		Authority:   h.auth,
 		Interval:    sc.iv,
