@@ -126,35 +126,35 @@ func start(cfg Config, opts Options) (*crawl, error) {
 		return nil, fmt.Errorf("crawler: open frontier: %w", err)
 	}
 	c.store = store
+	// opened holds the closers of what is open so far; a failure closes
+	// them, last opened first.
+	opened := []func() error{store.Close}
+	fail := func(err error) (*crawl, error) {
+		for i := len(opened) - 1; i >= 0; i-- {
+			opened[i]()
+		}
+		return nil, err
+	}
 	// Read after the frontier is open: its lock keeps another run of the
 	// directory from appending to the logs meanwhile.
 	if c.history, err = readHistory(cfg.Out); err != nil {
-		store.Close()
-		return nil, err
+		return fail(err)
 	}
 	if c.runs, c.started, err = beginRun(cfg.Out, crawllog.ModeCrawl); err != nil {
-		store.Close()
-		return nil, err
+		return fail(err)
 	}
-	c.sched, err = scheduler.Open(schedulerConfig(cfg, c.onSchedulerSkip), store)
-	if err != nil {
-		c.runs.close()
-		store.Close()
-		return nil, fmt.Errorf("crawler: open scheduler: %w", err)
+	opened = append(opened, c.runs.close)
+	if c.sched, err = scheduler.Open(schedulerConfig(cfg, c.onSchedulerSkip), store); err != nil {
+		return fail(fmt.Errorf("crawler: open scheduler: %w", err))
 	}
+	opened = append(opened, c.sched.Close)
 	if c.logs, err = openLogs(cfg.Out); err != nil {
-		c.runs.close()
-		c.sched.Close()
-		store.Close()
-		return nil, err
+		return fail(err)
 	}
+	opened = append(opened, c.logs.close)
 	if cfg.Archive.WARC {
 		if c.arch, err = openArchive(cfg); err != nil {
-			c.runs.close()
-			c.logs.close()
-			c.sched.Close()
-			store.Close()
-			return nil, err
+			return fail(err)
 		}
 	}
 	c.tr, c.robots = newPoliteStack(cfg, c.sched, store, c.hostBusy, c.onRobotsFetch)
