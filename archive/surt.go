@@ -20,9 +20,10 @@ import (
 //   - path and query are percent-decoded until stable, dot segments and
 //     empty segments ("a//b") of the path are removed, and the bytes
 //     below 0x21 or above 0x7e and '%' and '#' are escaped again once;
-//   - the host is percent-decoded, IDNA-encoded when not ASCII, runs of
-//     dots collapsed, numeric forms ("3279880203", "017.0.0.1",
-//     "10.0.258") turned into dotted quads, then lower-cased, a leading
+//   - the host is percent-decoded, IDNA-encoded when not ASCII, each ".."
+//     replaced by "." in one pass ("a....b" becomes "a..b") and outer dots
+//     trimmed, numeric forms ("3279880203", "017.0.0.1", "10.0.258")
+//     turned into dotted quads, then lower-cased, a leading
 //     "www.", "www2.", ... dropped, and its labels reversed and joined by
 //     commas, IPv4 addresses included ("1,0,0,127");
 //   - path and query are lower-cased, the session ids surt knows
@@ -140,7 +141,8 @@ func dropWWW(host string) string {
 }
 
 // surtHost is the Google canonicaliser's host: decoded, IDNA-encoded,
-// dots collapsed, numeric IPv4 forms normalised, lower-cased, escaped.
+// ".." replaced by "." in one pass and outer dots trimmed, numeric IPv4
+// forms normalised, lower-cased, escaped.
 func surtHost(h string) string {
 	h = unescapeAll(h)
 	if !isASCII(h) {
