@@ -28,7 +28,7 @@ func (t robotsTxt) outcome() string {
 	}
 	switch t.r.Availability() {
 	case robots.Unavailable:
-		if t.status >= 300 && t.status <= 399 {
+		if t.redirectLimited() {
 			return fmt.Sprintf("HTTP %d after the redirects a crawler follows: unavailable", t.status)
 		}
 		return fmt.Sprintf("HTTP %d: unavailable", t.status)
@@ -40,6 +40,10 @@ func (t robotsTxt) outcome() string {
 	return fmt.Sprintf("HTTP %d", t.status)
 }
 
+// redirectLimited reports whether an unavailable robots.txt ended on a
+// redirect: more redirects than a crawler follows (RFC 9309 2.3.1.2).
+func (t robotsTxt) redirectLimited() bool { return t.status >= 300 && t.status <= 399 }
+
 // policy says what applies instead of rules when the robots.txt could not
 // be had (effect, "everything is allowed") and why (basis, the RFC 9309
 // section); "" and "" when its rules are followed.
@@ -47,7 +51,7 @@ func (t robotsTxt) policy() (effect, basis string) {
 	const allowed, disallowed = "everything is allowed", "everything but /robots.txt is disallowed"
 	switch t.r.Availability() {
 	case robots.Unavailable:
-		if t.status >= 300 && t.status <= 399 {
+		if t.redirectLimited() {
 			return allowed, "RFC 9309 2.3.1.2: after more than five redirects a robots.txt may be taken as unavailable; 2.3.1.3: then any resource may be accessed"
 		}
 		return allowed, "RFC 9309 2.3.1.3: when robots.txt is unavailable, any resource may be accessed"
