@@ -169,19 +169,8 @@ func (c *crawl) finishSkip(l *scheduler.Lease, reason scheduler.Reason, detail, 
 // record writes the crawl log line and the archive records of a fetch.
 func (c *crawl) record(j *job) {
 	l, ex := j.lease, j.ex
-	e := crawllog.CrawlEntry{Time: ex.Start.UTC(), URL: l.URL, Host: l.Authority, Kind: l.Kind.String(), Status: ex.Status,
-		Bytes: int64(len(ex.Body)), DurationMS: float64(ex.Duration) / float64(time.Millisecond), Depth: l.Depth,
-		Parent: l.Parent, PaceSeconds: ex.PaceSeconds, PaceRule: ex.PaceRule, RobotsRule: j.verdict.Rule,
-		RobotsLine: j.verdict.Line, Truncated: ex.truncated()}
-	if ex.Header != nil {
-		e.ContentType = ex.Header.Get("Content-Type")
-		if ex.Status >= 300 && ex.Status < 400 {
-			e.Redirect = ex.Header.Get("Location")
-		}
-	}
-	if ex.Err != nil {
-		e.Error = ex.Err.Error()
-	}
+	e := crawlEntry(ex, l.URL, l.Authority, l.Kind.String())
+	e.Depth, e.Parent, e.RobotsRule, e.RobotsLine = l.Depth, l.Parent, j.verdict.Rule, j.verdict.Line
 	c.logs.crawl.write(e)
 	c.tally.logged(e)
 	c.events.emit(Event{Time: ex.Start, Kind: EventFetch, Host: l.Authority, URL: l.URL, Status: ex.Status,
@@ -308,23 +297,32 @@ func resolve(base, ref string) (string, error) {
 	return b.ResolveReference(r).String(), nil
 }
 
+// crawlEntry is the crawl.jsonl line of a request to u on host: what the
+// transport saw of it in ex (time, status, size, pace, content type,
+// redirect target, error). The caller adds what its lease knows.
+func crawlEntry(ex *exchange, u, host, kind string) crawllog.CrawlEntry {
+	e := crawllog.CrawlEntry{Time: ex.Start.UTC(), URL: u, Host: host, Kind: kind, Status: ex.Status,
+		Bytes: int64(len(ex.Body)), DurationMS: float64(ex.Duration) / float64(time.Millisecond),
+		PaceSeconds: ex.PaceSeconds, PaceRule: ex.PaceRule, Truncated: ex.truncated()}
+	if ex.Header != nil {
+		e.ContentType = ex.Header.Get("Content-Type")
+		if ex.Status >= 300 && ex.Status < 400 {
+			e.Redirect = ex.Header.Get("Location")
+		}
+	}
+	if ex.Err != nil {
+		e.Error = ex.Err.Error()
+	}
+	return e
+}
+
 // onRobotsFetch logs and archives each robots.txt request (and redirect hop).
 func (c *crawl) onRobotsFetch(e crawllog.RobotsEntry, ex *exchange) {
 	c.logs.robots.write(e)
 	if ex.Start.IsZero() {
 		return
 	}
-	ce := crawllog.CrawlEntry{Time: ex.Start.UTC(), URL: e.URL, Host: scheduler.Authority(mustURL(e.URL)), Kind: scheduler.KindRobots.String(), Status: ex.Status,
-		Bytes: int64(len(ex.Body)), DurationMS: e.DurationMS, PaceSeconds: ex.PaceSeconds, PaceRule: ex.PaceRule, Truncated: ex.truncated()}
-	if ex.Header != nil {
-		ce.ContentType = ex.Header.Get("Content-Type")
-		if ex.Status >= 300 && ex.Status < 400 {
-			ce.Redirect = ex.Header.Get("Location")
-		}
-	}
-	if ex.Err != nil {
-		ce.Error = ex.Err.Error()
-	}
+	ce := crawlEntry(ex, e.URL, scheduler.Authority(mustURL(e.URL)), scheduler.KindRobots.String())
 	c.logs.crawl.write(ce)
 	c.tally.logged(ce)
 	c.archive(ex, []archive.Field{{Name: "robots-outcome", Value: e.Outcome}, {Name: "pace-source", Value: ex.PaceRule}}, true)
