@@ -270,6 +270,12 @@ func (m *mirror) writeFile(p string, data []byte) error {
 	for tries := 0; tmp == nil; tries++ {
 		m.tmpSeq++
 		f, err := os.OpenFile(filepath.Join(dir, strconv.FormatUint(m.tmpSeq, 10)), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if errors.Is(err, fs.ErrNotExist) && tries < 100 {
+			// @tmp was removed behind our back: make it again.
+			if err = os.MkdirAll(dir, 0o755); err == nil {
+				continue
+			}
+		}
 		if err != nil && (!errors.Is(err, fs.ErrExist) || tries == 100) {
 			return err
 		}
