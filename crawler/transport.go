@@ -208,8 +208,9 @@ func (t *politeTransport) RoundTrip(in *http.Request) (*http.Response, error) {
 	t.pace.Answered(auth, time.Now())
 	switch {
 	case rerr != nil:
-		// What arrived is archived, marked with why it ends early.
-		ex.Truncation, ex.Err = truncation(ctx, rerr), rerr
+		// What arrived is archived, marked with why it ends early (fail
+		// below sets Err).
+		ex.Truncation = truncation(ctx, rerr)
 	case int64(len(body)) > limit:
 		body, ex.Truncation = body[:limit], archive.TruncatedLength
 	}
