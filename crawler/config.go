@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/crawlproject/crawl/robots"
 )
 
 // Config is the whole effective configuration of a crawl. Every field has a
@@ -288,14 +290,9 @@ func (c Config) Validate() error {
 	return errors.Join(errs...)
 }
 
+// validToken reports whether s is a whole RFC 9309 2.2.1 product token,
+// as robots.ProductToken reads one when it matches groups: a name it would
+// cut short would obey another crawler's group.
 func validToken(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, r := range s {
-		if !(r == '-' || r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
-			return false
-		}
-	}
-	return true
+	return s != "" && robots.ProductToken(s) == s
 }
