@@ -476,7 +476,11 @@ func byLine(a, b []Warning) []Warning {
 // group asks for at now: the slowest of its Crawl-delay, every Request-rate
 // without a window and every Request-rate whose window contains now.
 // source names the line that set the pace ("line 7: Crawl-delay: 10");
-// ok is false if the group asks for no pace at now.
+// ok is false if no line of the group speaks about pace at now. A group
+// whose only pace line is "Crawl-delay: 0" gives interval 0 with ok true
+// and that line as source: the site said in words that it asks for no
+// pace, which a caller may report, and which leaves the caller's own
+// minimum in force (a crawler does not speed up for it).
 func (g *Group) Pace(now time.Time) (interval time.Duration, source string, ok bool) {
 	x := g.pacing()
 	if x == nil {

@@ -180,6 +180,17 @@ func TestPace(t *testing.T) {
 	if _, _, ok := Parse(nil).Group("bot").Pace(at(0, 0)); ok {
 		t.Error("Pace ok for an empty group")
 	}
+	// "Crawl-delay: 0" is a pace line that asks for none: reported with its
+	// line, interval 0, so callers can say so and keep their own minimum.
+	g = Parse([]byte("User-agent: *\nCrawl-delay: 0\n")).Group("bot")
+	if iv, src, ok := g.Pace(at(0, 0)); !ok || iv != 0 || src != "line 2: Crawl-delay: 0" {
+		t.Errorf("Pace = %v %q %v, want 0 \"line 2: Crawl-delay: 0\" true", iv, src, ok)
+	}
+	// A windowed Request-rate outside its window is no pace line at now.
+	g = Parse([]byte("User-agent: *\nRequest-rate: 1/1m 0100-0159\n")).Group("bot")
+	if _, _, ok := g.Pace(at(3, 0)); ok {
+		t.Error("Pace ok outside the only Request-rate's window")
+	}
 }
 
 // TestDigitsLikeParseFloat checks the Crawl-delay shortcut against
