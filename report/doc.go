@@ -28,7 +28,11 @@
 //     cluster. Each mark has a tooltip with its exact time.
 //   - A gap counts as shorter than the interval in force only when it falls
 //     short by more than max(5 ms, 1%), to allow for clock and log rounding.
-//     The interval compared is the pace_seconds of the later request.
+//     The interval compared is the pace_seconds of the later request, and
+//     the band drawn after a request shows that same interval (the last
+//     request's band its own), so band and verdict never disagree; a
+//     robots.txt request's own pace_seconds (the pace before the file was
+//     read) is not drawn forward.
 //   - Timelines draw at most 3000 requests per host and tables list the first
 //     60 requests; the rest are counted. robots.txt bodies show at most 1500
 //     lines, and each deciding line lists at most 8 URLs per outcome.

@@ -59,7 +59,7 @@ func newSpan(first, last time.Time) timeSpan {
 type timeline struct {
 	ViewBox  string
 	Windows  []box       // Visit-time windows, shaded
-	Bands    []box       // after each request, the interval in force before the next may start
+	Bands    []box       // after each request, the interval in force for the next one (the one its gap is checked against)
 	Gaps     []gap       // the actual gaps between request starts
 	Marks    []mark      // one per request
 	Events   []eventMark // parked, back-off, retry-after, deferred...
@@ -152,11 +152,8 @@ func buildTimeline(span timeSpan, reqs []request, windows []robots.Window, event
 			m.Points = fmt.Sprintf("%g,%g %g,%g %g,%g %g,%g", x, cy-9, round2(x+6), cy, x, cy+9, round2(x-6), cy)
 		}
 		tl.Marks = append(tl.Marks, m)
-		if r.PaceSeconds > 0 {
-			next := r.Time.Add(time.Duration(r.PaceSeconds * float64(time.Second)))
-			x2 := span.x(next)
-			tl.Bands = append(tl.Bands, box{X: x, Y: rowBandTop, W: round2(math.Max(x2-x, 0.5)), H: rowBandH, Class: "band",
-				Title: fmt.Sprintf("next request not before %s (%s: %s)", fmtClock(next, true), fmtSeconds(r.PaceSeconds), r.PaceRule)})
+		if b, ok := band(span, sorted, i); ok {
+			tl.Bands = append(tl.Bands, b)
 		}
 	}
 
@@ -179,6 +176,26 @@ func buildTimeline(span timeSpan, reqs []request, windows []robots.Window, event
 		tl.Label += fmt.Sprintf(", %d gap(s) shorter than the interval in force", tl.Short)
 	}
 	return tl
+}
+
+// band draws the interval in force after sorted[i]: the one the next
+// request's gap is checked against (its pace_seconds), so band and gap
+// verdict agree. A request's own pace_seconds is the interval in force when
+// it started; for a robots.txt request that is the pace before the file was
+// read, which never applies to the next request. The last request has no
+// next one, so its own interval is drawn. No band when no interval is known.
+func band(span timeSpan, sorted []request, i int) (box, bool) {
+	r, pace := sorted[i], sorted[i]
+	if i+1 < len(sorted) {
+		pace = sorted[i+1]
+	}
+	if pace.PaceSeconds <= 0 {
+		return box{}, false
+	}
+	x := span.x(r.Time)
+	next := r.Time.Add(time.Duration(pace.PaceSeconds * float64(time.Second)))
+	return box{X: x, Y: rowBandTop, W: round2(math.Max(span.x(next)-x, 0.5)), H: rowBandH, Class: "band",
+		Title: fmt.Sprintf("next request not before %s (%s: %s)", fmtClock(next, true), fmtSeconds(pace.PaceSeconds), pace.PaceRule)}, true
 }
 
 // statusText describes a request's outcome in a few words.

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -69,18 +70,55 @@ func TestTimelineMarksBandsEvents(t *testing.T) {
 	if tl.Marks[1].Class != "s4" || tl.Marks[2].Class != "s2" {
 		t.Errorf("status classes %q %q", tl.Marks[1].Class, tl.Marks[2].Class)
 	}
-	if len(tl.Bands) != 2 { // the robots request had no interval recorded
-		t.Fatalf("%d bands, want 2", len(tl.Bands))
+	if len(tl.Bands) != 3 {
+		t.Fatalf("%d bands, want 3", len(tl.Bands))
 	}
-	// The band after the request at 1s is the 1s interval long: from x(1) to x(2).
-	if b := tl.Bands[0]; b.X != span.x(at(1)) || b.W != round2(span.x(at(2))-span.x(at(1))) {
-		t.Errorf("band %+v, want from %v to %v", b, span.x(at(1)), span.x(at(2)))
+	// Each band is the interval the next request is checked against: after
+	// robots.txt at 0s the 1s crawl-delay (0s to 1s), after the 429 at 1s
+	// the 3s retry-after (1s to 4s); the last request keeps its own 3s.
+	for i, want := range [][2]float64{{0, 1}, {1, 4}, {4, 7}} {
+		b := tl.Bands[i]
+		if b.X != span.x(at(want[0])) || b.W != round2(span.x(at(want[1]))-span.x(at(want[0]))) {
+			t.Errorf("band %d %+v, want from %v to %v", i, b, span.x(at(want[0])), span.x(at(want[1])))
+		}
 	}
-	if !strings.Contains(tl.Marks[1].Title, "429") || !strings.Contains(tl.Bands[0].Title, "crawl-delay 1s (line 3)") {
-		t.Errorf("titles do not explain: %q / %q", tl.Marks[1].Title, tl.Bands[0].Title)
+	if !strings.Contains(tl.Marks[1].Title, "429") || !strings.Contains(tl.Bands[0].Title, "crawl-delay 1s (line 3)") ||
+		!strings.Contains(tl.Bands[1].Title, "retry-after 3s") {
+		t.Errorf("titles do not explain: %q / %q / %q", tl.Marks[1].Title, tl.Bands[0].Title, tl.Bands[1].Title)
 	}
 	if len(tl.Events) != 1 || tl.Events[0].Span == nil || tl.Events[0].Span.X != span.x(at(1)) {
 		t.Errorf("event not drawn from its time to its until: %+v", tl.Events)
+	}
+}
+
+// TestTimelineBandAfterRobotsAgreesWithGap: a robots.txt request is logged
+// with the pace in force before the file was read (the 10s default); the
+// pages after it run at the file's 11ms. The band after robots.txt must be
+// the 11ms the next gap is judged against, not a 10s band the pages sit in.
+func TestTimelineBandAfterRobotsAgreesWithGap(t *testing.T) {
+	const def, delay = 10.0, 0.011
+	reqs := []request{{Time: at(0), Kind: "robots", Status: 200, URL: "http://h/robots.txt", PaceSeconds: def, PaceRule: "default 10s (1996 rule of thumb)"}}
+	for i := range 5 {
+		reqs = append(reqs, request{Time: at(0.015 + float64(i)*delay), Kind: "page", Status: 200, PaceSeconds: delay, PaceRule: "crawl-delay 11ms (line 3)"})
+	}
+	span := newSpan(t0, at(1))
+	tl := buildTimeline(span, reqs, nil, nil)
+	if tl.Short != 0 || len(tl.Bands) != len(reqs) {
+		t.Fatalf("%d short gaps, %d bands; want 0 and %d", tl.Short, len(tl.Bands), len(reqs))
+	}
+	for i, b := range tl.Bands {
+		end := reqs[i].Time.Add(time.Duration(delay * float64(time.Second)))
+		if want := round2(math.Max(span.x(end)-span.x(reqs[i].Time), 0.5)); b.W != want {
+			t.Errorf("band %d is %v wide, want %v (the 11ms in force for the next request)", i, b.W, want)
+		}
+		if strings.Contains(b.Title, "10s") || !strings.Contains(b.Title, "crawl-delay 11ms (line 3)") {
+			t.Errorf("band %d title %q, want the 11ms crawl-delay", i, b.Title)
+		}
+	}
+	for i, g := range tl.Gaps {
+		if !strings.Contains(g.Title, "11ms in force") {
+			t.Errorf("gap %d title %q disagrees with the band", i, g.Title)
+		}
 	}
 }
 
