@@ -42,6 +42,16 @@ func TestExitCodesAndOneLineErrors(t *testing.T) {
 		{"bad flag value", []string{"--seed", good, "--workers", "0"}, exitUsage, "fetch.workers"},
 		{"unwritable out", []string{"--seed", good, "--out", filepath.Join(blocker, "sub")}, exitUsage, "output dir"},
 		{"bad agent", []string{"--seed", good, "--agent", "bad agent!"}, exitUsage, "agent.token"},
+		// A stray, missing or unknown argument is the caller's to fix like
+		// a bad flag: exit 2 under every command, as --help says.
+		{"stray argument", []string{"--seed", good, "extra"}, exitUsage, `unknown command "extra"`},
+		{"unknown command", []string{"foo"}, exitUsage, `unknown command "foo"`},
+		{"report without dir", []string{"report"}, exitUsage, "accepts 1 arg"},
+		{"report with two dirs", []string{"report", "a", "b"}, exitUsage, "accepts 1 arg"},
+		{"report of a dir without summary", []string{"report", dir}, exitUsage, "summary.json"},
+		{"demo with an argument", []string{"demo", "extra"}, exitUsage, `unknown command "extra"`},
+		{"demo out not creatable", []string{"demo", "--out", filepath.Join(blocker, "sub")}, exitUsage, "demo output dir"},
+		{"robots unknown subcommand", []string{"robots", "foo"}, exitUsage, `unknown command "foo"`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

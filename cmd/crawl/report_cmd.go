@@ -31,7 +31,7 @@ skips.jsonl and robots.jsonl are used when present.`,
 			dir := args[0]
 			if err := report.Write(dir); err != nil {
 				if errors.Is(err, fs.ErrNotExist) {
-					return fmt.Errorf("report: %s has no %s; give the --out directory of a crawl", dir, report.SummaryFile)
+					return usagef("report: %s has no %s; give the --out directory of a crawl", dir, report.SummaryFile)
 				}
 				return err
 			}

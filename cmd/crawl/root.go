@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -66,7 +67,29 @@ with the same --out.
 	for _, sub := range subcommands(stdout, stderr) {
 		cmd.AddCommand(sub)
 	}
+	argsAreUsage(cmd)
 	return cmd
+}
+
+// argsAreUsage makes the positional-argument errors of cmd and every
+// command under it (a missing or stray argument, an unknown subcommand)
+// usage errors, exit 2 like a bad flag: cobra returns them as plain errors.
+func argsAreUsage(cmd *cobra.Command) {
+	if check := cmd.Args; check != nil {
+		cmd.Args = func(c *cobra.Command, args []string) error {
+			if err := check(c, args); err != nil {
+				var ue *usageError
+				if errors.As(err, &ue) {
+					return err
+				}
+				return &usageError{err}
+			}
+			return nil
+		}
+	}
+	for _, sub := range cmd.Commands() {
+		argsAreUsage(sub)
+	}
 }
 
 func printEffectiveConfig(w io.Writer, cfg crawler.Config) error {
