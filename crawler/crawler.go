@@ -35,6 +35,10 @@ type Options struct {
 	// HostNotes, if set, label hosts in the summary and the report (the
 	// demo names each site and its lesson), keyed by authority.
 	HostNotes map[string]HostNote
+	// Ephemeral marks a crawl of sites that end with the run (crawl demo):
+	// running it again cannot continue it, so its messages, summary and
+	// report do not suggest that.
+	Ephemeral bool
 }
 
 // A HostNote is a short label and a sentence shown with a host.

@@ -64,14 +64,20 @@ func describeFetch(e crawllog.CrawlEntry) string {
 	return s
 }
 
-func describeHost(hs scheduler.HostStatus) string {
+// describeHost says in words where a host stands; for a deferred host of a
+// crawl that can be resumed (not ephemeral) it says how to continue.
+func describeHost(hs scheduler.HostStatus, ephemeral bool) string {
 	switch hs.State {
 	case scheduler.StateParked:
 		return fmt.Sprintf("%s parked outside its Visit-time windows until %s UTC", hs.Authority, hs.NextAllowed.UTC().Format("15:04:05"))
 	case scheduler.StateBackingOff:
 		return fmt.Sprintf("%s backing off until %s UTC (%s)", hs.Authority, hs.NextAllowed.UTC().Format("15:04:05"), hs.PaceSource)
 	case scheduler.StateDeferred:
-		return fmt.Sprintf("%s deferred until %s UTC: %s; run the same command again then to continue", hs.Authority, hs.DeferredUntil.UTC().Format(time.RFC3339), hs.DeferReason)
+		s := fmt.Sprintf("%s deferred until %s: %s", hs.Authority, hs.DeferredUntil.UTC().Format(time.RFC3339), hs.DeferReason)
+		if !ephemeral {
+			s += "; run the same command again then to continue"
+		}
+		return s
 	case scheduler.StateDropped:
 		return fmt.Sprintf("%s dropped: %s", hs.Authority, hs.DropReason)
 	}

@@ -62,7 +62,7 @@ func (c *crawl) watchHosts(seen map[string]string) {
 				until = hs.DeferredUntil
 			}
 			c.events.emit(Event{Kind: EventHost, Host: hs.Authority, Reason: hs.State, Until: until,
-				Pace: hs.Interval, PaceRule: hs.PaceSource, Detail: describeHost(hs)})
+				Pace: hs.Interval, PaceRule: hs.PaceSource, Detail: describeHost(hs, c.opts.Ephemeral)})
 		}
 	}
 }

@@ -29,7 +29,7 @@ func (c *crawl) finish(interrupted bool) *crawllog.Summary {
 	}
 	now := time.Now()
 	s := &crawllog.Summary{Started: c.history.started(c.started).UTC(), Finished: now.UTC(), Agent: c.cfg.Agent.Token, UserAgent: c.cfg.UserAgentHeader(),
-		Out: c.cfg.Out, Interrupted: interrupted, SkipReasons: map[string]int{}}
+		Out: c.cfg.Out, Interrupted: interrupted, SkipReasons: map[string]int{}, Ephemeral: c.opts.Ephemeral}
 	fin := now.UTC()
 	run := crawllog.RunSummary{Started: c.started.UTC(), Finished: &fin, Mode: crawllog.ModeCrawl, Interrupted: interrupted}
 	c.tally.runCounts(&run)

@@ -107,6 +107,9 @@ type Summary struct {
 	Hosts       []HostSummary  `json:"hosts"`
 	SkipReasons map[string]int `json:"skip_reasons"`
 	Runs        []RunSummary   `json:"runs"`
+	// Ephemeral is true for a crawl of sites that ended with it (crawl
+	// demo): it cannot be resumed, whatever waits in its frontier.
+	Ephemeral bool `json:"ephemeral,omitempty"`
 }
 
 // RunSummary is one run's share of a crawl, from runs.jsonl and the logs.
@@ -244,7 +247,11 @@ func (s *Summary) Print(w io.Writer) {
 		fmt.Fprintln(w, " (reasons in skips.jsonl)")
 	}
 	if s.Totals.DeferredHosts > 0 {
-		fmt.Fprintf(w, "\n  %d host(s) deferred: run the same command again later to continue.\n", s.Totals.DeferredHosts)
+		if s.Ephemeral {
+			fmt.Fprintf(w, "\n  %d host(s) deferred; their sites ended with this run, so it cannot be continued.\n", s.Totals.DeferredHosts)
+		} else {
+			fmt.Fprintf(w, "\n  %d host(s) deferred: run the same command again later to continue.\n", s.Totals.DeferredHosts)
+		}
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/crawlproject/crawl/crawler"
 	"github.com/crawlproject/crawl/crawllog"
 	"github.com/crawlproject/crawl/demo"
+	"github.com/crawlproject/crawl/report"
 )
 
 // demoMarker marks an output dir written by crawl demo, which a later demo
@@ -60,26 +61,54 @@ func demoConfig(out string) crawler.Config {
 	return cfg
 }
 
-func prepareDemoOut(out string) error {
+// demoOutputs are the entries of an output dir that a demo writes: what a
+// later demo replaces. Anything else found there is the user's and stays.
+func demoOutputs() []string {
+	return []string{demoMarker, crawler.FrontierFile, "archive", crawler.DryRunFile, crawllog.CrawlLogFile,
+		crawllog.SkipLogFile, crawllog.RobotsLogFile, crawllog.RunsLogFile, crawllog.SummaryFile, report.ReportFile}
+}
+
+// prepareDemoOut makes out ready for a demo: created if missing, used as it
+// is if empty, and cleared of a previous demo's outputs (only those) if it
+// carries the demo marker. kept lists the entries left in place.
+func prepareDemoOut(out string) (kept []string, err error) {
 	entries, err := os.ReadDir(out)
 	if errors.Is(err, os.ErrNotExist) || err == nil && len(entries) == 0 {
-		return os.MkdirAll(out, 0o755)
+		if err := os.MkdirAll(out, 0o755); err != nil {
+			return nil, usagef("demo output dir %s: %v", out, err)
+		}
+		return nil, nil
 	}
 	if err != nil {
-		return usagef("demo output dir %s: %v", out, err)
+		return nil, usagef("demo output dir %s: %v", out, err)
 	}
 	if _, err := os.Stat(filepath.Join(out, demoMarker)); err != nil {
-		return usagef("demo output dir %s is not empty and not from an earlier demo; choose another --out", out)
+		return nil, usagef("demo output dir %s is not empty and not from an earlier demo; choose another --out", out)
 	}
-	if err := os.RemoveAll(out); err != nil {
-		return fmt.Errorf("clear earlier demo output: %w", err)
+	ours := map[string]bool{}
+	for _, name := range demoOutputs() {
+		ours[name] = true
 	}
-	return os.MkdirAll(out, 0o755)
+	for _, e := range entries {
+		if !ours[e.Name()] {
+			kept = append(kept, e.Name())
+			continue
+		}
+		if err := os.RemoveAll(filepath.Join(out, e.Name())); err != nil {
+			return nil, fmt.Errorf("clear earlier demo output: %w", err)
+		}
+	}
+	return kept, nil
 }
 
 func runDemo(ctx context.Context, out string, stdout, stderr io.Writer) error {
-	if err := prepareDemoOut(out); err != nil {
+	kept, err := prepareDemoOut(out)
+	if err != nil {
 		return err
+	}
+	if len(kept) > 0 {
+		fmt.Fprintf(stdout, "Replacing the previous demo's output in %s; kept what the demo did not write: %s\n\n",
+			out, crawllog.Printable(strings.Join(kept, ", ")))
 	}
 	if err := os.WriteFile(filepath.Join(out, demoMarker), []byte("written by crawl demo\n"), 0o644); err != nil {
 		return usagef("demo output dir %s: %v", out, err)
@@ -105,8 +134,14 @@ func runDemo(ctx context.Context, out string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "\nCrawling as %q, narrating each decision:\n\n", cfg.UserAgentHeader())
 	start := time.Now()
 	n := &narrator{w: stdout, names: names, start: start}
-	sum, runErr := crawler.Run(ctx, cfg, crawler.Options{Seeds: seeds, Logger: newLogger(cfg, io.Discard), Events: n.event, HostNotes: notes})
+	sum, runErr := crawler.Run(ctx, cfg, crawler.Options{Seeds: seeds, Logger: newLogger(cfg, io.Discard), Events: n.event,
+		HostNotes: notes, Ephemeral: true})
 	if rerr := reportRun(ctx, cfg, sum, runErr, stdout); rerr != nil {
+		var ie *interruptedError
+		if errors.As(rerr, &ie) {
+			// The demo's sites close with it: there is nothing to resume.
+			ie.msg = fmt.Sprintf("crawl demo: interrupted; what it wrote so far is in %s. The sample sites stop with the demo, so a new 'crawl demo' starts afresh.", out)
+		}
 		return rerr
 	}
 	fmt.Fprintf(stdout, "\nWhat the demo showed (from the sites' own request logs), in %s:\n", time.Since(start).Round(100*time.Millisecond))
@@ -135,7 +170,7 @@ func (n *narrator) event(e crawler.Event) {
 	line := detail
 	if e.Kind == crawler.EventSkip {
 		switch {
-		case e.Rule != "":
+		case e.Rule != "" && e.Line > 0:
 			line = fmt.Sprintf("not fetching %s: robots.txt line %d %q (%s)", url, e.Line, e.Rule, e.Reason)
 		case e.Detail != "":
 			line = fmt.Sprintf("not fetching %s: %s (%s)", url, detail, e.Reason)

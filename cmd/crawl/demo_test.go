@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/crawlproject/crawl/crawler"
 	"github.com/crawlproject/crawl/crawllog"
 	"github.com/crawlproject/crawl/demo"
 )
@@ -63,6 +64,14 @@ func TestDemoShowsEveryLesson(t *testing.T) {
 			t.Errorf("narration lacks %q", want)
 		}
 	}
+	// Narrated words are true: a skip not decided by a robots.txt line
+	// names none, and a demo, whose sites end with it, is not offered as
+	// something to continue.
+	for _, wrong := range []string{"robots.txt line 0", "same command again"} {
+		if strings.Contains(stdout, wrong) {
+			t.Errorf("narration says %q:\n%s", wrong, stdout)
+		}
+	}
 	// The 503 site and the closed Visit-time site got no page request:
 	// read the crawl log, which lists every request made.
 	var sum crawllog.Summary
@@ -72,6 +81,9 @@ func TestDemoShowsEveryLesson(t *testing.T) {
 	}
 	if err := json.Unmarshal(b, &sum); err != nil {
 		t.Fatal(err)
+	}
+	if !sum.Ephemeral {
+		t.Error("the demo's summary.json does not say it cannot be resumed (ephemeral)")
 	}
 	for _, h := range sum.Hosts {
 		switch h.Label {
@@ -88,5 +100,73 @@ func TestDemoShowsEveryLesson(t *testing.T) {
 		if strings.Contains(line, "robots-503") && strings.Contains(line, "page request(s)") && !strings.Contains(line, " 0 page request(s)") {
 			t.Errorf("the 503 site's own log shows page requests: %s", line)
 		}
+	}
+}
+
+// TestDemoOutReplacesOnlyItsOwnFiles checks what a demo does to its --out:
+// an earlier demo's outputs are replaced, files the user put there stay,
+// and a dir that no demo wrote is refused.
+func TestDemoOutReplacesOnlyItsOwnFiles(t *testing.T) {
+	out := t.TempDir()
+	for _, name := range demoOutputs() {
+		if err := os.WriteFile(filepath.Join(out, name), []byte("old"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile(filepath.Join(out, "NOTES.txt"), []byte("mine"), 0o644)
+	os.MkdirAll(filepath.Join(out, "mine"), 0o755)
+	os.WriteFile(filepath.Join(out, "mine", "keep.txt"), []byte("mine"), 0o644)
+
+	kept, err := prepareDemoOut(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(kept, ",") != "NOTES.txt,mine" {
+		t.Errorf("kept %q, want NOTES.txt and mine", kept)
+	}
+	entries, _ := os.ReadDir(out)
+	var left []string
+	for _, e := range entries {
+		left = append(left, e.Name())
+	}
+	if strings.Join(left, ",") != "NOTES.txt,mine" {
+		t.Errorf("left %q in the dir, want only the user's NOTES.txt and mine", left)
+	}
+	if b, _ := os.ReadFile(filepath.Join(out, "mine", "keep.txt")); string(b) != "mine" {
+		t.Error("the user's file under mine/ was lost")
+	}
+
+	foreign := t.TempDir()
+	os.WriteFile(filepath.Join(foreign, "thesis.tex"), []byte("x"), 0o644)
+	if _, err := prepareDemoOut(foreign); err == nil || !strings.Contains(err.Error(), "not from an earlier demo") {
+		t.Errorf("a dir no demo wrote: err %v, want a refusal", err)
+	}
+	if _, err := os.Stat(filepath.Join(foreign, "thesis.tex")); err != nil {
+		t.Error("a refused dir lost its file")
+	}
+}
+
+// TestNarratorNamesOnlyRealRobotsLines checks the narration of a skip:
+// "robots.txt line N" only when a robots.txt line decided (a
+// robots-unreachable skip carries the robots.txt URL, not a rule).
+func TestNarratorNamesOnlyRealRobotsLines(t *testing.T) {
+	var b strings.Builder
+	start := time.Date(2026, 11, 22, 5, 0, 0, 0, time.UTC)
+	n := &narrator{w: &b, names: map[string]string{"http://h": "site"}, start: start}
+	n.event(crawler.Event{Kind: crawler.EventSkip, Time: start.Add(time.Second), Host: "http://h", URL: "http://h/",
+		Reason: "robots-unreachable", Rule: "http://h/robots.txt", Detail: "robots.txt answered 503"})
+	n.event(crawler.Event{Kind: crawler.EventSkip, Time: start.Add(2 * time.Second), Host: "http://h", URL: "http://h/p",
+		Reason: "robots-disallowed", Rule: "Disallow: /p", Line: 3})
+	got := b.String()
+	for _, want := range []string{
+		"not fetching http://h/: robots.txt answered 503 (robots-unreachable)",
+		`not fetching http://h/p: robots.txt line 3 "Disallow: /p" (robots-disallowed)`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("narration lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "line 0") {
+		t.Errorf("narration names line 0:\n%s", got)
 	}
 }
