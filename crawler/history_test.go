@@ -75,3 +75,21 @@ func TestHistoryWithoutRunLog(t *testing.T) {
 		t.Errorf("started %v, want the first entry's time", sum.Started)
 	}
 }
+
+// TestSummaryListsOnlyCrawlHosts: links the crawl declined (another host,
+// a URL whose port is not a port) are counted in the totals and skip
+// reasons, but are not hosts of the crawl: no nameless or foreign host
+// entry with "pages: none".
+func TestSummaryListsOnlyCrawlHosts(t *testing.T) {
+	h := newTestHost(t)
+	h.robotsText("User-agent: *\nAllow: /\n")
+	h.html("/", "http://127.0.0.1:99999/bad", "http://elsewhere.invalid/x", "/a")
+	h.html("/a")
+	sum := crawlFor(t, testConfig(t), h.URL("/"))
+	if len(sum.Hosts) != 1 || sum.Hosts[0].Host == "" || sum.Hosts[0].Fetched != 2 {
+		t.Errorf("hosts %+v: want only the seed host, with its 2 pages", sum.Hosts)
+	}
+	if sum.SkipReasons["invalid-url"] != 1 || sum.SkipReasons["out-of-scope"] != 1 || sum.Totals.Skipped != 2 {
+		t.Errorf("skip reasons %v, skipped %d: want one invalid-url and one out-of-scope", sum.SkipReasons, sum.Totals.Skipped)
+	}
+}

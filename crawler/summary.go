@@ -79,7 +79,14 @@ func (c *crawl) finish(interrupted bool) *crawllog.Summary {
 		s.Hosts = append(s.Hosts, h)
 	}
 	for a, t := range tallies { // hosts seen only through skips or robots redirects
-		s.Hosts = append(s.Hosts, tallied(s, a, t))
+		h := tallied(s, a, t)
+		if a == "" || !t.admitted() {
+			// Links the crawl never took up (another host, a URL with no
+			// valid host): counted in the totals and skip reasons, but
+			// not a host of the crawl.
+			continue
+		}
+		s.Hosts = append(s.Hosts, h)
 	}
 	sort.Slice(s.Hosts, func(i, j int) bool { return s.Hosts[i].Host < s.Hosts[j].Host })
 	if interrupted {
@@ -89,6 +96,21 @@ func (c *crawl) finish(interrupted bool) *crawllog.Summary {
 		c.log.Error("summary not written", "err", err)
 	}
 	return s
+}
+
+// admitted reports whether the crawl had anything to do with the host
+// beyond declining links to it: a request, or a skip of a URL that was
+// in scope (a robots.txt rule, the host's state, a limit).
+func (h hostTally) admitted() bool {
+	if h.fetched > 0 || h.robots > 0 {
+		return true
+	}
+	for r := range h.skipped {
+		if r != string(scheduler.ReasonOutOfScope) && r != string(scheduler.ReasonInvalidURL) {
+			return true
+		}
+	}
+	return false
 }
 
 // tallied returns a host's summary from its counts, with state "done", and
