@@ -33,6 +33,11 @@
 //     request's band its own), so band and verdict never disagree; a
 //     robots.txt request's own pace_seconds (the pace before the file was
 //     read) is not drawn forward.
+//   - "Pace used" lists one line per kind of pace rule (the rule's label
+//     with its durations taken out), with the range of intervals it set:
+//     the adaptive pace names the measured fetch time, so its labels differ
+//     from request to request. Robots rules from different lines stay
+//     apart; a kind whose requests all carry one label shows that label.
 //   - Timelines draw at most 3000 requests per host and tables list the first
 //     60 requests; the rest are counted. robots.txt bodies show at most 1500
 //     lines, and each deciding line lists at most 8 URLs per outcome.

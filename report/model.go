@@ -294,21 +294,12 @@ func fillHost(hv *hostView, hs hostSummary, reqs []request, skips []skip, fetche
 		hv.Comments = rb.Comments
 	}
 
-	// Pace used, by (pace, rule), in first-use order.
-	idx := make(map[string]int)
-	for _, r := range reqs {
-		key := fmtSeconds(r.PaceSeconds) + "\x00" + r.PaceRule
-		i, ok := idx[key]
-		if !ok {
-			i = len(hv.Paces)
-			idx[key] = i
-			hv.Paces = append(hv.Paces, paceUse{Pace: fmtSeconds(r.PaceSeconds), Rule: r.PaceRule})
-			if r.PaceRule != "" {
-				paceRules = append(paceRules, r.PaceRule)
-			}
-		}
-		hv.Paces[i].Count++
-	}
+	// Pace used, by kind of rule, in first-use order.
+	sorted := append([]request(nil), reqs...)
+	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Time.Before(sorted[j].Time) })
+	var used []string
+	hv.Paces, used = pacesUsed(sorted)
+	paceRules = append(paceRules, used...)
 
 	hv.Timeline = buildTimeline(span, reqs, windows, hs.Events)
 	if len(windows) > 0 && len(hv.Timeline.Windows) == 0 {
