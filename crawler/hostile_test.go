@@ -119,4 +119,24 @@ func TestHostileServersDoNotStopTheCrawl(t *testing.T) {
 	if sum.Totals.Errors == 0 {
 		t.Error("errors not counted in the summary")
 	}
+	// A request that got no answer (the slow page's timeouts) is an error,
+	// not a fetched page: fetched counts answers only.
+	answered, unanswered := 0, 0
+	for _, e := range readJSONL[crawllog.CrawlEntry](t, filepath.Join(cfg.Out, crawllog.CrawlLogFile)) {
+		switch {
+		case e.Kind == "robots":
+		case e.Status > 0:
+			answered++
+		default:
+			unanswered++
+		}
+	}
+	if unanswered == 0 {
+		t.Fatal("no request went unanswered: the slow page did not time out")
+	}
+	if len(sum.Hosts) != 1 || sum.Totals.Fetched != answered || sum.Hosts[0].Fetched != answered ||
+		sum.Hosts[0].PagesByStatus["error"] != unanswered {
+		t.Errorf("fetched %d, hosts %+v: want %d answered pages and %d unanswered requests under \"error\"",
+			sum.Totals.Fetched, sum.Hosts, answered, unanswered)
+	}
 }

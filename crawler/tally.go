@@ -45,28 +45,31 @@ func (t *tally) host(a string) *hostTally {
 }
 
 // logged counts one crawl.jsonl line, as the run writes it or as a later
-// run reads it back: a robots.txt request, or a fetch, which failed when
-// no answer came or the answer was 429 or a 5xx.
-func (t *tally) logged(e crawllog.CrawlEntry) (failed bool) {
+// run reads it back: a robots.txt request, or a fetch. A fetch is a page
+// fetched when an answer came (any status), and failed when no answer came
+// or the answer was 429 or a 5xx; a request that got no answer is counted
+// as failed only, under the status "error".
+func (t *tally) logged(e crawllog.CrawlEntry) (fetched, failed bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	h := t.host(e.Host)
 	if e.Kind == scheduler.KindRobots.String() {
 		h.robots++
-		return false
+		return false, false
 	}
+	fetched = e.Status > 0
 	failed = e.Error != "" || e.Status == 429 || e.Status >= 500
 	key := "error"
-	if e.Status > 0 {
+	if fetched {
 		key = strconv.Itoa(e.Status)
+		h.fetched++
+		h.bytes += e.Bytes
 	}
 	h.byStatus[key]++
-	h.fetched++
-	h.bytes += e.Bytes
 	if failed {
 		h.errors++
 	}
-	return failed
+	return fetched, failed
 }
 
 func (t *tally) skip(a, reason string) {
@@ -155,12 +158,14 @@ func readHistory(dir string) (*history, error) {
 	}
 	err = scanJSONL(filepath.Join(dir, crawllog.CrawlLogFile), func(e crawllog.CrawlEntry) {
 		r := runOf(e.Time)
-		failed := h.tally.logged(e)
+		fetched, failed := h.tally.logged(e)
 		if e.Kind == scheduler.KindRobots.String() {
 			r.RobotsFetches++
 			return
 		}
-		r.Fetched++
+		if fetched {
+			r.Fetched++
+		}
 		if failed {
 			r.Errors++
 		}
