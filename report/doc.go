@@ -22,6 +22,11 @@
 //     meaning of robots.txt outcomes named in the skip reasons.
 //
 // Deviations:
+//   - "ran" and the Run table's Duration are the sum of the runs' own
+//     durations (summary.json runs), with the span of the runs beside it;
+//     a run without a recorded end is counted to its last logged request
+//     and marked "at least". A summary without runs uses finished minus
+//     started.
 //   - All host timelines share the crawl's time span (start to finish,
 //     widened to every logged request and event) so hosts can be compared;
 //     in a long crawl a host active for a few seconds becomes a narrow

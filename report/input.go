@@ -33,6 +33,7 @@ type (
 	request       = crawllog.CrawlEntry
 	skip          = crawllog.SkipEntry
 	robotsFetch   = crawllog.RobotsEntry
+	runSummary    = crawllog.RunSummary
 )
 
 // input is everything read from a crawl's output directory.

@@ -30,17 +30,20 @@ type view struct {
 }
 
 type overview struct {
-	Started, Finished, Duration string
-	Agent, UserAgent, Out       string
-	Interrupted                 bool
-	ExitCode                    int
-	Totals                      totals
-	Requests, RobotsFetches     int
-	ShortGaps                   int
-	Politeness                  []keyValue
-	Deferred                    []*hostView
-	Rerun                       string
-	Notes                       []string
+	Started, Finished       string
+	Duration                string // the runs' own durations, summed
+	Span                    string // "3 runs over ...", when more than one
+	Runs                    []runRow
+	Agent, UserAgent, Out   string
+	Interrupted             bool
+	ExitCode                int
+	Totals                  totals
+	Requests, RobotsFetches int
+	ShortGaps               int
+	Politeness              []keyValue
+	Deferred                []*hostView
+	Rerun                   string
+	Notes                   []string
 }
 
 type keyValue struct{ Key, Value string }

@@ -16,9 +16,7 @@ func buildOverview(in *input, span timeSpan, hosts []*hostView) overview {
 		Interrupted: s.Interrupted, ExitCode: s.ExitCode, Totals: s.Totals,
 		Requests: len(in.requests), RobotsFetches: len(in.robots), Notes: in.notes,
 	}
-	if !s.Started.IsZero() && !s.Finished.IsZero() {
-		o.Duration = fmtDuration(s.Finished.Sub(s.Started))
-	}
+	o.Duration, o.Span, o.Runs = runTimes(in)
 	keys := make([]string, 0, len(s.Politeness))
 	for k := range s.Politeness {
 		keys = append(keys, k)
@@ -52,4 +50,87 @@ func buildOverview(in *input, span timeSpan, hosts []*hostView) overview {
 		o.Rerun += "; it resumes from the saved frontier."
 	}
 	return o
+}
+
+// runRow is one run of the output directory in the Run table.
+type runRow struct {
+	Mode, Started, Took string
+	Fetched             int
+	Interrupted         bool
+}
+
+// runTimes returns how long the crawl ran: the sum of its runs' own
+// durations, not first start to last end, which would count the time
+// between a dry run today and a crawl tomorrow. With more than one run,
+// span says when they ran and rows lists them. A run with no recorded end
+// (killed) is counted up to its last logged request, as "at least". A
+// summary without runs falls back to its started and finished times.
+func runTimes(in *input) (took, span string, rows []runRow) {
+	s := in.summary
+	if len(s.Runs) == 0 {
+		if !s.Started.IsZero() && !s.Finished.IsZero() {
+			took = fmtDuration(s.Finished.Sub(s.Started))
+		}
+		return took, "", nil
+	}
+	var total time.Duration
+	approx := false
+	first, last := s.Runs[0].Started, s.Runs[0].Started
+	for i, r := range s.Runs {
+		var next time.Time
+		if i+1 < len(s.Runs) {
+			next = s.Runs[i+1].Started
+		}
+		end, known := runEnd(r, next, in.requests)
+		d := max(end.Sub(r.Started), 0)
+		total += d
+		row := runRow{Mode: r.Mode, Started: fmtTime(r.Started), Took: fmtDuration(d), Fetched: r.Fetched, Interrupted: r.Interrupted}
+		if !known {
+			approx = true
+			row.Took = "at least " + row.Took + " (no end recorded)"
+		}
+		rows = append(rows, row)
+		if r.Started.Before(first) {
+			first = r.Started
+		}
+		if end.After(last) {
+			last = end
+		}
+	}
+	took = fmtDuration(total)
+	if approx {
+		took = "at least " + took
+	}
+	if len(s.Runs) > 1 {
+		span = fmt.Sprintf("%d runs over %s", len(s.Runs), fmtRange(first, last))
+	} else {
+		rows = nil
+	}
+	return took, span, rows
+}
+
+// runEnd returns when run r ended and whether that was recorded; without a
+// record, its last request logged before next (the next run's start, zero
+// if none) stands in.
+func runEnd(r runSummary, next time.Time, reqs []request) (time.Time, bool) {
+	if r.Finished != nil {
+		return *r.Finished, true
+	}
+	end := r.Started
+	for _, q := range reqs {
+		if q.Time.After(end) && (next.IsZero() || q.Time.Before(next)) {
+			end = q.Time
+		}
+	}
+	return end, false
+}
+
+// fmtRange writes the stretch from a to b in UTC, the date once when both
+// fall on one day: "2026-11-22 05:04:51–05:35:02 UTC".
+func fmtRange(a, b time.Time) string {
+	a, b = a.UTC(), b.UTC()
+	if a.Format(time.DateOnly) == b.Format(time.DateOnly) {
+		return a.Format("2006-01-02 15:04:05") + "–" + b.Format("15:04:05") + " UTC"
+	}
+	return a.Format("2006-01-02 15:04:05") + " – " + b.Format("2006-01-02 15:04:05") + " UTC"
 }

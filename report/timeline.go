@@ -171,7 +171,21 @@ func buildTimeline(span timeSpan, reqs []request, windows []robots.Window, event
 		tl.Events = append(tl.Events, em)
 	}
 	tl.Ticks = ticks(span)
-	tl.Label = fmt.Sprintf("%d request(s) over %s", len(reqs), fmtDuration(span.end.Sub(span.start)))
+	// The host's own first and last request, not the shared span: that is
+	// padded and may hold other runs and the pauses between them.
+	switch n := len(sorted); n {
+	case 0:
+		tl.Label = "No request"
+	case 1:
+		tl.Label = "1 request, at " + fmtClock(sorted[0].Time, true) + " UTC"
+	default:
+		first, last := sorted[0].Time, sorted[n-1].Time
+		from, to := fmtClock(first, true), fmtClock(last, true)
+		if first.UTC().YearDay() != last.UTC().YearDay() || first.UTC().Year() != last.UTC().Year() {
+			from, to = first.UTC().Format("2006-01-02 ")+from, last.UTC().Format("2006-01-02 ")+to
+		}
+		tl.Label = fmt.Sprintf("%d requests from %s to %s UTC (%s)", n, from, to, fmtDuration(last.Sub(first)))
+	}
 	if tl.Short > 0 {
 		tl.Label += fmt.Sprintf(", %d gap(s) shorter than the interval in force", tl.Short)
 	}

@@ -204,3 +204,27 @@ func TestSpanClampsAndPads(t *testing.T) {
 		t.Errorf("after the span: x = %v, want %v", x, tlWidth-tlPadR)
 	}
 }
+
+// TestTimelineLabelIsTheHostsOwn: the label tells the host's first and
+// last request, not the shared (padded, multi-run) span as a duration.
+func TestTimelineLabelIsTheHostsOwn(t *testing.T) {
+	span := newSpan(t0, at(86400+60)) // a dry run today, a crawl tomorrow
+	tests := []struct {
+		times []float64
+		want  string
+	}{
+		{nil, "No request"},
+		{[]float64{1.5}, "1 request, at 10:00:01.500 UTC"},
+		{[]float64{1, 3.25}, "2 requests from 10:00:01.000 to 10:00:03.250 UTC (2.25s)"},
+		{[]float64{1, 86401}, "2 requests from 2026-11-21 10:00:01.000 to 2026-11-22 10:00:01.000 UTC (24h)"},
+	}
+	for _, tt := range tests {
+		var reqs []request
+		for _, s := range tt.times {
+			reqs = append(reqs, request{Time: at(s), Kind: "page", Status: 200})
+		}
+		if got := buildTimeline(span, reqs, nil, nil).Label; got != tt.want {
+			t.Errorf("label %q, want %q", got, tt.want)
+		}
+	}
+}
