@@ -39,16 +39,6 @@ func interval(cfg *Config, p *paceState, t time.Time) (time.Duration, string) {
 	}
 	take(cfg.MinDelay, func() string { return "min-delay " + robots.ShortDuration(cfg.MinDelay) })
 	robotsPace := p.robotsPaced(t)
-	if p.restored > 0 {
-		// After a restart, until robots.txt is read again, the host's last
-		// interval stands in for its rules: as polite as the host asked
-		// last time, and no slower than it asked (the 1996 default would
-		// be a guess).
-		prev := max(p.restored-cfg.Margin, 0)
-		take(prev, func() string {
-			return "previous run's interval " + robots.ShortDuration(prev) + " (until robots.txt is read)"
-		})
-	}
 	if p.rules.HasCrawlDelay && p.crawlDelay > 0 {
 		// "Crawl-delay: 0" asks for no pace: the 1996 default stays.
 		take(p.crawlDelay, func() string {
@@ -64,17 +54,47 @@ func interval(cfg *Config, p *paceState, t time.Time) (time.Duration, string) {
 		}
 		take(r.Interval(), func() string { return "request-rate " + rateString(r) })
 	}
+	if p.restored > 0 {
+		// After a restart, until robots.txt is read again, the host's last
+		// interval stands in for its rules: as polite as the host asked
+		// last time, and no slower than it asked (the 1996 default would
+		// be a guess). Taken after the rules' own terms, so that on a
+		// tie the label names the robots rule.
+		prev := max(p.restored-cfg.Margin, 0)
+		take(prev, func() string {
+			return "previous run's interval " + robots.ShortDuration(prev) + " (until robots.txt is read)"
+		})
+	}
 	if !robotsPace {
 		take(cfg.DefaultDelay, func() string { return "default " + robots.ShortDuration(cfg.DefaultDelay) + " (1996 rule of thumb)" })
 	}
 	take(p.adaptive, func() string {
-		return "adaptive " + strconv.FormatFloat(cfg.FetchTimeFactor, 'f', -1, 64) + "x" + robots.ShortDuration(time.Duration(float64(p.adaptive)/cfg.FetchTimeFactor))
+		// The measured fetch time is rounded in the label only: one
+		// request's 41.761261ms and the next one's 41.8ms are one rule.
+		return "adaptive " + strconv.FormatFloat(cfg.FetchTimeFactor, 'f', -1, 64) + "x" + robots.ShortDuration(roundSignificant(time.Duration(float64(p.adaptive)/cfg.FetchTimeFactor), 3))
 	})
 	take(p.backoff, func() string { return "back-off " + robots.ShortDuration(p.backoff) })
 	if iv > 0 {
 		iv += cfg.Margin
 	}
 	return iv, src
+}
+
+// roundSignificant rounds d to n significant decimal digits of
+// nanoseconds (41.761261ms to 41.8ms for n = 3); n < 1 leaves d as it is.
+func roundSignificant(d time.Duration, n int) time.Duration {
+	if n < 1 {
+		return d
+	}
+	limit := time.Duration(1)
+	for range n {
+		limit *= 10
+	}
+	unit := time.Duration(1)
+	for a := d.Abs(); a >= limit && unit < time.Duration(1)<<62/10; a /= 10 {
+		unit *= 10
+	}
+	return d.Round(unit)
 }
 
 // robotsPaced reports whether the host's rules (or the previous process's

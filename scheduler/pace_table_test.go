@@ -28,6 +28,12 @@ func TestInterval(t *testing.T) {
 		{"min delay is a floor", func(c *Config) { c.MinDelay = time.Minute }, paceState{}, time.Minute, "min-delay 1m"},
 		{"back-off slows everything", nil, paceState{backoff: 40 * time.Second}, 40 * time.Second, "back-off 40s"},
 		{"margin is added", func(c *Config) { c.Margin = 5 * time.Millisecond }, paceState{}, 10*time.Second + 5*time.Millisecond, "default 10s (1996 rule of thumb)"},
+		{"adaptive label rounds the measured fetch time to 3 digits, not the interval", func(c *Config) { c.DefaultDelay = 10 * time.Millisecond }, paceState{adaptive: 2 * 41761261 * time.Nanosecond}, 2 * 41761261 * time.Nanosecond, "adaptive 2x41.8ms"},
+		{"adaptive label of a slow fetch", nil, paceState{adaptive: 2 * (83*time.Second + 456789*time.Microsecond)}, 2 * (83*time.Second + 456789*time.Microsecond), "adaptive 2x1m23.5s"},
+		{"restart: the previous run's interval stands in for unknown rules", nil, paceState{restored: 500 * time.Millisecond}, 500 * time.Millisecond, "previous run's interval 500ms (until robots.txt is read)"},
+		{"restart: a Crawl-delay equal to the previous run's interval names the robots rule", nil, paceState{restored: 500 * time.Millisecond, rules: Rules{HasCrawlDelay: true, CrawlDelay: 500 * time.Millisecond, CrawlDelayLine: 3}, crawlDelay: 500 * time.Millisecond}, 500 * time.Millisecond, "crawl-delay 500ms (line 3)"},
+		{"restart: a Request-rate equal to the previous run's interval names the robots rule", nil, paceState{restored: time.Second, rules: Rules{RequestRates: []robots.RequestRate{rrate(1, time.Second, "", 5)}}}, time.Second, "request-rate 1/1s (line 5)"},
+		{"restart: a slower previous interval is still the floor", nil, paceState{restored: 2 * time.Second, rules: Rules{HasCrawlDelay: true, CrawlDelay: time.Second, CrawlDelayLine: 3}, crawlDelay: time.Second}, 2 * time.Second, "previous run's interval 2s (until robots.txt is read)"},
 		{"no pace at all", func(c *Config) { c.DefaultDelay = 0; c.Margin = time.Millisecond }, paceState{}, 0, "none"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -51,9 +51,16 @@ func (s *Scheduler) statusAt(h *host, sc schedule, now time.Time) HostStatus {
 		DropReason:  h.rec.DropReason,
 		RulesKnown:  h.rulesKnown,
 	}
+	// The next start waits for the back-off deadline: what set it (a
+	// Retry-After, or the back-off after failures) is why the host
+	// waits, while the pace stays named by the term that sets the
+	// interval between requests.
 	backingOff := h.rec.BackoffUntil.After(now) && !h.rec.BackoffUntil.Before(sc.start)
-	if backingOff && h.rec.BackoffSource != "" {
-		st.PaceSource = h.rec.BackoffSource
+	if backingOff {
+		st.BackoffReason = h.rec.BackoffSource
+		if st.BackoffReason == "" {
+			st.BackoffReason = "back-off recorded by the previous run"
+		}
 	}
 	switch {
 	case h.rec.Dropped:
@@ -65,9 +72,13 @@ func (s *Scheduler) statusAt(h *host, sc schedule, now time.Time) HostStatus {
 	case sc.start.Sub(now) > s.cfg.MaxWait:
 		st.State = StateDeferred
 		st.DeferredUntil = sc.start
-		st.DeferReason = sc.src
-		if sc.parked {
+		switch {
+		case sc.parked:
 			st.DeferReason = visitString(h)
+		case backingOff:
+			st.DeferReason = st.BackoffReason
+		default:
+			st.DeferReason = sc.src
 		}
 	case sc.parked:
 		st.State = StateParked

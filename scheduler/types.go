@@ -147,11 +147,12 @@ type HostStatus struct {
 	Authority     string        `json:"authority"`
 	State         string        `json:"state"` // active|waiting|parked|backing-off|deferred|dropped|done
 	Interval      time.Duration `json:"interval"`
-	PaceSource    string        `json:"pace_source"`
+	PaceSource    string        `json:"pace_source"` // the term that sets Interval, e.g. "crawl-delay 2s (line 3)"
 	Warning       string        `json:"warning,omitempty"`
 	NextAllowed   time.Time     `json:"next_allowed"`
 	DeferredUntil time.Time     `json:"deferred_until,omitzero"`
-	DeferReason   string        `json:"defer_reason,omitempty"`
+	DeferReason   string        `json:"defer_reason,omitempty"`   // what holds a deferred host back: Visit-time, Retry-After/back-off, or PaceSource
+	BackoffReason string        `json:"backoff_reason,omitempty"` // while the next start waits for a back-off deadline, what set it, e.g. "retry-after 2h (Retry-After: 7200)"
 	Queued        int           `json:"queued"`
 	InFlight      int           `json:"in_flight"`
 	Fetched       int           `json:"fetched"`
