@@ -44,11 +44,13 @@ func TestDeferredHostReportsEveryQueuedURL(t *testing.T) {
 }
 
 // TestRestartedHostDeferredByWhatHoldsIt: a host deferred in one run and
-// deferred again when the crawl is rerun before its rules are loaded is
-// reported with what holds it back, never as robots-unreachable: the
-// Retry-After the server sent (repro: 503 with Retry-After: 15, MaxWait 5s,
-// rerun 2 s later), or the Visit-time its robots.txt gave last (repro:
-// Visit-time 1200-1300, rerun at once).
+// deferred again when the crawl is rerun is reported with what holds it
+// back, never as robots-unreachable: the Retry-After the server sent
+// (repro: 503 with Retry-After: 15, MaxWait 5s, rerun 2 s later; its
+// robots.txt waits for the Retry-After too), or the Visit-time of its
+// robots.txt (repro: Visit-time 1200-1300, rerun at once; robots.txt is
+// not a page, so the rerun reads it at once, from the crawler's cache in a
+// real crawl, and the host is then deferred by the windows it gives).
 func TestRestartedHostDeferredByWhatHoldsIt(t *testing.T) {
 	for _, tc := range []struct {
 		name      string
@@ -59,6 +61,7 @@ func TestRestartedHostDeferredByWhatHoldsIt(t *testing.T) {
 		rule      string
 		line      int
 		untilHold string // clock time the host is deferred until in the rerun
+		robots    bool   // the rerun reads robots.txt at its start
 	}{
 		{
 			name:    "retry-after",
@@ -71,6 +74,7 @@ func TestRestartedHostDeferredByWhatHoldsIt(t *testing.T) {
 			rules: Rules{VisitTimes: []robots.Window{{From: 12 * 60, To: 13*60 - 1, Line: 4}}},
 			rerun: 0, reason: ReasonVisitTimeDeferred,
 			rule: "visit-time 12:00-12:59", line: 4, untilHold: "12:00:00",
+			robots: true,
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -92,9 +96,17 @@ func TestRestartedHostDeferredByWhatHoldsIt(t *testing.T) {
 				time.Sleep(tc.rerun)
 				g := newFake(t, cfg, store)
 				defer g.s.Close()
+				g.rules["http://a.test:80"] = tc.rules
 				g.run(1)
-				if len(g.fetches) != 0 {
-					t.Errorf("rerun fetched %+v, want nothing", g.fetches)
+				want := []fetch(nil)
+				if tc.robots {
+					// Not before the restart floor: the first run's
+					// robots.txt at 0 s plus its 1 s pace.
+					want = []fetch{{URL: "http://a.test:80/robots.txt", Kind: KindRobots, T: epoch.Add(time.Second)}}
+				}
+				same := func(x, y fetch) bool { return x.URL == y.URL && x.Kind == y.Kind && x.T.Equal(y.T) }
+				if !slices.EqualFunc(g.fetches, want, same) {
+					t.Errorf("rerun fetched %+v, want %+v", g.fetches, want)
 				}
 				if len(g.skips) != 2 {
 					t.Fatalf("rerun skips %+v, want one per queued URL", g.skips)

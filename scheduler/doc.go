@@ -26,7 +26,11 @@
 // and the back-off, plus Config.Margin. When robots.txt asks for no pace
 // (no Crawl-delay, no Request-rate active) the 1996 default applies as well.
 // Retry-After and back-off also set a "not before" instant. HostStatus
-// names the term that set the pace.
+// names the term that sets the interval (PaceSource; the adaptive term's
+// label gives the measured fetch time to 3 significant digits, so that
+// one rule keeps one label), and, apart from it, the Retry-After or
+// back-off a next start waits for (BackoffReason, and DeferReason when it
+// defers the host).
 //
 // Request starts are taken in exactly one place, Wait, which the crawler's
 // HTTP transport calls before every request. Each host has a
@@ -38,7 +42,8 @@
 // boundaries: the interval is the one in force at the candidate start.
 //
 // Outside every Visit-time window a host is parked until the next window
-// opens. A host that cannot run within Config.MaxWait is deferred: its URLs
+// opens. robots.txt is not a page: Visit-time does not hold back a host's
+// robots.txt request, only its pace, Retry-After and back-off do. A host that cannot run within Config.MaxWait is deferred: its URLs
 // stay in the store, Next ends with ErrDrained, and each deferred host is
 // reported once through Config.OnSkip.
 //
@@ -75,7 +80,11 @@
 // and interval are a floor for its next start until SetRules installs fresh
 // rules: until then the persisted interval stands in for the host's rules
 // (the 1996 default does not apply on top), so a host that asked for 0.5 s
-// is neither hit sooner nor made to wait 10 s after a restart. Only an
+// is neither hit sooner nor made to wait 10 s after a restart. Its label
+// is "previous run's interval" until then; a rule of the host's own that
+// asks for as much names the pace instead. A host with nothing queued gets
+// no robots lease, so it keeps that label unless the crawler hands it the
+// rules it has cached with SetRules. Only an
 // interval loaded at Open, from a previous process, counts as "previous
 // run's interval", and only one the host's rules asked for
 // (HostRecord.RulesPace): a 1996 default is a guess, not the host's pace.
@@ -83,10 +92,12 @@
 // dry run that only read robots.txt leaves the rules' pace (Crawl-delay: 3
 // gives 3 s), not the default its robots.txt request was paced by. The
 // Visit-time windows of the host's latest rules, and what set its back-off
-// deadline (HostRecord.VisitTimes, BackoffSource), are kept as well: a host
-// deferred again before its robots.txt is read is reported with what holds
-// it back (visit-time-deferred, or backoff-deferred naming the Retry-After),
-// and robots-unreachable only when robots.txt failed to load.
+// deadline (HostRecord.VisitTimes, BackoffSource), are kept as well: a
+// rerun reads a host's robots.txt first, whatever its Visit-time (from the
+// crawler's cache if fresh), so a host deferred again before that is held
+// by what its robots.txt request waits for (backoff-deferred naming the
+// Retry-After), reported robots-unreachable only when robots.txt failed to
+// load, and visit-time-deferred once its rules are known.
 //
 // Resident memory: the scheduler's own live heap is small (about 25 MiB
 // with 1,000,000 URLs queued on 1,000 hosts: queue heads, host states and a
@@ -118,9 +129,14 @@
 //     applies (the conservative reading).
 //   - Among several Request-rate lines active at once (windowed and not),
 //     the slowest applies; the 1996 text only says so for unwindowed lines.
-//   - A Visit-time restriction applies to every request, robots.txt
-//     included, once the rules are known; after ExpireRules, and after a
-//     restart, the old windows keep applying until new rules arrive.
+//   - A Visit-time restriction applies to pages, not to robots.txt (the
+//     1996 text says when the robot may visit; robots.txt is how it learns
+//     so, and a first visit reads it whatever the hour). Wait takes a
+//     request as the robots.txt request when the host's rules are not
+//     current and no lease but a robots lease is out (page leases are
+//     issued only under current rules), so a dry run's robots.txt, asked
+//     without a lease, is not parked either. After ExpireRules and after a
+//     restart, the old windows hold the pages back until new rules arrive.
 //   - Config.MaxCrawlDelay (default 1 minute) only matters for the clamp and
 //     skip policies; Request-rate is never clamped.
 //   - Canonicalize does not convert internationalised host names to

@@ -45,6 +45,21 @@ type host struct {
 
 func (h *host) queued() int { return len(h.cache) + h.spill }
 
+// robotsTurn reports whether h's next request can only be its robots.txt
+// fetch: its rules are not current and no lease but a robots lease is out
+// (page leases are issued only under current rules). Visit-time does not
+// hold such a request back: it limits when the robot visits pages, and
+// robots.txt is not a page.
+func (h *host) robotsTurn() bool {
+	out := h.inflight
+	if h.robotsOut {
+		out--
+	}
+	return !h.rulesKnown && out == 0
+}
+
+// pace returns the state that decides h's next request start. While it is
+// h's robots turn, the Visit-time windows are left out.
 func (h *host) pace() paceState {
 	p := paceState{
 		rules:      h.rules,
@@ -58,6 +73,9 @@ func (h *host) pace() paceState {
 	}
 	if !h.rulesSet {
 		p.restored = h.restored
+	}
+	if h.robotsTurn() {
+		p.rules.VisitTimes = nil
 	}
 	if h.reserved.After(p.base) {
 		p.base = h.reserved

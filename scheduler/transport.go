@@ -57,7 +57,7 @@ func (s *Scheduler) Wait(ctx context.Context, authority string) error {
 	}
 	p := h.pace()
 	p.base = h.rec.LastStart // the caller's own lease reservation is this request
-	if open, next := openAt(h.rules.VisitTimes, now); !open {
+	if open, next := openAt(p.rules.VisitTimes, now); !open {
 		s.mu.Unlock()
 		return &WaitError{Authority: authority, Until: next, Reason: visitString(h), Err: ErrParked}
 	}
