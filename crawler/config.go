@@ -3,6 +3,7 @@ package crawler
 import (
 	"errors"
 	"fmt"
+	"math"
 	"regexp"
 	"strings"
 	"time"
@@ -184,6 +185,9 @@ func (c Config) Validate() error {
 		if !strings.Contains(ua, "http://") && !strings.Contains(ua, "https://") && !strings.Contains(ua, "mailto:") {
 			bad("agent.user_agent", "must contain a contact URL (http://, https:// or mailto:)")
 		}
+		if i := controlByte(ua); i >= 0 {
+			bad("agent.user_agent", "holds the control character %q at byte %d: it is sent as the User-Agent header, and a header value cannot hold control characters (CR, LF, tab, ...)", ua[i], i)
+		}
 	}
 	p := c.Politeness
 	for key, d := range map[string]time.Duration{
@@ -202,7 +206,9 @@ func (c Config) Validate() error {
 	if p.BackoffMax < p.BackoffBase {
 		bad("politeness.backoff_max", "%s is below politeness.backoff_base %s (the ceiling of the back-off cannot be below its first step)", p.BackoffMax, p.BackoffBase)
 	}
-	if p.FetchTimeFactor < 0 {
+	if math.IsNaN(p.FetchTimeFactor) || math.IsInf(p.FetchTimeFactor, 0) {
+		bad("politeness.fetch_time_factor", "%v is not a finite number", p.FetchTimeFactor)
+	} else if p.FetchTimeFactor < 0 {
 		bad("politeness.fetch_time_factor", "must not be negative")
 	}
 	if p.PerHost < 1 {
@@ -288,6 +294,18 @@ func (c Config) Validate() error {
 		bad("log.progress", "%q is not one of auto, always, never", c.Log.Progress)
 	}
 	return errors.Join(errs...)
+}
+
+// controlByte returns the index of the first control byte in s (below
+// 0x20, or 0x7f), or -1: Go's HTTP client refuses a header value holding one,
+// and CR or LF would end the header.
+func controlByte(s string) int {
+	for i := range len(s) {
+		if s[i] < 0x20 || s[i] == 0x7f {
+			return i
+		}
+	}
+	return -1
 }
 
 // validToken reports whether s is a whole RFC 9309 2.2.1 product token,
