@@ -51,7 +51,7 @@ func (s *Scheduler) Add(c Candidate) (*Skip, error) {
 		return skip(ReasonDuplicate, "")
 	}
 	if c.Seed {
-		s.seedHosts[u.Hostname()] = true
+		s.seedHosts[seedKey(u)] = true
 	}
 	if why := s.scope.check(u, c.Kind, c.Seed, s.seedHosts); why != "" {
 		// Not remembered: the same URL may come back as a seed.

@@ -159,6 +159,21 @@ func TestAddDedupeScopeDepthLimits(t *testing.T) {
 			{Candidate{URL: "http://b.test/", Seed: true}, ""},
 			{Candidate{URL: "http://b.test/other", Depth: 1}, ""},
 		}},
+		{"seed hosts scope: RFC 9309 2.3 host name and port, default ports alike", nil, []step{
+			{Candidate{URL: "http://127.0.0.1:18081/", Seed: true}, ""},
+			{Candidate{URL: "http://127.0.0.1:18083/other", Parent: "http://127.0.0.1:18081/", Depth: 1}, ReasonOutOfScope},
+			{Candidate{URL: "http://127.0.0.1/", Parent: "http://127.0.0.1:18081/", Depth: 1}, ReasonOutOfScope},
+			{Candidate{URL: "http://127.0.0.1:18081/p", Parent: "http://127.0.0.1:18081/", Depth: 1}, ""},
+			{Candidate{URL: "https://127.0.0.1:18081/p", Parent: "http://127.0.0.1:18081/", Depth: 1}, ""},
+			{Candidate{URL: "http://h.test/", Seed: true}, ""},
+			{Candidate{URL: "https://h.test:443/x", Parent: "http://h.test/", Depth: 1}, ""},
+			{Candidate{URL: "http://H.test:80/y", Parent: "http://h.test/", Depth: 1}, ""},
+			{Candidate{URL: "http://h.test:443/", Parent: "http://h.test/", Depth: 1}, ReasonOutOfScope},
+			{Candidate{URL: "http://h.test:8080/", Parent: "http://h.test/", Depth: 1}, ReasonOutOfScope},
+			{Candidate{URL: "https://k.test:8443/", Seed: true}, ""},
+			{Candidate{URL: "http://k.test:8443/a", Parent: "https://k.test:8443/", Depth: 1}, ""},
+			{Candidate{URL: "https://k.test/a", Parent: "https://k.test:8443/", Depth: 1}, ReasonOutOfScope},
+		}},
 		{"any host", func(c *Config) { c.Scope.Mode = ScopeAny }, []step{
 			{Candidate{URL: "http://b.test/", Depth: 1}, ""},
 		}},
@@ -276,5 +291,34 @@ func TestAuthorityTrailingDot(t *testing.T) {
 		if got := Authority(u); got != want {
 			t.Errorf("Authority(%s) = %s, want %s", raw, got, want)
 		}
+	}
+}
+
+// TestSeedScopeSurvivesRestart: the seeds' host names and ports are
+// restored from the frontier, so a resumed crawl keeps a link to another
+// port of the seed's host name out of scope and says why.
+func TestSeedScopeSurvivesRestart(t *testing.T) {
+	store := NewMemStore()
+	s, err := Open(DefaultConfig(), store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sk, err := s.Add(Candidate{URL: "http://127.0.0.1:18081/", Seed: true}); sk != nil || err != nil {
+		t.Fatal(sk, err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	g, err := Open(DefaultConfig(), store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	sk, err := g.Add(Candidate{URL: "http://127.0.0.1:18083/other", Parent: "http://127.0.0.1:18081/", Depth: 1})
+	if err != nil || sk == nil || sk.Reason != ReasonOutOfScope || sk.Detail != "host 127.0.0.1:18083 is not a seed host (host name and port)" {
+		t.Errorf("link to another port: %+v %v, want out-of-scope naming 127.0.0.1:18083", sk, err)
+	}
+	if sk, err := g.Add(Candidate{URL: "http://127.0.0.1:18081/p", Parent: "http://127.0.0.1:18081/", Depth: 1}); sk != nil || err != nil {
+		t.Errorf("link on the seed's host and port: %+v %v, want queued", sk, err)
 	}
 }

@@ -16,13 +16,13 @@ const (
 
 // The scope modes of ScopeConfig.Mode.
 const (
-	ScopeSeeds = "seeds" // a URL's host must be the host of some seed (default)
+	ScopeSeeds = "seeds" // a URL's host name and port must be a seed's, http 80 and https 443 alike (default)
 	ScopeAny   = "any"   // any host
 	ScopeHosts = "hosts" // a URL's host must be in ScopeConfig.Hosts
 )
 
 // ScopeConfig decides which URLs the crawl may fetch. The zero value is the
-// default: same host as a seed, no patterns, no limits.
+// default: same host name and port as a seed, no patterns, no limits.
 type ScopeConfig struct {
 	Mode              string   `mapstructure:"mode"`                // seeds|any|hosts; empty means seeds
 	Hosts             []string `mapstructure:"hosts"`               // host names for Mode hosts (port and scheme ignored)

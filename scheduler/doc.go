@@ -163,8 +163,14 @@
 //     HostRecord.Pages keeps the count across a restart (stores written
 //     before it existed start from 0).
 //   - Seeds are exempt from Scope.Include (but not Exclude) and define the
-//     seed hosts; scope compares host names, so http and https of one host
-//     are both in scope.
+//     seed hosts. Scope "seeds" compares the host name and the effective
+//     port, as a host is everywhere else (one queue, robots.txt and pace
+//     per authority; RFC 9309 2.3), except that the scheme is not compared
+//     and a scheme's default port (http 80, https 443) counts as one
+//     "default port": for the seed http://example.com/, https://example.com/
+//     is in scope (an http-to-https redirect stays in the crawl) but
+//     http://example.com:8080/ is not; for http://h:8443/, https://h:8443/
+//     is. Scope "hosts" compares host names only (ScopeConfig.Hosts).
 //   - The host map is not bounded: a host is remembered for the whole run
 //     since its pacing state constrains politeness.
 //   - Wait makes the request start durable before returning only when the

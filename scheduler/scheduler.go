@@ -134,7 +134,7 @@ func (s *Scheduler) resume() error {
 		h.rules.VisitTimes = r.VisitTimes
 		if r.Seed {
 			if u, err := url.Parse(r.Authority); err == nil {
-				s.seedHosts[u.Hostname()] = true
+				s.seedHosts[seedKey(u)] = true
 			}
 		}
 		s.pages += r.Pages

@@ -1,6 +1,7 @@
 package scheduler
 
 import (
+	"net"
 	"net/url"
 	"regexp"
 	"strings"
@@ -41,17 +42,31 @@ func newScope(c ScopeConfig) (*scope, error) {
 	return s, nil
 }
 
+// seedKey is u's host as the seeds scope compares it: the host name and
+// the effective port, where the scheme's default port (http 80, https 443)
+// counts as one "default port". So an http seed keeps its https redirect
+// in scope, while another port of the same name is another host (its own
+// queue, robots.txt and pace; RFC 9309 2.3: robots.txt applies to the
+// scheme, host and port it came from).
+func seedKey(u *url.URL) string {
+	port, err := canonicalPort(strings.ToLower(u.Scheme), u.Port())
+	if err != nil {
+		port = u.Port()
+	}
+	return net.JoinHostPort(hostName(u), port) // "h:" for the default port
+}
+
 // check returns "" if u (canonical) is in scope, else a detail saying why
-// not. seedHosts holds the host names of all seeds; for a seed, the host
-// test and the include patterns are skipped.
+// not. seedHosts holds the seedKey of all seeds; for a seed, the host test
+// and the include patterns are skipped.
 func (s *scope) check(u *url.URL, kind Kind, seed bool, seedHosts map[string]bool) string {
 	str := u.String()
 	host := u.Hostname()
 	if !seed && !(kind == KindRequisite && s.cfg.RequisitesAnyHost) {
 		switch s.mode {
 		case ScopeSeeds:
-			if !seedHosts[host] {
-				return "host " + host + " is not a seed host"
+			if !seedHosts[seedKey(u)] {
+				return "host " + u.Host + " is not a seed host (host name and port)"
 			}
 		case ScopeHosts:
 			if !s.hosts[host] {
