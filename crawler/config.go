@@ -238,8 +238,8 @@ func (c Config) Validate() error {
 		// Run refuses any other frontier; say so before a crawl starts.
 		bad("frontier.url", "%q: only the embedded frontier is available in this version; leave frontier.url empty", u)
 	}
-	if c.Robots.MaxBytes < 500<<10 {
-		bad("robots.max_bytes", "must be at least 512000 (RFC 9309 asks parsers to read at least 500 KiB)")
+	if c.Robots.MaxBytes < robots.MaxSize || c.Robots.MaxBytes > robots.MaxLimit {
+		bad("robots.max_bytes", "must be from %d (RFC 9309 asks parsers to read at least 500 KiB) to %d (4 MiB)", robots.MaxSize, robots.MaxLimit)
 	}
 	if c.Robots.CacheTTL <= 0 || c.Robots.CacheTTL > 24*time.Hour {
 		bad("robots.cache_ttl", "must be positive and at most 24h (RFC 9309 2.4)")

@@ -3,10 +3,13 @@ package crawler
 import (
 	"context"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/crawlproject/crawl/crawllog"
 )
 
 // TestRobotsRetryMessageSaysTheRealNextAttempt: when robots.txt fails, the
@@ -51,5 +54,47 @@ func TestRobotsRetryMessageSaysTheRealNextAttempt(t *testing.T) {
 	last := failed[1]
 	if !strings.Contains(last.Detail, "giving up on the host") || strings.Contains(last.Detail, "next attempt") || !last.Until.IsZero() {
 		t.Errorf("last failure says %q (until %s), want it to give up on the host", last.Detail, last.Until)
+	}
+}
+
+// TestRobotsMaxBytesIsTheParsingLimit: RFC 9309 2.5 "Crawlers MAY impose a
+// parsing limit that MUST be at least 500 kibibytes (KiB)". robots.max_bytes
+// is that limit: raised, the rules it lets in are applied; at the default,
+// a file longer than it is logged as truncated, and a page under a rule
+// past the limit is fetched (the rule was never read).
+func TestRobotsMaxBytesIsTheParsingLimit(t *testing.T) {
+	body := "User-agent: *\nDisallow: /head\n" + strings.Repeat("# "+strings.Repeat("x", 97)+"\n", 6000) + "Disallow: /late\n"
+	for _, c := range []struct {
+		name      string
+		maxBytes  int64
+		lateFetch bool
+		truncated bool
+	}{
+		{"raised to 800,000", 800_000, false, false},
+		{"default 512 KiB", 0, true, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			h := newTestHost(t)
+			h.robotsText(body)
+			h.html("/", "/late/x", "/head/x")
+			h.html("/late/x")
+			h.html("/head/x")
+			cfg := testConfig(t)
+			if c.maxBytes > 0 {
+				cfg.Robots.MaxBytes = c.maxBytes
+			}
+			crawlFor(t, cfg, h.URL("/"))
+			fetched := map[string]bool{}
+			for _, p := range h.paths() {
+				fetched[p] = true
+			}
+			if fetched["/late/x"] != c.lateFetch || fetched["/head/x"] {
+				t.Errorf("fetched %v: want /late/x fetched = %v, /head/x never", fetched, c.lateFetch)
+			}
+			entries := readJSONL[crawllog.RobotsEntry](t, filepath.Join(cfg.Out, crawllog.RobotsLogFile))
+			if len(entries) != 1 || entries[0].Truncated != c.truncated {
+				t.Errorf("robots.jsonl %+v: want one fetch with truncated = %v", entries, c.truncated)
+			}
+		})
 	}
 }

@@ -145,7 +145,10 @@ func (l *robotsLayer) install(rec robotsRecord) *robotsState {
 	st := &robotsState{rec: rec}
 	switch rec.Policy {
 	case "parse":
-		st.robots = robots.Parse(rec.Body)
+		// Parsed up to robots.max_bytes: the rules an operator asked to be
+		// read are the rules applied (get reads one octet more, to know
+		// whether the line at the limit is whole).
+		st.robots = robots.ParseLimit(rec.Body, int(l.cfg.MaxBytes))
 	case "disallow-all":
 		st.robots = robots.DisallowAll()
 	default:
@@ -251,7 +254,7 @@ func (l *robotsLayer) fetch(ctx context.Context, authority string, prev *robotsS
 		}
 		last = ex
 		lastEntry = crawllog.RobotsEntry{Time: ex.Start.UTC(), Host: authority, URL: target, Status: ex.Status, Bytes: int64(len(ex.Body)),
-			DurationMS: float64(ex.Duration) / float64(time.Millisecond), Redirects: append([]string{}, rec.Redirects...), Truncated: ex.truncated()}
+			DurationMS: float64(ex.Duration) / float64(time.Millisecond), Redirects: append([]string{}, rec.Redirects...), Truncated: l.truncated(ex)}
 		if ex.stopped {
 			// Aborted because the crawl is stopping: not an outcome of the
 			// host. Nothing is logged, stored or counted; the robots lease
@@ -266,7 +269,7 @@ func (l *robotsLayer) fetch(ctx context.Context, authority string, prev *robotsS
 		status, body, hdr = ex.Status, ex.Body, ex.Header
 		loc := ex.Header.Get("Location")
 		if status < 300 || status >= 400 || loc == "" || hop == maxRobotsRedirects {
-			rec.Truncated = ex.truncated()
+			rec.Truncated = l.truncated(ex)
 			break
 		}
 		next, perr := url.Parse(loc)
@@ -293,7 +296,7 @@ func (l *robotsLayer) fetch(ctx context.Context, authority string, prev *robotsS
 	switch robots.Classify(status, fetchErr, robots.PolicyOptions{RestrictedDisallows: l.cfg.ForbiddenDisallows}) {
 	case robots.Available:
 		rec.Outcome, rec.Policy = outcomeParsed, "parse"
-		rec.Body = body // at most MaxBytes: get caps the transport's read (ex.limit)
+		rec.Body = body // at most MaxBytes+1: get caps the transport's read (ex.limit)
 	case robots.Unavailable:
 		rec.Outcome, rec.Policy = outcomeUnavailable, "allow-all"
 	case robots.Restricted:
@@ -326,6 +329,14 @@ func (l *robotsLayer) fetch(ctx context.Context, authority string, prev *robotsS
 	return rec, nil
 }
 
+// truncated reports whether a robots.txt answer was cut: by the timeout or
+// a disconnect, or by robots.max_bytes (the body holds the one octet past
+// the limit that tells a whole last line from a cut one; the parser drops
+// it, and the rules past the limit).
+func (l *robotsLayer) truncated(ex *exchange) bool {
+	return ex.truncated() || int64(len(ex.Body)) > l.cfg.MaxBytes
+}
+
 // get sends one GET through the polite transport and returns what it saw.
 func (l *robotsLayer) get(ctx context.Context, target string) (*exchange, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, target, nil)
@@ -334,7 +345,7 @@ func (l *robotsLayer) get(ctx context.Context, target string) (*exchange, error)
 	}
 	id, ex := l.tr.track()
 	defer l.tr.untrack(id)
-	ex.robots, ex.limit = true, l.cfg.MaxBytes
+	ex.robots, ex.limit = true, l.cfg.MaxBytes+1
 	req.Header.Set(jobHeader, id)
 	resp, err := l.client.Do(req)
 	if err != nil {

@@ -157,6 +157,10 @@ func robotsSummary(st *robotsState) *crawllog.RobotsSummary {
 		r.VisitTimes = append(r.VisitTimes, crawllog.WindowJSON{From: w.FromClock(), To: w.ToClock()})
 	}
 	for _, w := range st.robots.Warnings() {
+		if w.Line == 0 { // about the file as a whole
+			r.Warnings = append(r.Warnings, w.Message)
+			continue
+		}
 		r.Warnings = append(r.Warnings, fmt.Sprintf("line %d: %s", w.Line, w.Message))
 	}
 	if r.Comments == nil {

@@ -169,7 +169,7 @@ func FuzzFastLines(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
-		if d := sameParse(parse(body, true), parse(body, false)); d != "" {
+		if d := sameParse(parse(body, MaxSize, true), parse(body, MaxSize, false)); d != "" {
 			t.Fatal(d)
 		}
 	})

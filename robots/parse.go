@@ -1,6 +1,7 @@
 package robots
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -89,20 +90,33 @@ func keyDirective(k string) (d directive, typo bool) {
 // the group is first used (Robots.Group, Groups, Warnings), once, as
 // Google's parser reads only the groups that apply to the crawler asking.
 func Parse(body []byte) *Robots {
-	return parse(body, true)
+	return parse(body, MaxSize, true)
 }
 
-// parse is Parse; fast false reads every line with the general line
+// ParseLimit is Parse with a parsing limit of limit bytes instead of
+// MaxSize: a crawler configured to read more (or less) of a robots.txt
+// parses what it read, cut after the last whole line within limit. A
+// limit above MaxLimit is lowered to it; one below 1 is MaxSize. To know
+// whether the line at the limit is whole, give it at least limit+1 bytes
+// of a longer file.
+func ParseLimit(body []byte, limit int) *Robots {
+	if limit < 1 {
+		limit = MaxSize
+	}
+	return parse(body, min(limit, MaxLimit), true)
+}
+
+// parse is ParseLimit; fast false reads every line with the general line
 // method, which tests compare the one-pass readers against.
-func parse(body []byte, fast bool) *Robots {
+func parse(body []byte, limit int, fast bool) *Robots {
 	r := &Robots{avail: Available}
-	if len(body) > MaxSize {
-		cut := body[:MaxSize]
-		// A line whose end (the octet at index MaxSize) is just past the
+	if len(body) > limit {
+		cut := body[:limit]
+		// A line whose end (the octet at index limit) is just past the
 		// limit has all its content within it: it is whole.
 		end := 0
-		if body[MaxSize] == '\n' || body[MaxSize] == '\r' {
-			end = MaxSize
+		if body[limit] == '\n' || body[limit] == '\r' {
+			end = limit
 		}
 		for i := len(cut) - 1; end == 0 && i >= 0; i-- {
 			if cut[i] == '\n' || cut[i] == '\r' {
@@ -110,7 +124,7 @@ func parse(body []byte, fast bool) *Robots {
 			}
 		}
 		body, r.truncated = cut[:end], true
-		r.warnings = append(r.warnings, Warning{Message: "robots.txt is longer than 500 KiB: parsed up to the last whole line within the limit"})
+		r.warnings = append(r.warnings, Warning{Message: fmt.Sprintf("robots.txt is longer than %s: parsed up to the last whole line within the limit", sizeWords(limit))})
 	}
 	src := unsafe.String(unsafe.SliceData(body), len(body)) // see Parse: body is ours now
 	r.body = src
@@ -508,3 +522,15 @@ func (p *parser) finish() {
 // tokenLower maps the octets of a product token ([a-zA-Z_-], RFC 9309
 // 2.2.1) to their lower case, and every other octet to 0.
 const tokenLower = "\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00-\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00abcdefghijklmnopqrstuvwxyz\x00\x00\x00\x00_\x00abcdefghijklmnopqrstuvwxyz\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"
+
+// sizeWords writes a byte count as KiB or MiB when it is a whole number of
+// them ("500 KiB"), else in bytes.
+func sizeWords(n int) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}

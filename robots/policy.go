@@ -33,6 +33,9 @@ type PolicyOptions struct {
 	// RestrictedDisallows makes 401 and 403 answers disallow everything, as
 	// the 1996 draft recommended, instead of RFC 9309's allow-all.
 	RestrictedDisallows bool
+	// ParseLimit is the parsing limit for an available robots.txt (see
+	// ParseLimit); 0 is MaxSize.
+	ParseLimit int
 }
 
 // Classify maps the outcome of a robots.txt fetch to an Availability: a
@@ -65,7 +68,7 @@ func Classify(status int, err error, opts PolicyOptions) Availability {
 func FromFetch(status int, body []byte, err error, opts PolicyOptions) *Robots {
 	switch Classify(status, err, opts) {
 	case Available:
-		return Parse(body)
+		return ParseLimit(body, opts.ParseLimit)
 	case Unavailable:
 		return AllowAll()
 	case Restricted:

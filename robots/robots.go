@@ -12,6 +12,11 @@ import (
 // the first octet past the limit is whole) and marked Truncated.
 const MaxSize = 500 << 10
 
+// MaxLimit is the largest parsing limit ParseLimit takes (4 MiB): what the
+// matcher's label lengths can hold with room to spare. Larger limits are
+// lowered to it.
+const MaxLimit = 4 << 20
+
 // Robots is a parsed robots.txt: its groups indexed by product token, its
 // Sitemap lines, and the warnings parsing produced.
 //
@@ -237,7 +242,8 @@ func (r *Robots) Warnings() []Warning {
 	return byLine(r.warnings, late)
 }
 
-// Truncated reports whether the body was longer than MaxSize and cut.
+// Truncated reports whether the body was longer than the parsing limit
+// (MaxSize for Parse) and cut.
 func (r *Robots) Truncated() bool { return r != nil && r.truncated }
 
 // Body returns the part of the robots.txt body that was parsed.

@@ -257,3 +257,36 @@ func TestRFC9309_2_5_LimitEdge(t *testing.T) {
 		})
 	}
 }
+
+// TestRFC9309_2_5_ParseLimit: RFC 9309 2.5 "Crawlers MAY impose a parsing
+// limit that MUST be at least 500 kibibytes (KiB)". A crawler configured
+// to read more parses what it read: ParseLimit applies a rule that Parse's
+// 500 KiB leave out, cuts at a whole line within its own limit, and names
+// that limit in its warning.
+func TestRFC9309_2_5_ParseLimit(t *testing.T) {
+	head := "User-agent: *\nDisallow: /head\n"
+	filler := strings.Repeat("# "+strings.Repeat("x", 97)+"\n", 6000) // 600,000 octets
+	body := []byte(head + filler + "Disallow: /late\n")
+
+	if r := Parse(body); r.Allowed("bot", "/late").Allowed != true || !r.Truncated() {
+		t.Fatalf("Parse: /late %v, truncated %v; want the rule past 500 KiB left out", r.Allowed("bot", "/late"), r.Truncated())
+	}
+	r := ParseLimit(body, 800_000)
+	if r.Allowed("bot", "/late").Allowed || r.Truncated() {
+		t.Errorf("ParseLimit 800,000: /late %v, truncated %v; want the rule applied, nothing cut", r.Allowed("bot", "/late"), r.Truncated())
+	}
+	small := ParseLimit(body, 10_000)
+	if !small.Truncated() || small.Allowed("bot", "/head").Allowed || len(small.Body()) > 10_000 || !strings.HasSuffix(small.Body(), "\n") {
+		t.Errorf("ParseLimit 10,000: truncated %v, %d octets; want a cut at a whole line within 10,000, /head applied", small.Truncated(), len(small.Body()))
+	}
+	if w := small.Warnings(); len(w) == 0 || !strings.Contains(w[0].Message, "longer than 10000 bytes") {
+		t.Errorf("warnings %v: want one naming the 10000-byte limit", w)
+	}
+	if w := Parse(body).Warnings(); len(w) == 0 || !strings.Contains(w[0].Message, "longer than 500 KiB") {
+		t.Errorf("warnings %v: want one naming 500 KiB", w)
+	}
+	huge := []byte(head + strings.Repeat("# "+strings.Repeat("x", 97)+"\n", MaxLimit/100+10) + "Disallow: /late\n")
+	if r := ParseLimit(huge, 1<<30); !r.Truncated() || len(r.Body()) > MaxLimit {
+		t.Errorf("a limit above MaxLimit: truncated %v, %d octets; want a cut within MaxLimit", r.Truncated(), len(r.Body()))
+	}
+}

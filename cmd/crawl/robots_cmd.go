@@ -128,7 +128,7 @@ object per URL and line: {"url": ..., "allowed": true|false, "rule":
 			}
 			var load func(target string) (robotsTxt, error)
 			if f.file != "" {
-				t, err := readRobotsFile(f.file)
+				t, err := readRobotsFile(f.file, popts.ParseLimit)
 				if err != nil {
 					return err
 				}
@@ -190,7 +190,7 @@ unreachable: disallow all). With --json, print one object:
 				return usagef("robots explain: give either --file or a URL, not both")
 			case f.file != "":
 				var err error
-				if t, err = readRobotsFile(f.file); err != nil {
+				if t, err = readRobotsFile(f.file, popts.ParseLimit); err != nil {
 					return err
 				}
 			case len(args) != 1:
@@ -224,7 +224,7 @@ func (f *robotsFlags) settings() (crawler.Config, robots.PolicyOptions, error) {
 	if err != nil {
 		return crawler.Config{}, robots.PolicyOptions{}, &usageError{err}
 	}
-	return cfg, robots.PolicyOptions{RestrictedDisallows: cfg.Robots.ForbiddenDisallows}, nil
+	return cfg, robots.PolicyOptions{RestrictedDisallows: cfg.Robots.ForbiddenDisallows, ParseLimit: int(cfg.Robots.MaxBytes)}, nil
 }
 
 // checkAgent returns a usage error unless agent is a product token,
@@ -255,32 +255,33 @@ func isHTTPToken(s string) bool {
 	return s != ""
 }
 
-// readRobotsFile parses a robots.txt file; failing to read it is a usage
-// error. It reads at most robots.MaxSize+1 octets (see readRobots), so
-// "--file /dev/zero" ends.
-func readRobotsFile(path string) (robotsTxt, error) {
+// readRobotsFile parses a robots.txt file as a crawl would parse it, up to
+// limit octets (robots.max_bytes); failing to read it is a usage error. It
+// reads at most limit+1 octets (see readRobots), so "--file /dev/zero"
+// ends.
+func readRobotsFile(path string, limit int) (robotsTxt, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return robotsTxt{}, &usageError{fmt.Errorf("robots: cannot read --file: %w", err)}
 	}
 	defer f.Close()
-	r, err := readRobots(f)
+	r, err := readRobots(f, limit)
 	if err != nil {
 		return robotsTxt{}, &usageError{fmt.Errorf("robots: cannot read --file: %w", err)}
 	}
 	return robotsTxt{source: path, r: r}, nil
 }
 
-// readRobots parses what rd holds, reading at most robots.MaxSize+1
-// octets: the octet past the limit tells robots.Parse that the body is
-// longer, so it marks the result Truncated and warns, as for a fetched
-// file, and whether the last line within the limit is whole.
-func readRobots(rd io.Reader) (*robots.Robots, error) {
-	body, err := io.ReadAll(io.LimitReader(rd, robots.MaxSize+1))
+// readRobots parses what rd holds, reading at most limit+1 octets: the
+// octet past the limit tells robots.ParseLimit that the body is longer, so
+// it marks the result Truncated and warns, as for a fetched file, and
+// whether the last line within the limit is whole.
+func readRobots(rd io.Reader, limit int) (*robots.Robots, error) {
+	body, err := io.ReadAll(io.LimitReader(rd, int64(limit)+1))
 	if err != nil {
 		return nil, err
 	}
-	return robots.Parse(body), nil
+	return robots.ParseLimit(body, limit), nil
 }
 
 // checkTargets returns a usage error naming the first target that is

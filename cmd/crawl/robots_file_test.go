@@ -25,7 +25,7 @@ func (e *endless) Read(p []byte) (int, error) {
 // the parser's warning.
 func TestReadRobotsStopsAtLimit(t *testing.T) {
 	src := &endless{}
-	r, err := readRobots(src)
+	r, err := readRobots(src, robots.MaxSize)
 	if err != nil {
 		t.Fatal(err)
 	}
