@@ -12,11 +12,21 @@ import (
 // fixtureDir is where the report fixtures live, relative to this package.
 const fixtureDir = "../testdata/report"
 
+// screenshotDir holds a real demo crawl's output, trimmed to a few sites,
+// that docs/report.png is rendered from.
+const screenshotDir = "testdata/screenshot"
+
 // copyFixture copies testdata/report/name into a fresh temporary directory
 // and returns it.
 func copyFixture(t *testing.T, name string) string {
 	t.Helper()
-	src := filepath.Join(fixtureDir, name)
+	return copyDir(t, filepath.Join(fixtureDir, name))
+}
+
+// copyDir copies the files of src (not its subdirectories or HTML pages)
+// into a fresh temporary directory and returns it.
+func copyDir(t *testing.T, src string) string {
+	t.Helper()
 	entries, err := os.ReadDir(src)
 	if err != nil {
 		t.Fatal(err)
