@@ -162,8 +162,9 @@ func TestRobotsLayerRedirectHops(t *testing.T) {
 	}
 }
 
-// A huge robots.txt is read only up to robots.max_bytes, cut at the last
-// whole line by the parser, and recorded as truncated (RFC 9309 2.5).
+// A huge robots.txt is read only up to robots.max_bytes (and the one octet
+// past it that says whether the last line within it is whole), cut at the
+// last whole line by the parser, and recorded as truncated (RFC 9309 2.5).
 func TestRobotsLayerCapsTheBodyItReads(t *testing.T) {
 	h := newTestHost(t)
 	var sent atomic.Int64
@@ -185,8 +186,11 @@ func TestRobotsLayerCapsTheBodyItReads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !st.rec.Truncated || int64(len(st.rec.Body)) != cfg.MaxBytes {
-		t.Errorf("body %d bytes, truncated %v; want the %d-byte cap", len(st.rec.Body), st.rec.Truncated, cfg.MaxBytes)
+	if !st.rec.Truncated || int64(len(st.rec.Body)) != cfg.MaxBytes+1 {
+		t.Errorf("body %d bytes, truncated %v; want the %d-byte cap and one octet", len(st.rec.Body), st.rec.Truncated, cfg.MaxBytes)
+	}
+	if !st.robots.Truncated() || int64(len(st.robots.Body())) > cfg.MaxBytes {
+		t.Errorf("parsed %d bytes, truncated %v; want at most the %d-byte limit", len(st.robots.Body()), st.robots.Truncated(), cfg.MaxBytes)
 	}
 	if st.group.Allowed("/early").Allowed || !st.group.Allowed("/late").Allowed {
 		t.Error("rules before the cap apply, rules after it do not")

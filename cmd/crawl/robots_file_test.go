@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -39,8 +40,10 @@ func TestReadRobotsStopsAtLimit(t *testing.T) {
 
 // TestRobotsFileOverLimit: explain reports a --file cut at the limit as a
 // fetched one is reported, and a rule whose line ends just past the limit
-// is applied (the reviewer's edge_plus.txt, 512001 octets).
+// is applied (the reviewer's edge_plus.txt, 512001 octets). The limit is
+// the crawl's, robots.max_bytes: set here to RFC 9309's 500 KiB.
 func TestRobotsFileOverLimit(t *testing.T) {
+	t.Setenv("CRAWL_ROBOTS_MAX_BYTES", strconv.Itoa(robots.MaxSize))
 	head := "User-agent: *\n"
 	rule := "Disallow: /edge"
 	body := head + strings.Repeat("#", robots.MaxSize-len(head)-len(rule)-1) + "\n" + rule + "\nDisallow: /beyond\n"
@@ -49,7 +52,7 @@ func TestRobotsFileOverLimit(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	for _, want := range []string{", cut at 500 KiB)", "  line 3: Disallow: /edge\n", "robots.txt is longer than 500 KiB"} {
+	for _, want := range []string{", cut at the parsing limit, robots.max_bytes)", "  line 3: Disallow: /edge\n", "robots.txt is longer than 500 KiB"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("explain lacks %q:\n%s", want, out)
 		}
@@ -62,5 +65,23 @@ func TestRobotsFileOverLimit(t *testing.T) {
 		if code != exitOK || !strings.HasPrefix(out, "ALLOWED    /x  (no rule matches)") {
 			t.Errorf("--file /dev/zero: exit %d, stdout %q, stderr %q", code, out, stderr)
 		}
+	}
+}
+
+// TestRobotsFileParsedAsTheCrawlWould: --file is parsed up to the same
+// limit as a crawl with the same config parses a fetched robots.txt
+// (robots.max_bytes, 512 KiB by default): a rule past 512 KiB is left out,
+// and read once the limit is raised.
+func TestRobotsFileParsedAsTheCrawlWould(t *testing.T) {
+	body := "User-agent: *\n" + strings.Repeat("# "+strings.Repeat("x", 97)+"\n", 5300) + "Disallow: /late\n" // ~530,000 octets
+	file := writeRobotsFile(t, body)
+	code, out, stderr := runCLI(t, "robots", "check", "--file", file, "--agent", "bot", "/late")
+	if code != exitOK || !strings.HasPrefix(out, "ALLOWED") {
+		t.Errorf("default limit: exit %d, stdout %q, stderr %q; want /late allowed (its line is past 512 KiB)", code, out, stderr)
+	}
+	t.Setenv("CRAWL_ROBOTS_MAX_BYTES", "600000")
+	code, out, stderr = runCLI(t, "robots", "check", "--file", file, "--agent", "bot", "/late")
+	if code != exitOK || !strings.HasPrefix(out, "DISALLOWED") {
+		t.Errorf("robots.max_bytes 600000: exit %d, stdout %q, stderr %q; want /late disallowed", code, out, stderr)
 	}
 }

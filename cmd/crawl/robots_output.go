@@ -130,7 +130,7 @@ func writeExplainText(w io.Writer, t robotsTxt, agent string, now time.Time) err
 	var b strings.Builder
 	fmt.Fprintf(&b, "robots.txt: %s (%s", crawllog.Printable(t.source), crawllog.Printable(t.outcome()))
 	if r.Truncated() {
-		b.WriteString(", cut at 500 KiB")
+		b.WriteString(", cut at the parsing limit, robots.max_bytes")
 	}
 	b.WriteString(")\n")
 	rules := g.Rules()
