@@ -226,10 +226,12 @@ func (t *politeTransport) RoundTrip(in *http.Request) (*http.Response, error) {
 		return nil, rerr
 	}
 	t.pace.Observe(auth, resp.StatusCode, ex.Duration, resp.Header.Get("Retry-After"), nil)
-	resp.Body = io.NopCloser(bytes.NewReader(body))
-	resp.ContentLength = int64(len(body))
+	parse := parseBody(resp.Header, req.URL.Path, body, t.maxBody)
+	resp.Body = io.NopCloser(bytes.NewReader(parse))
+	resp.ContentLength = int64(len(parse))
 	resp.TransferEncoding = nil
-	resp.Uncompressed = false
+	// Already inflated where colly would inflate (parseBody), with a bound.
+	resp.Uncompressed = true
 	return resp, nil
 }
 
