@@ -20,42 +20,88 @@ type SeedError struct {
 }
 
 func (e *SeedError) Error() string {
-	return fmt.Sprintf("seed line %d: %s: %q", e.Line, e.Reason, e.Text)
+	text := e.Text
+	if len(text) > maxSeedErrorText {
+		text = text[:maxSeedErrorText] + "..."
+	}
+	return fmt.Sprintf("seed line %d: %s: %q", e.Line, e.Reason, text)
 }
+
+// maxSeedErrorText is how much of a bad line a SeedError shows.
+const maxSeedErrorText = 200
+
+// maxSeedLine is the longest seed line read (1 MiB); a longer line is a
+// SeedError, and the lines after it are still read.
+const maxSeedLine = 1 << 20
 
 // ReadSeeds reads seed URLs, one per line. Blank lines and lines starting
 // with '#' are ignored, as is anything after " #" on a line. Lines that are
-// not usable absolute http or https URLs (see seedProblem) are returned as
-// SeedErrors with their line number; the rest are still returned. The error
-// is non-nil only if r could not be read.
+// not usable absolute http or https URLs (see seedProblem), and lines over
+// 1 MiB, are returned as SeedErrors with their line number; the rest are
+// still returned. The error is non-nil only if r could not be read.
 func ReadSeeds(r io.Reader) ([]string, []*SeedError, error) {
 	var seeds []string
 	var bad []*SeedError
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	n := 0
-	for sc.Scan() {
-		n++
-		line := strings.TrimSpace(sc.Text())
+	br := bufio.NewReaderSize(r, 64<<10)
+	for n := 1; ; n++ {
+		raw, long, err := readSeedLine(br)
+		if err != nil && err != io.EOF {
+			return seeds, bad, fmt.Errorf("crawler: read seeds: %w", err)
+		}
+		if err == io.EOF && raw == "" && !long {
+			return seeds, bad, nil
+		}
+		line := strings.TrimSpace(raw)
 		if n == 1 {
 			line = strings.TrimPrefix(line, "\uFEFF")
 		}
-		if i := strings.Index(line, " #"); i >= 0 {
-			line = strings.TrimSpace(line[:i])
+		switch {
+		case long:
+			bad = append(bad, &SeedError{Line: n, Text: line, Reason: "line longer than 1 MiB"})
+		case strings.Contains(line, " #"):
+			line = strings.TrimSpace(line[:strings.Index(line, " #")])
+			fallthrough
+		default:
+			if line == "" || strings.HasPrefix(line, "#") {
+				break
+			}
+			if reason := seedProblem(line); reason != "" {
+				bad = append(bad, &SeedError{Line: n, Text: line, Reason: reason})
+				break
+			}
+			seeds = append(seeds, line)
 		}
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
+		if err == io.EOF {
+			return seeds, bad, nil
 		}
-		if reason := seedProblem(line); reason != "" {
-			bad = append(bad, &SeedError{Line: n, Text: line, Reason: reason})
-			continue
-		}
-		seeds = append(seeds, line)
 	}
-	if err := sc.Err(); err != nil {
-		return seeds, bad, fmt.Errorf("crawler: read seeds: %w", err)
+}
+
+// readSeedLine reads one line without its line end. A line longer than
+// maxSeedLine is read to its end but only its first maxSeedErrorText
+// octets are kept, and long is true. err is io.EOF with the last line (or
+// none) when the input ends.
+func readSeedLine(br *bufio.Reader) (line string, long bool, err error) {
+	var b []byte
+	for {
+		chunk, rerr := br.ReadSlice('\n')
+		if !long {
+			if len(b)+len(chunk) > maxSeedLine+2 { // room for CR LF
+				long = true
+				b = append(b, chunk[:min(len(chunk), max(0, maxSeedErrorText-len(b)))]...)
+			} else {
+				b = append(b, chunk...)
+			}
+		}
+		switch rerr {
+		case bufio.ErrBufferFull:
+			continue
+		case nil:
+			return strings.TrimRight(string(b), "\r\n"), long, nil
+		default:
+			return strings.TrimRight(string(b), "\r\n"), long, rerr
+		}
 	}
-	return seeds, bad, nil
 }
 
 // seedProblem says why line cannot be crawled as a seed, or "" if it can:

@@ -71,3 +71,29 @@ func TestReadSeedsReportsUnusableLines(t *testing.T) {
 		t.Errorf("%d bad lines reported, want %d: %v", len(bad), len(wantBad), bad)
 	}
 }
+
+// TestReadSeedsOverlongLine: a line over 1 MiB is reported with its line
+// number and the lines around it are still read (it used to reject the
+// whole file with "bufio.Scanner: token too long").
+func TestReadSeedsOverlongLine(t *testing.T) {
+	in := "http://a.example/\nhttp://b.example/" + strings.Repeat("M", 3<<20) + "\r\nhttp://c.example/\r\nhttp://d.example/"
+	seeds, bad, err := ReadSeeds(strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(seeds, " ") != "http://a.example/ http://c.example/ http://d.example/" {
+		t.Errorf("seeds %q: want a, c and d", seeds)
+	}
+	if len(bad) != 1 || bad[0].Line != 2 || !strings.Contains(bad[0].Reason, "longer than 1 MiB") {
+		t.Fatalf("bad %v: want line 2 reported as too long", bad)
+	}
+	if msg := bad[0].Error(); len(msg) > 300 || !strings.Contains(msg, "seed line 2") {
+		t.Errorf("message %d octets: %.100q; want a short one naming line 2", len(msg), msg)
+	}
+	// Exactly at the limit is a line like any other.
+	at := "http://e.example/" + strings.Repeat("a", maxSeedLine-len("http://e.example/"))
+	seeds, bad, err = ReadSeeds(strings.NewReader(at + "\n"))
+	if err != nil || len(seeds) != 1 || len(bad) != 0 {
+		t.Errorf("a 1 MiB line: seeds %d, bad %v, err %v; want it read", len(seeds), bad, err)
+	}
+}

@@ -17,6 +17,10 @@ import (
 	"github.com/crawlproject/crawl/scheduler"
 )
 
+// maxSeedErrorsShown is how many bad seed lines are printed one by one (a
+// binary or a wrong file given as --seed would print thousands).
+const maxSeedErrorsShown = 20
+
 // runCrawl reads the seeds, runs the crawl and prints the summary.
 func runCrawl(ctx context.Context, cfg crawler.Config, stdout, stderr io.Writer) error {
 	f, err := openSeedFile(cfg.Seed)
@@ -28,7 +32,11 @@ func runCrawl(ctx context.Context, cfg crawler.Config, stdout, stderr io.Writer)
 	if err != nil {
 		return usagef("seed file %s: %v", cfg.Seed, err)
 	}
-	for _, b := range bad {
+	for i, b := range bad {
+		if i == maxSeedErrorsShown {
+			fmt.Fprintf(stderr, "crawl: %s: %d more bad lines not shown (skipped)\n", cfg.Seed, len(bad)-i)
+			break
+		}
 		fmt.Fprintf(stderr, "crawl: %s: %v (skipped)\n", cfg.Seed, b)
 	}
 	if len(seeds) == 0 {

@@ -69,6 +69,21 @@ func TestExitCodesAndOneLineErrors(t *testing.T) {
 	}
 }
 
+// TestManyBadSeedLinesShownInPart: a file of thousands of bad lines (a
+// binary given as --seed) prints the first few with their numbers and a
+// count of the rest, then the usual one-line refusal.
+func TestManyBadSeedLinesShownInPart(t *testing.T) {
+	seeds := filepath.Join(t.TempDir(), "seeds.txt")
+	os.WriteFile(seeds, []byte(strings.Repeat("not a url\n", 5000)), 0o644)
+	code, _, stderr := runCLI(t, "--seed", seeds, "--out", filepath.Join(t.TempDir(), "o"))
+	if code != exitUsage || !strings.Contains(stderr, "no usable URL") {
+		t.Errorf("exit %d, stderr ends %q; want exit 2, no usable URL", code, stderr[max(0, len(stderr)-200):])
+	}
+	if n := strings.Count(stderr, "\n"); n != maxSeedErrorsShown+2 || !strings.Contains(stderr, "4980 more bad lines not shown") {
+		t.Errorf("%d lines of stderr: want %d shown, a count of the other 4980, and the error", n, maxSeedErrorsShown)
+	}
+}
+
 func TestBadSeedLinesReportedWithLineNumbers(t *testing.T) {
 	dir := t.TempDir()
 	seeds := filepath.Join(dir, "seeds.txt")
