@@ -163,7 +163,22 @@ func start(cfg Config, opts Options) (*crawl, error) {
 	}
 	c.tr, c.robots = newPoliteStack(cfg, c.sched, store, c.hostBusy, c.onRobotsFetch)
 	c.col = newCollector(c.tr, cfg)
+	c.applyCachedRules(time.Now())
 	return c, nil
+}
+
+// applyCachedRules gives the scheduler the rules of every host whose
+// robots.txt a previous run read and which are still fresh at now: a
+// resumed crawl then paces and names each host's pace by its robots.txt
+// from the start, also a host with nothing left to do, which is never
+// offered a robots.txt lease (it used to report "previous run's interval"
+// as what set its pace). The restart floor stays in force.
+func (c *crawl) applyCachedRules(now time.Time) {
+	for _, hs := range c.sched.Hosts() {
+		if st, fresh := c.robots.cached(hs.Authority, now); st != nil && fresh && st.good() {
+			c.sched.SetRules(hs.Authority, rulesOf(st.group))
+		}
+	}
 }
 
 func (c *crawl) hostBusy(authority string) bool {

@@ -71,7 +71,11 @@ func describeHost(hs scheduler.HostStatus, ephemeral bool) string {
 	case scheduler.StateParked:
 		return fmt.Sprintf("%s parked outside its Visit-time windows until %s UTC", hs.Authority, hs.NextAllowed.UTC().Format("15:04:05"))
 	case scheduler.StateBackingOff:
-		return fmt.Sprintf("%s backing off until %s UTC (%s)", hs.Authority, hs.NextAllowed.UTC().Format("15:04:05"), hs.PaceSource)
+		why := hs.BackoffReason
+		if why == "" {
+			why = hs.PaceSource
+		}
+		return fmt.Sprintf("%s backing off until %s UTC (%s)", hs.Authority, hs.NextAllowed.UTC().Format("15:04:05"), why)
 	case scheduler.StateDeferred:
 		s := fmt.Sprintf("%s deferred until %s: %s", hs.Authority, hs.DeferredUntil.UTC().Format(time.RFC3339), hs.DeferReason)
 		if !ephemeral {
