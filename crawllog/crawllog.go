@@ -196,11 +196,36 @@ type HostEvent struct {
 	Detail string     `json:"detail"`
 }
 
+// RunTime is how long the crawl ran: the sum of its runs' own durations,
+// not first start to last end, which would count the time between a dry
+// run today and a crawl tomorrow. A run with no recorded end (killed)
+// adds nothing, and complete is false. A summary without runs gives
+// Finished - Started.
+func (s *Summary) RunTime() (d time.Duration, complete bool) {
+	if len(s.Runs) == 0 {
+		return max(s.Finished.Sub(s.Started), 0), true
+	}
+	complete = true
+	for _, r := range s.Runs {
+		if r.Finished == nil {
+			complete = false
+			continue
+		}
+		d += max(r.Finished.Sub(r.Started), 0)
+	}
+	return d, complete
+}
+
 // Print writes the summary for a person: per host, pages by status, the pace
 // used and what set it, deferred URLs and the site's Comment lines. Text
 // that may come from a server is written through Printable.
 func (s *Summary) Print(w io.Writer) {
-	fmt.Fprintf(w, "\nCrawl summary (%s, %s)\n", Printable(s.Out), s.Finished.Sub(s.Started).Round(time.Millisecond))
+	took, complete := s.RunTime()
+	ran := took.Round(time.Millisecond).String()
+	if !complete {
+		ran = "at least " + ran
+	}
+	fmt.Fprintf(w, "\nCrawl summary (%s, %s)\n", Printable(s.Out), ran)
 	fmt.Fprintf(w, "  fetched %d pages (and %d robots.txt), skipped %d, errors %d, still queued %d\n", s.Totals.Fetched, s.Totals.RobotsFetches, s.Totals.Skipped, s.Totals.Errors, s.Totals.Queued)
 	if len(s.Runs) > 1 {
 		fmt.Fprintf(w, "  over %d runs:", len(s.Runs))

@@ -25,6 +25,32 @@ func TestSummaryPrintTellsPaceDeferralAndComments(t *testing.T) {
 	}
 }
 
+// TestRunTimeSumsRuns: the time a crawl ran is its runs' own time, not
+// the stretch from the first start to the last end (a dry run, a pause of
+// a day, a crawl); a run killed before its end line makes it "at least".
+func TestRunTimeSumsRuns(t *testing.T) {
+	t0 := time.Date(2026, 11, 22, 5, 0, 0, 0, time.UTC)
+	at := func(d time.Duration) *time.Time { x := t0.Add(d); return &x }
+	s := &Summary{Out: "out", Started: t0, Finished: t0.Add(24*time.Hour + 21*time.Second), Runs: []RunSummary{
+		{Started: t0, Finished: at(time.Second), Mode: ModeDryRun},
+		{Started: t0.Add(24 * time.Hour), Finished: at(24*time.Hour + 21*time.Second), Mode: ModeCrawl},
+	}}
+	if d, complete := s.RunTime(); d != 22*time.Second || !complete {
+		t.Errorf("RunTime = %v %v, want 22s complete", d, complete)
+	}
+	var b strings.Builder
+	s.Print(&b)
+	if !strings.Contains(b.String(), "Crawl summary (out, 22s)") {
+		t.Errorf("summary head:\n%s", b.String())
+	}
+	s.Runs = append(s.Runs, RunSummary{Started: t0.Add(25 * time.Hour), Mode: ModeCrawl})
+	b.Reset()
+	s.Print(&b)
+	if d, complete := s.RunTime(); d != 22*time.Second || complete || !strings.Contains(b.String(), "(out, at least 22s)") {
+		t.Errorf("with a killed run: RunTime = %v %v; summary:\n%s", d, complete, b.String())
+	}
+}
+
 // The JSON names are the contract with the report and outside tools.
 func TestFieldNames(t *testing.T) {
 	b, _ := json.Marshal(CrawlEntry{URL: "u", PaceRule: "r", Error: "e"})
