@@ -71,6 +71,7 @@ type Scheduler struct {
 	cacheTotal  int
 	leases      int
 	waiters     int                // goroutines in awaitFlush
+	hurry       chan struct{}      // cuts the flusher's coalescing wait short when a goroutine starts waiting for a flush (capacity 1)
 	pages       int                // pages fetched, as counted by Scope.MaxPages
 	pageLeases  int                // page and requisite leases outstanding
 	held        map[*host]struct{} // hosts held back until a page lease ends (page limits)
@@ -107,6 +108,7 @@ func Open(cfg Config, store Store) (*Scheduler, error) {
 		held:        map[*host]struct{}{},
 		dirty:       map[*host]struct{}{},
 		flushDone:   make(chan struct{}),
+		hurry:       make(chan struct{}, 1),
 	}
 	s.cond = sync.NewCond(&s.mu)
 	if err := s.resume(); err != nil {
@@ -199,6 +201,13 @@ func (s *Scheduler) notify() {
 // awaitFlush blocks until generation g is durable. s.mu must be held.
 func (s *Scheduler) awaitFlush(g uint64) error {
 	s.waiters++
+	if s.flushed < g {
+		// A batch may be coalescing: it is wanted now.
+		select {
+		case s.hurry <- struct{}{}:
+		default:
+		}
+	}
 	for s.flushed < g && s.err == nil && !s.closed {
 		s.cond.Wait()
 	}
@@ -233,9 +242,21 @@ func (s *Scheduler) flushLoop() {
 			// crawl commits a few hundred times a second, not per page. A
 			// kill -9 loses at most this batch, which holds the lease
 			// finishes together with the links they queued: a resumed
-			// crawl refetches those pages and finds the links again.
+			// crawl refetches those pages and finds the links again. A
+			// goroutine that starts waiting for the batch (Wait making a
+			// request start durable) ends the wait at once, so a request
+			// never goes out coalesceDelay after its allowed start.
+			select {
+			case <-s.hurry: // stale: its waiter was served by an earlier batch
+			default:
+			}
 			s.mu.Unlock()
-			time.Sleep(coalesceDelay)
+			t := time.NewTimer(coalesceDelay)
+			select {
+			case <-t.C:
+			case <-s.hurry:
+			}
+			t.Stop()
 			s.mu.Lock()
 		}
 		ops := s.pending
