@@ -34,10 +34,17 @@ type ScopeConfig struct {
 	RequisitesAnyHost bool     `mapstructure:"requisites_any_host"` // page requisites may come from any host
 }
 
+// RuleOfThumbDelay is the pace the 1996 extended standard's rule of thumb
+// asks for when robots.txt asks for none: one request every 10 s (or twice
+// the fetch time, whichever is slower; see Config.FetchTimeFactor). It is
+// DefaultConfig's DefaultDelay; a pace set by any other DefaultDelay is
+// labelled "configured", not "1996 rule of thumb".
+const RuleOfThumbDelay = 10 * time.Second
+
 // Config holds the scheduler's settings. Use DefaultConfig and change what
 // you need; Validate reports settings that cannot work.
 type Config struct {
-	DefaultDelay     time.Duration `mapstructure:"default_delay"`      // pace when robots.txt asks for none (1996: 10 s)
+	DefaultDelay     time.Duration `mapstructure:"default_delay"`      // pace when robots.txt asks for none (1996: RuleOfThumbDelay)
 	FetchTimeFactor  float64       `mapstructure:"fetch_time_factor"`  // adaptive pace: factor x last response time (1996: 2); 0 disables
 	MinDelay         time.Duration `mapstructure:"min_delay"`          // floor for every host
 	Margin           time.Duration `mapstructure:"margin"`             // added to every interval so observed gaps never undercut it
@@ -65,7 +72,7 @@ type Config struct {
 // in flight per host, hosts deferred beyond one hour.
 func DefaultConfig() Config {
 	return Config{
-		DefaultDelay:     10 * time.Second,
+		DefaultDelay:     RuleOfThumbDelay,
 		FetchTimeFactor:  2,
 		MinDelay:         0,
 		Margin:           0,

@@ -24,7 +24,10 @@
 // active at the start (among all lines active at that instant, the
 // slowest), the adaptive delay (FetchTimeFactor x the last response time)
 // and the back-off, plus Config.Margin. When robots.txt asks for no pace
-// (no Crawl-delay, no Request-rate active) the 1996 default applies as well.
+// (no Crawl-delay, no Request-rate active) the 1996 default applies as well;
+// it is labelled "default 10s (1996 rule of thumb)" only when
+// Config.DefaultDelay is RuleOfThumbDelay, else "default 200ms
+// (configured)": a demo's shortened default is not the rule of thumb.
 // Retry-After and back-off also set a "not before" instant. HostStatus
 // names the term that sets the interval (PaceSource; the adaptive term's
 // label gives the measured fetch time to 3 significant digits, so that

@@ -66,7 +66,7 @@ func interval(cfg *Config, p *paceState, t time.Time) (time.Duration, string) {
 		})
 	}
 	if !robotsPace {
-		take(cfg.DefaultDelay, func() string { return "default " + robots.ShortDuration(cfg.DefaultDelay) + " (1996 rule of thumb)" })
+		take(cfg.DefaultDelay, func() string { return defaultLabel(cfg.DefaultDelay) })
 	}
 	take(p.adaptive, func() string {
 		// The measured fetch time is rounded in the label only: one
@@ -78,6 +78,18 @@ func interval(cfg *Config, p *paceState, t time.Time) (time.Duration, string) {
 		iv += cfg.Margin
 	}
 	return iv, src
+}
+
+// defaultLabel names the default pace d: "default 10s (1996 rule of
+// thumb)" when d is RuleOfThumbDelay, else "default 200ms (configured)",
+// so that a shortened or lengthened default is never passed off as the
+// rule of thumb.
+func defaultLabel(d time.Duration) string {
+	why := " (configured)"
+	if d == RuleOfThumbDelay {
+		why = " (1996 rule of thumb)"
+	}
+	return "default " + robots.ShortDuration(d) + why
 }
 
 // roundSignificant rounds d to n significant decimal digits of

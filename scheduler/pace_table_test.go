@@ -34,6 +34,8 @@ func TestInterval(t *testing.T) {
 		{"restart: a Crawl-delay equal to the previous run's interval names the robots rule", nil, paceState{restored: 500 * time.Millisecond, rules: Rules{HasCrawlDelay: true, CrawlDelay: 500 * time.Millisecond, CrawlDelayLine: 3}, crawlDelay: 500 * time.Millisecond}, 500 * time.Millisecond, "crawl-delay 500ms (line 3)"},
 		{"restart: a Request-rate equal to the previous run's interval names the robots rule", nil, paceState{restored: time.Second, rules: Rules{RequestRates: []robots.RequestRate{rrate(1, time.Second, "", 5)}}}, time.Second, "request-rate 1/1s (line 5)"},
 		{"restart: a slower previous interval is still the floor", nil, paceState{restored: 2 * time.Second, rules: Rules{HasCrawlDelay: true, CrawlDelay: time.Second, CrawlDelayLine: 3}, crawlDelay: time.Second}, 2 * time.Second, "previous run's interval 2s (until robots.txt is read)"},
+		{"a default other than the rule of thumb's 10 s is not called the rule of thumb", func(c *Config) { c.DefaultDelay = 200 * time.Millisecond }, paceState{}, 200 * time.Millisecond, "default 200ms (configured)"},
+		{"a longer default is configured too", func(c *Config) { c.DefaultDelay = 30 * time.Second }, paceState{}, 30 * time.Second, "default 30s (configured)"},
 		{"no pace at all", func(c *Config) { c.DefaultDelay = 0; c.Margin = time.Millisecond }, paceState{}, 0, "none"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
