@@ -416,7 +416,13 @@ func robotsViewFor(hostID, authority string, rb *robotsSummary, reqs []request, 
 	}
 	rv.Known = true
 	rv.NoBody = noBodyText(rb.Status, rb.Outcome)
-	rv.URL, rv.Status, rv.Outcome, rv.Group = rb.URL, rb.Status, rb.Outcome, rb.Group
+	rv.URL, rv.Status, rv.Outcome = rb.URL, rb.Status, rb.Outcome
+	if rb.Outcome == "parsed" {
+		// A group is matched only in a file that was read: for a
+		// robots.txt that was unavailable or unreachable, the policy
+		// in its place has no group to name.
+		rv.Group = rb.Group
+	}
 	if rb.CrawlDelaySeconds != nil {
 		rv.CrawlDelay = fmtSeconds(*rb.CrawlDelaySeconds)
 	}
