@@ -71,13 +71,16 @@ func (s *Scheduler) emitDeferred(ds []deferral) error {
 
 // deferCause names what holds a deferred host back, given its pace p and
 // its earliest start sc, as the skip reason, the rule and its robots.txt
-// line (0 when it has none): its Visit-time
-// windows; else whichever deadline the earliest start waits for (a
-// robots.txt that failed to load, a back-off or Retry-After, the restart
-// floor); else the pace its rules ask for (Crawl-delay or Request-rate
-// line, or the term that sets the interval). A host whose rules are merely
-// not loaded yet is deferred by what its first request waits for, never
-// reported as robots-unreachable.
+// line (0 when it has none): its Visit-time windows; else whichever
+// deadline the earliest start waits for (a robots.txt that failed to
+// load, a back-off or Retry-After, the restart floor unless the pace in
+// force reaches the same start); else the pace the site asks for
+// (Crawl-delay or Request-rate line, or the previous run's interval
+// standing in for them), as crawl-delay-too-long; else the back-off
+// interval, as backoff-deferred; else the crawl's own pace term that sets
+// the interval (min-delay, default, adaptive), as pace-too-long. A host
+// whose rules are merely not loaded yet is deferred by what its first
+// request waits for, never reported as robots-unreachable.
 func (s *Scheduler) deferCause(h *host, p *paceState, sc schedule) (Reason, string, int) {
 	if sc.parked {
 		// The windows may come from several Visit-time lines: the first
@@ -97,7 +100,12 @@ func (s *Scheduler) deferCause(h *host, p *paceState, sc schedule) (Reason, stri
 		case p.until.Equal(h.rec.BackoffUntil):
 			return ReasonBackoffDeferred, "back-off recorded by the previous run", 0
 		}
-		return ReasonBackoffDeferred, "restart floor: the pace recorded by the previous run", 0
+		if p.base.IsZero() || p.base.Add(sc.iv).Before(sc.start) {
+			return ReasonBackoffDeferred, "restart floor: the pace recorded by the previous run", 0
+		}
+		// The restart floor is the previous run's start plus its
+		// interval: when the pace in force reaches the same start, the
+		// pace names the cause.
 	}
 	iv := sc.iv - s.cfg.Margin
 	if h.rules.HasCrawlDelay && h.crawlDelay > 0 && h.crawlDelay >= iv {
@@ -112,5 +120,15 @@ func (s *Scheduler) deferCause(h *host, p *paceState, sc schedule) (Reason, stri
 			return ReasonCrawlDelayTooLong, text, r.Line
 		}
 	}
-	return ReasonCrawlDelayTooLong, sc.src, 0
+	// The previous run's interval stands in for the host's rules until
+	// robots.txt is read: the site's pace when it names the interval (as
+	// interval labels it: above MinDelay, nothing later above it).
+	if prev := max(p.restored-s.cfg.Margin, 0); p.restored > 0 && prev >= iv && prev > s.cfg.MinDelay {
+		return ReasonCrawlDelayTooLong, sc.src, 0
+	}
+	if p.backoff > 0 && p.backoff >= iv {
+		return ReasonBackoffDeferred, sc.src, 0
+	}
+	// Our own pace: min-delay, the default or the adaptive pace.
+	return ReasonPaceTooLong, sc.src, 0
 }

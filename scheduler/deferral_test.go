@@ -121,3 +121,121 @@ func TestRestartedHostDeferredByWhatHoldsIt(t *testing.T) {
 		})
 	}
 }
+
+// TestDeferralNamesWhosePaceHoldsTheHost: a host held past MaxWait by the
+// site's own pace lines (Crawl-delay, Request-rate) is crawl-delay-too-long;
+// one held by the crawl's own pace (min-delay, the default, the adaptive
+// pace) is pace-too-long, so that counting crawl-delay-too-long counts only
+// hosts that asked for a slow pace (review: a site without any Crawl-delay
+// was reported crawl-delay-too-long with "default 10s").
+func TestDeferralNamesWhosePaceHoldsTheHost(t *testing.T) {
+	const a = "http://a.test:80"
+	for _, tc := range []struct {
+		name    string
+		cfg     func(*Config)
+		rules   Rules
+		respond func(string, int) response
+		reason  Reason
+		rule    string
+		line    int
+		skips   int
+	}{
+		{
+			name: "Crawl-delay", rules: Rules{HasCrawlDelay: true, CrawlDelay: 2 * time.Hour, CrawlDelayLine: 3},
+			reason: ReasonCrawlDelayTooLong, rule: "Crawl-delay: 7200", line: 3, skips: 2,
+		},
+		{
+			name: "Request-rate", rules: Rules{RequestRates: []robots.RequestRate{rrate(1, 2*time.Hour, "", 5)}},
+			reason: ReasonCrawlDelayTooLong, rule: "Request-rate: 1/2h (line 5)", line: 5, skips: 2,
+		},
+		{
+			name: "default delay", cfg: func(c *Config) { c.DefaultDelay = 2 * time.Hour },
+			reason: ReasonPaceTooLong, rule: "default 2h (configured)", skips: 2,
+		},
+		{
+			name: "min delay above the site's Crawl-delay", cfg: func(c *Config) { c.MinDelay = 2 * time.Hour },
+			rules:  Rules{HasCrawlDelay: true, CrawlDelay: 100 * time.Millisecond, CrawlDelayLine: 3},
+			reason: ReasonPaceTooLong, rule: "min-delay 2h", skips: 2,
+		},
+		{
+			name: "adaptive pace of a slow host", cfg: func(c *Config) { c.FetchTimeFactor = 2; c.DefaultDelay = time.Second },
+			respond: func(string, int) response { return response{Status: 200, Dur: 70 * time.Minute} },
+			reason:  ReasonPaceTooLong, rule: "adaptive 2x1h10m", skips: 1,
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				cfg := testConfig() // MaxWait 1h
+				if tc.cfg != nil {
+					tc.cfg(&cfg)
+				}
+				f := newFake(t, cfg, NewMemStore())
+				defer f.s.Close()
+				f.rules[a] = tc.rules
+				if tc.respond != nil {
+					f.respond = tc.respond
+				}
+				f.add(urls("http://a.test", 2)...)
+				f.run(1)
+				if len(f.skips) != tc.skips {
+					t.Fatalf("skips %+v, want %d", f.skips, tc.skips)
+				}
+				for _, sk := range f.skips {
+					if sk.Reason != tc.reason || sk.Rule != tc.rule || sk.Line != tc.line {
+						t.Errorf("skip %s: %s by %q (line %d), want %s by %q (line %d)", sk.URL, sk.Reason, sk.Rule, sk.Line, tc.reason, tc.rule, tc.line)
+					}
+				}
+			})
+		})
+	}
+}
+
+// TestRerunDeferredByPreviousIntervalNamesTheSite: in a rerun, until
+// robots.txt is read, the previous run's interval stands in for the host's
+// rules; a host it holds past MaxWait is deferred as the site's pace
+// (crawl-delay-too-long) when the site's Crawl-delay set that interval,
+// and as the crawl's own pace (pace-too-long) when min-delay did.
+func TestRerunDeferredByPreviousIntervalNamesTheSite(t *testing.T) {
+	const a = "http://a.test:80"
+	for _, tc := range []struct {
+		name     string
+		minDelay time.Duration
+		reason   Reason
+		rule     string
+	}{
+		{"Crawl-delay set the interval", 0, ReasonCrawlDelayTooLong, "previous run's interval 2h (until robots.txt is read)"},
+		{"min-delay set the interval", 2 * time.Hour, ReasonPaceTooLong, "min-delay 2h"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				cfg := testConfig()
+				cfg.MaxWait = 3 * time.Hour
+				cfg.MinDelay = tc.minDelay
+				store := NewMemStore()
+				rules := Rules{HasCrawlDelay: true, CrawlDelay: 2 * time.Hour, CrawlDelayLine: 3}
+				if tc.minDelay > 0 {
+					rules.CrawlDelay = time.Second
+				}
+				f := newFake(t, cfg, store)
+				f.rules[a] = rules
+				f.add("http://a.test/p0")
+				f.run(1) // robots.txt at 0, /p0 at 2h
+				if err := f.s.Close(); err != nil {
+					t.Fatal(err)
+				}
+				cfg.MaxWait = time.Hour
+				g := newFake(t, cfg, store)
+				defer g.s.Close()
+				g.rules[a] = rules
+				g.add("http://a.test/p1")
+				g.run(1)
+				if len(g.fetches) != 0 {
+					t.Errorf("rerun fetched %+v, want nothing within the hour", g.fetches)
+				}
+				if len(g.skips) != 1 || g.skips[0].Reason != tc.reason || g.skips[0].Rule != tc.rule {
+					t.Errorf("rerun skips %+v, want /p1 %s by %q", g.skips, tc.reason, tc.rule)
+				}
+			})
+		})
+	}
+}

@@ -48,7 +48,11 @@
 // opens. robots.txt is not a page: Visit-time does not hold back a host's
 // robots.txt request, only its pace, Retry-After and back-off do. A host that cannot run within Config.MaxWait is deferred: its URLs
 // stay in the store, Next ends with ErrDrained, and each deferred host is
-// reported once through Config.OnSkip.
+// reported once through Config.OnSkip, with a reason naming whose pace
+// holds it: visit-time-deferred (its windows), backoff-deferred (a
+// back-off or Retry-After), crawl-delay-too-long (the site's Crawl-delay
+// or Request-rate), pace-too-long (the crawl's own min-delay, default or
+// adaptive pace).
 //
 // # Durable frontier
 //

@@ -71,18 +71,27 @@ type Reason string
 
 // The reasons a URL is not fetched.
 const (
-	ReasonRobotsDisallowed  Reason = "robots-disallowed"    // robots.txt disallows the path for our agent
-	ReasonRobotsUnreachable Reason = "robots-unreachable"   // robots.txt could not be fetched MaxFailures times
-	ReasonVisitTimeDeferred Reason = "visit-time-deferred"  // the host's Visit-time window opens after MaxWait
-	ReasonCrawlDelayTooLong Reason = "crawl-delay-too-long" // Crawl-delay beyond MaxCrawlDelay (policy skip) or MaxWait
-	ReasonBackoffDeferred   Reason = "backoff-deferred"     // a back-off or Retry-After ends after MaxWait
-	ReasonOutOfScope        Reason = "out-of-scope"         // host or include/exclude pattern rules the URL out
-	ReasonMaxDepth          Reason = "max-depth"            // deeper than Scope.MaxDepth
-	ReasonDuplicate         Reason = "duplicate"            // the canonical URL was seen before
-	ReasonHostFailing       Reason = "host-failing"         // the host failed MaxFailures times in a row and was dropped
-	ReasonMaxPages          Reason = "max-pages"            // Scope.MaxPages or Scope.MaxPagesPerHost reached
-	ReasonInvalidURL        Reason = "invalid-url"          // not an absolute http(s) URL after resolution
-	ReasonFetchFailed       Reason = "fetch-failed"         // retries exhausted
+	ReasonRobotsDisallowed  Reason = "robots-disallowed"   // robots.txt disallows the path for our agent
+	ReasonRobotsUnreachable Reason = "robots-unreachable"  // robots.txt could not be fetched MaxFailures times
+	ReasonVisitTimeDeferred Reason = "visit-time-deferred" // the host's Visit-time window opens after MaxWait
+	// ReasonCrawlDelayTooLong: the site asks for a slower pace than the
+	// crawl allows: its Crawl-delay is beyond MaxCrawlDelay (policy
+	// skip), or its Crawl-delay or Request-rate line (both are the site
+	// asking for a slow pace), or the previous run's interval standing in
+	// for them until robots.txt is read, holds the host past MaxWait.
+	ReasonCrawlDelayTooLong Reason = "crawl-delay-too-long"
+	// ReasonPaceTooLong: the crawl's own pace holds the host past
+	// MaxWait: Config.MinDelay, Config.DefaultDelay or the adaptive pace
+	// (FetchTimeFactor x a slow response). The skip's Rule names which.
+	ReasonPaceTooLong     Reason = "pace-too-long"
+	ReasonBackoffDeferred Reason = "backoff-deferred" // a back-off or Retry-After ends after MaxWait
+	ReasonOutOfScope      Reason = "out-of-scope"     // host or include/exclude pattern rules the URL out
+	ReasonMaxDepth        Reason = "max-depth"        // deeper than Scope.MaxDepth
+	ReasonDuplicate       Reason = "duplicate"        // the canonical URL was seen before
+	ReasonHostFailing     Reason = "host-failing"     // the host failed MaxFailures times in a row and was dropped
+	ReasonMaxPages        Reason = "max-pages"        // Scope.MaxPages or Scope.MaxPagesPerHost reached
+	ReasonInvalidURL      Reason = "invalid-url"      // not an absolute http(s) URL after resolution
+	ReasonFetchFailed     Reason = "fetch-failed"     // retries exhausted
 	// ReasonRedirectLimit: the URL is the target of a redirect chain
 	// longer than MaxRedirects hops.
 	ReasonRedirectLimit Reason = "redirect-limit"
