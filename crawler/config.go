@@ -162,6 +162,10 @@ func (c Config) UserAgentHeader() string {
 type FieldError struct {
 	Key    string
 	Reason string
+	// Related are the other keys of a clash between keys (min_delay above
+	// max_wait): the error is reported from where one of them was set
+	// when Key has its default.
+	Related []string
 }
 
 func (e *FieldError) Error() string { return fmt.Sprintf("%s: %s", e.Key, e.Reason) }
@@ -171,6 +175,9 @@ func (c Config) Validate() error {
 	var errs []error
 	bad := func(key, format string, a ...any) {
 		errs = append(errs, &FieldError{Key: key, Reason: fmt.Sprintf(format, a...)})
+	}
+	clash := func(key string, related []string, format string, a ...any) {
+		errs = append(errs, &FieldError{Key: key, Reason: fmt.Sprintf(format, a...), Related: related})
 	}
 	if c.Out == "" {
 		bad("out", "must not be empty")
@@ -203,8 +210,20 @@ func (c Config) Validate() error {
 	if p.MaxWait == 0 {
 		bad("politeness.max_wait", "must be positive (a host whose next request is further off than this is deferred)")
 	}
+	for _, floor := range []struct {
+		key, who string
+		d        time.Duration
+	}{
+		{"politeness.min_delay", "every host", p.MinDelay},
+		{"politeness.default_delay", "every host whose robots.txt asks for no pace", p.DefaultDelay},
+	} {
+		if p.MaxWait > 0 && floor.d+p.Margin > p.MaxWait {
+			clash(floor.key, []string{"politeness.max_wait", "politeness.margin"}, "%s (plus politeness.margin %s) is above politeness.max_wait %s: %s would be deferred after its first request, and nothing else fetched from it",
+				floor.d, p.Margin, p.MaxWait, floor.who)
+		}
+	}
 	if p.BackoffMax < p.BackoffBase {
-		bad("politeness.backoff_max", "%s is below politeness.backoff_base %s (the ceiling of the back-off cannot be below its first step)", p.BackoffMax, p.BackoffBase)
+		clash("politeness.backoff_max", []string{"politeness.backoff_base"}, "%s is below politeness.backoff_base %s (the ceiling of the back-off cannot be below its first step)", p.BackoffMax, p.BackoffBase)
 	}
 	if math.IsNaN(p.FetchTimeFactor) || math.IsInf(p.FetchTimeFactor, 0) {
 		bad("politeness.fetch_time_factor", "%v is not a finite number", p.FetchTimeFactor)

@@ -90,7 +90,12 @@ func TestLoadDurationWithUnitAccepted(t *testing.T) {
 	for _, key := range durationKeys(t) {
 		t.Run(key, func(t *testing.T) {
 			file := filepath.Join(dir, "c.yaml")
-			if err := os.WriteFile(file, []byte(yamlFor(key, "10s")), 0o644); err != nil {
+			text := yamlFor(key, "10s")
+			if key == "politeness.max_wait" {
+				// max_wait must stay above default_delay 10s + margin.
+				text += "  default_delay: 5s\n"
+			}
+			if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			cfg, err := Loader{File: file, Environ: []string{}}.Load()
@@ -171,6 +176,9 @@ func TestLoadRejectsWhatTheSchedulerRefuses(t *testing.T) {
 	}{
 		{"max_wait zero", "politeness:\n  max_wait: 0s\n", "politeness.max_wait", "positive"},
 		{"max_wait negative", "politeness:\n  max_wait: -1s\n", "politeness.max_wait", "negative"},
+		// A floor above max_wait defers every host after its first request.
+		{"min_delay above max_wait", "politeness:\n  min_delay: 2h\n", "politeness.min_delay", "above politeness.max_wait"},
+		{"max_wait below default_delay", "politeness:\n  max_wait: 3s\n", "politeness.default_delay", "above politeness.max_wait 3s"},
 		{"backoff_max below base", "politeness:\n  backoff_base: 1m\n  backoff_max: 10s\n", "politeness.backoff_max", "below politeness.backoff_base"},
 		{"backoff_max below default base", "politeness:\n  backoff_max: 1s\n", "politeness.backoff_max", "below"},
 		{"negative default_delay", "politeness:\n  default_delay: -1s\n", "politeness.default_delay", "negative"},
@@ -206,7 +214,10 @@ func TestLoadRejectsWhatTheSchedulerRefuses(t *testing.T) {
 func TestValidConfigPassesTheScheduler(t *testing.T) {
 	edges := []func(*Config){
 		func(c *Config) {},
-		func(c *Config) { c.Politeness.MaxWait = time.Nanosecond },
+		func(c *Config) {
+			c.Politeness.MaxWait = time.Nanosecond
+			c.Politeness.DefaultDelay, c.Politeness.MinDelay, c.Politeness.Margin = time.Nanosecond, 0, 0
+		},
 		func(c *Config) { c.Politeness.BackoffBase, c.Politeness.BackoffMax = time.Minute, time.Minute },
 		func(c *Config) { c.Politeness.BackoffBase, c.Politeness.BackoffMax = 0, 0 },
 		func(c *Config) {
@@ -232,5 +243,39 @@ func TestValidConfigPassesTheScheduler(t *testing.T) {
 		if err := sc.Validate(); err != nil {
 			t.Errorf("edge %d: Validate accepted what the scheduler refuses: %v", i, err)
 		}
+	}
+}
+
+// TestLoadSectionWithNothingSet: config.yaml says it "changes nothing until
+// you edit it"; commenting out every key of a section (seeds: and
+// frontier: have one each) leaves those keys at their defaults instead of
+// making the section an "unknown key". A section given a value instead of
+// keys is an error saying so.
+func TestLoadSectionWithNothingSet(t *testing.T) {
+	repo, err := os.ReadFile(filepath.Join("..", "config.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := strings.Replace(string(repo), "\n  sitemaps: false", "\n  # sitemaps: false", 1)
+	body = strings.Replace(body, "\n  url: \"\"", "\n  # url: \"\"", 1)
+	if body == string(repo) {
+		t.Fatal("config.yaml no longer has the seeds.sitemaps and frontier.url lines this test comments out")
+	}
+	dir := t.TempDir()
+	file := filepath.Join(dir, "c.yaml")
+	for _, text := range []string{body, "scope:\nfetch:\n"} {
+		os.WriteFile(file, []byte(text), 0o644)
+		cfg, err := Loader{File: file, Environ: []string{}}.Load()
+		if err != nil {
+			t.Fatalf("sections left empty: %v", err)
+		}
+		if !reflect.DeepEqual(cfg, Default()) {
+			t.Errorf("config differs from the defaults:\n%+v", cfg)
+		}
+	}
+	os.WriteFile(file, []byte("scope: 5\n"), 0o644)
+	_, err = Loader{File: file, Environ: []string{}}.Load()
+	if err == nil || !strings.Contains(err.Error(), "scope: is a section") {
+		t.Errorf("scope: 5 gave %v, want an error saying scope is a section", err)
 	}
 }
