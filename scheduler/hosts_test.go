@@ -284,19 +284,27 @@ func TestRobotsUnreachableDropsAfterMaxFailures(t *testing.T) {
 		if err != nil || l.Kind != KindRobots || l.URL != "http://a.test:80/robots.txt" {
 			t.Fatalf("first lease %+v %v", l, err)
 		}
+		s.Observe(l.Authority, 503, 0, "", nil) // as the transport does: a back-off
 		s.RulesFailed(l.Authority, time.Now().Add(time.Minute))
-		s.Finish(l, Result{Err: errors.New("refused")})
+		s.Finish(l, Result{Status: 503})
 		l, err = s.Next(ctx)
 		if err != nil || l.Kind != KindRobots || time.Since(epoch) != time.Minute {
 			t.Fatalf("second lease %+v %v at %s, want robots again at 1m", l, err, time.Since(epoch))
 		}
+		s.Observe(l.Authority, 503, 0, "", nil)
 		s.RulesFailed(l.Authority, time.Now().Add(time.Minute))
-		s.Finish(l, Result{Err: errors.New("refused")})
+		s.Finish(l, Result{Status: 503})
 		if _, err := s.Next(ctx); !errors.Is(err, ErrDrained) {
 			t.Fatalf("next after drop: %v", err)
 		}
 		if len(skips) != 2 || skips[0].Reason != ReasonRobotsUnreachable {
 			t.Errorf("skips %+v", skips)
+		}
+		// A drop is final for the run: no next start, no back-off to
+		// wait for, although the last 503 set one.
+		st := s.Host(l.Authority)
+		if st.State != StateDropped || !st.NextAllowed.IsZero() || st.BackoffReason != "" || st.DeferReason != "" {
+			t.Errorf("dropped host status %+v, want dropped with no next start and no back-off", st)
 		}
 	})
 }

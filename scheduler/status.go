@@ -64,7 +64,10 @@ func (s *Scheduler) statusAt(h *host, sc schedule, now time.Time) HostStatus {
 	}
 	switch {
 	case h.rec.Dropped:
+		// A drop is final for the run: no next start, and no back-off
+		// left over from the failures that dropped it is waited for.
 		st.State = StateDropped
+		st.NextAllowed, st.BackoffReason = time.Time{}, ""
 	case h.queued() == 0 && h.inflight == 0 && !h.robotsOut:
 		st.State = StateDone
 	case h.inflight > 0 && !sc.start.After(now):

@@ -158,7 +158,7 @@ type HostStatus struct {
 	Interval      time.Duration `json:"interval"`
 	PaceSource    string        `json:"pace_source"` // the term that sets Interval, e.g. "crawl-delay 2s (line 3)"
 	Warning       string        `json:"warning,omitempty"`
-	NextAllowed   time.Time     `json:"next_allowed"`
+	NextAllowed   time.Time     `json:"next_allowed,omitzero"` // earliest next request start; zero for a dropped host
 	DeferredUntil time.Time     `json:"deferred_until,omitzero"`
 	DeferReason   string        `json:"defer_reason,omitempty"`   // what holds a deferred host back: Visit-time, Retry-After/back-off, or PaceSource
 	BackoffReason string        `json:"backoff_reason,omitempty"` // while the next start waits for a back-off deadline, what set it, e.g. "retry-after 2h (Retry-After: 7200)"
