@@ -172,3 +172,46 @@ func TestRobotsHonourCrawlConfig(t *testing.T) {
 		t.Errorf("config with an unknown key: exit %d, stdout %q, stderr %q", code, out, stderr)
 	}
 }
+
+// robotsServer serves body as /robots.txt.
+func robotsServer(t *testing.T, body string) string {
+	t.Helper()
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			fmt.Fprint(w, body)
+			return
+		}
+		http.NotFound(w, r)
+	}))
+	t.Cleanup(s.Close)
+	return s.URL
+}
+
+// TestRobotsCheckSeveralHosts: URLs on several hosts are checked against
+// several robots.txt files, each with its own group and pace; each file's
+// line names it, instead of one unnamed line that belonged to the last URL's
+// host only.
+func TestRobotsCheckSeveralHosts(t *testing.T) {
+	a := robotsServer(t, "User-agent: *\nDisallow: /private\nCrawl-delay: 0.2\n")
+	b := robotsServer(t, "User-agent: mybot\nDisallow: /no\nRequest-rate: 1/5s\n")
+	code, out, stderr := runCLI(t, "robots", "check", "--agent", "mybot", a+"/private", b+"/no/x", b+"/", a+"/ok")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{
+		a + "/robots.txt: the * group; pace now: at most one request every 200ms (line 3: Crawl-delay: 0.2)\n",
+		b + "/robots.txt: group User-agent: mybot; pace now: at most one request every 5s (line 3: Request-rate: 1/5s)\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if n := strings.Count(out, "pace now"); n != 2 {
+		t.Errorf("%d pace lines, want one per robots.txt:\n%s", n, out)
+	}
+	// One host: one line, as before, without the file's name.
+	_, out, _ = runCLI(t, "robots", "check", "--agent", "mybot", b+"/no/x", b+"/")
+	if !strings.HasSuffix(out, "\ngroup User-agent: mybot; pace now: at most one request every 5s (line 3: Request-rate: 1/5s)\n") {
+		t.Errorf("one host:\n%s", out)
+	}
+}

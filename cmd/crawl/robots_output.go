@@ -25,7 +25,10 @@ type checkLine struct {
 }
 
 func runRobotsCheck(w io.Writer, load func(string) (robotsTxt, error), f robotsFlags, targets []string, now time.Time) error {
-	var last robotsTxt
+	// The robots.txt files the targets were checked against, in the order
+	// first met: several when the URLs are on several hosts.
+	var files []robotsTxt
+	seen := map[string]bool{}
 	for _, target := range targets {
 		t, err := load(target)
 		if err != nil {
@@ -52,11 +55,19 @@ func runRobotsCheck(w io.Writer, load func(string) (robotsTxt, error), f robotsF
 		if _, err := fmt.Fprintf(w, "%s %s  (%s)\n", word, crawllog.Printable(target), crawllog.Printable(why)); err != nil {
 			return err
 		}
-		last = t
+		if !seen[t.source] {
+			seen[t.source] = true
+			files = append(files, t)
+		}
 	}
-	if last.r != nil {
-		_, err := fmt.Fprintf(w, "%s; pace now: %s\n", groupName(last, f.agent), paceWords(last.r.Group(f.agent), now))
-		return err
+	for _, t := range files {
+		prefix := ""
+		if len(files) > 1 {
+			prefix = crawllog.Printable(t.source) + ": "
+		}
+		if _, err := fmt.Fprintf(w, "%s%s; pace now: %s\n", prefix, groupName(t, f.agent), paceWords(t.r.Group(f.agent), now)); err != nil {
+			return err
+		}
 	}
 	return nil
 }
