@@ -43,6 +43,11 @@ func buildOverview(in *input, span timeSpan, hosts []*hostView) overview {
 		if !s.Finished.IsZero() && earliest.After(s.Finished) {
 			o.Rerun += fmt.Sprintf(" (%s after this crawl finished)", fmtDuration(earliest.Sub(s.Finished)))
 		}
+		if s.Ephemeral {
+			// crawl demo: its sites ended with it, nothing can resume.
+			o.Rerun = fmt.Sprintf("%d URL(s) wait on %d deferred host(s); the sites of this crawl (crawl demo) ended with it, so it cannot be resumed.", queued, len(o.Deferred))
+			return o
+		}
 		o.Rerun += fmt.Sprintf(": %d URL(s) wait on %d deferred host(s). Run the same crawl again with the same output directory", queued, len(o.Deferred))
 		if s.Out != "" {
 			o.Rerun += " (" + s.Out + ")"

@@ -72,6 +72,9 @@ func TestDemoShowsEveryLesson(t *testing.T) {
 			t.Errorf("narration says %q:\n%s", wrong, stdout)
 		}
 	}
+	if strings.Contains(text, "resumes from the saved frontier") || !strings.Contains(text, "cannot be resumed") {
+		t.Error("the demo's report offers to resume sites that ended with the demo")
+	}
 	// The 503 site and the closed Visit-time site got no page request:
 	// read the crawl log, which lists every request made.
 	var sum crawllog.Summary
