@@ -57,7 +57,7 @@ func (c *crawl) handleRobots(ctx context.Context, l *scheduler.Lease) error {
 	if !st.good() {
 		c.sched.RulesFailed(l.Authority, st.rec.Expires)
 		c.events.emit(robotsFailedEvent(l.Authority, st.rec, c.sched.Host(l.Authority)))
-		return c.sched.Finish(l, scheduler.Result{})
+		return c.finishObserved(l, scheduler.Result{})
 	}
 	c.sched.SetRules(l.Authority, rulesOf(st.group))
 	hs := c.sched.Host(l.Authority)
@@ -68,7 +68,20 @@ func (c *crawl) handleRobots(ctx context.Context, l *scheduler.Lease) error {
 			c.add(scheduler.Candidate{URL: sm, Parent: st.rec.URL, Kind: scheduler.KindSitemap})
 		}
 	}
-	return c.sched.Finish(l, scheduler.Result{})
+	return c.finishObserved(l, scheduler.Result{})
+}
+
+// finishObserved ends a lease and records the state its host is left in:
+// parked or deferred by the rules just applied, backing off or deferred by
+// the answer just received, or dropped. The progress watcher polls host
+// states only every progressEvery and not after the last lease, so a host
+// deferred as the crawl drains would otherwise have no event.
+func (c *crawl) finishObserved(l *scheduler.Lease, r scheduler.Result) error {
+	err := c.sched.Finish(l, r)
+	if err == nil {
+		c.events.observe(c.sched.Host(l.Authority), c.opts.Ephemeral)
+	}
+	return err
 }
 
 // robotsFailedEvent narrates a failed robots.txt fetch once the scheduler
@@ -112,8 +125,7 @@ func (c *crawl) handleFetch(ctx context.Context, l *scheduler.Lease) error {
 	}
 	v := st.group.Allowed(l.URL)
 	if !v.Allowed {
-		return c.finishSkip(l, scheduler.ReasonRobotsDisallowed,
-			fmt.Sprintf("robots.txt line %d %q disallows it for %s", v.Line, v.Rule, c.cfg.Agent.Token), v.Rule, v.Line)
+		return c.finishSkip(l, scheduler.ReasonRobotsDisallowed, refusal(st, v, c.cfg.Agent.Token), v.Rule, v.Line)
 	}
 	j := &job{lease: l, verdict: v}
 	id, ex := c.tr.track()
@@ -136,7 +148,7 @@ func (c *crawl) handleFetch(ctx context.Context, l *scheduler.Lease) error {
 	if ex.Header != nil {
 		res.RetryAfter = ex.Header.Get("Retry-After")
 	}
-	return c.sched.Finish(l, res)
+	return c.finishObserved(l, res)
 }
 
 // notSent handles a lease whose request never left: the host became parked
@@ -148,7 +160,7 @@ func (c *crawl) notSent(ctx context.Context, l *scheduler.Lease, err error) erro
 	}
 	var wait *scheduler.WaitError
 	if errors.As(err, &wait) {
-		return c.sched.Finish(l, scheduler.Result{Requeue: true})
+		return c.finishObserved(l, scheduler.Result{Requeue: true})
 	}
 	if errors.Is(err, errNotPermitted) {
 		return c.finishSkip(l, scheduler.ReasonRobotsDisallowed, err.Error(), "", 0)

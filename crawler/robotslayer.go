@@ -31,6 +31,9 @@ const (
 	outcomeParsed      = "parsed"
 	outcomeUnavailable = "unavailable"
 	outcomeUnreachable = "unreachable"
+	// outcomeRedirect is the outcome of a redirect hop: its line in
+	// robots.jsonl has no expiry, the fetch goes on at the target.
+	outcomeRedirect = "redirect"
 )
 
 // robotsRecord is what is persisted per authority in the frontier store.
@@ -150,7 +153,13 @@ func (l *robotsLayer) install(rec robotsRecord) *robotsState {
 		// whether the line at the limit is whole).
 		st.robots = robots.ParseLimit(rec.Body, int(l.cfg.MaxBytes))
 	case "disallow-all":
-		st.robots = robots.DisallowAll()
+		if rec.Outcome == outcomeUnavailable {
+			// A 401/403 under robots.forbidden_disallows: its verdicts
+			// say access was restricted, not that the host was down.
+			st.robots = robots.FromFetch(rec.Status, nil, nil, robots.PolicyOptions{RestrictedDisallows: true})
+		} else {
+			st.robots = robots.DisallowAll()
+		}
 	default:
 		st.robots = robots.AllowAll()
 	}
@@ -188,9 +197,23 @@ func (l *robotsLayer) permit(authority, target string) error {
 		return fmt.Errorf("crawler: robots.txt of %s unreachable", authority)
 	}
 	if v := st.group.Allowed(target); !v.Allowed {
-		return fmt.Errorf("crawler: %s disallowed by robots.txt line %d %q", target, v.Line, v.Rule)
+		return fmt.Errorf("crawler: %s disallowed: %s", target, refusal(st, v, l.agent))
 	}
 	return nil
+}
+
+// refusal says in words what refused a URL: the robots.txt rule, or, when
+// no line decided, the policy that stood in for the file (a 401/403 under
+// robots.forbidden_disallows, as `crawl robots check` words it).
+func refusal(st *robotsState, v robots.Verdict, agent string) string {
+	switch v.Reason {
+	case robots.ReasonUnauthorized:
+		return fmt.Sprintf("robots.txt HTTP %d: access restricted; everything but /robots.txt is disallowed "+
+			"(robots.forbidden_disallows: 401 and 403 disallow all, as the 1996 draft recommended; RFC 9309 2.3.1.3 alone would allow all)", st.rec.Status)
+	case robots.ReasonUnreachable:
+		return fmt.Sprintf("robots.txt unreachable (%s): everything but /robots.txt is disallowed (RFC 9309 2.3.1.4)", describeFailure(st.rec))
+	}
+	return fmt.Sprintf("robots.txt line %d %q disallows it for %s", v.Line, v.Rule, agent)
 }
 
 // refresh fetches authority's robots.txt now (single-flight) and returns the
@@ -277,7 +300,7 @@ func (l *robotsLayer) fetch(ctx context.Context, authority string, prev *robotsS
 		if perr != nil || base == nil {
 			break
 		}
-		lastEntry.Outcome = "redirect"
+		lastEntry.Outcome = outcomeRedirect
 		l.onFetch(lastEntry, ex)
 		target = base.ResolveReference(next).String()
 		rec.Redirects = append(rec.Redirects, target)

@@ -87,7 +87,9 @@ type RobotsEntry struct {
 	Redirects  []string  `json:"redirects"`
 	Truncated  bool      `json:"truncated"`
 	Error      string    `json:"error,omitempty"`
-	Expires    time.Time `json:"expires"`
+	// Expires is when the copy stops being used: absent on a redirect
+	// hop (Outcome "redirect"), which is not a copy of anything.
+	Expires time.Time `json:"expires,omitzero"`
 }
 
 // Summary is the end-of-crawl report, written as summary.json. It covers
