@@ -2,11 +2,14 @@ package crawler
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/crawlproject/crawl/crawllog"
+	"github.com/crawlproject/crawl/scheduler"
 )
 
 // An EventKind names a decision the crawler narrates.
@@ -38,12 +41,34 @@ type Event struct {
 	Comments []string  // robots.txt Comment lines, for EventRobots
 }
 
-// eventSink serialises calls to the event callback and logs each event.
+// The kinds of summary.json host events (crawllog.HostEvent.Kind).
+const (
+	hostEventParked      = "parked"       // outside its Visit-time windows, opening within max_wait
+	hostEventBackoff     = "backoff"      // backing off after failures
+	hostEventRetryAfter  = "retry-after"  // waiting for a Retry-After the host sent
+	hostEventDeferred    = "deferred"     // cannot run within max_wait: left for a later run
+	hostEventDropped     = "dropped"      // given up for this run
+	hostEventRobotsRetry = "robots-retry" // robots.txt failed; it is fetched again at until
+)
+
+// eventSink serialises calls to the event callback and logs each event. It
+// keeps each host's state changes for summary.json: a host state reaches it
+// both from the leases that change it (observe) and from the progress
+// watcher's polls (emit), and is recorded once.
 type eventSink struct {
 	mu    sync.Mutex
 	fn    func(Event)
 	log   *slog.Logger
 	hosts map[string][]crawllog.HostEvent // EventHost history per host, for the report
+	marks map[string]hostMark             // per host, the state last recorded or observed
+}
+
+// hostMark is a host state as last seen by the sink: state and until say
+// which state it was, idx is its event in eventSink.hosts (-1 if none).
+type hostMark struct {
+	state string
+	until time.Time
+	idx   int
 }
 
 // maxHostEvents bounds the state changes kept per host.
@@ -59,7 +84,118 @@ func (s *eventSink) hostEvents() map[string][]crawllog.HostEvent {
 	return out
 }
 
+// narrated reports whether a host state is one the operator must hear
+// about (and summary.json records).
+func narrated(state string) bool {
+	switch state {
+	case scheduler.StateParked, scheduler.StateBackingOff, scheduler.StateDeferred, scheduler.StateDropped:
+		return true
+	}
+	return false
+}
+
+// hostEventKind is the summary.json kind of a host state; backoff is
+// what set a back-off (scheduler.HostStatus.BackoffReason), "" if unknown.
+func hostEventKind(state, backoff string) string {
+	switch state {
+	case scheduler.StateBackingOff:
+		if strings.HasPrefix(backoff, "retry-after") {
+			return hostEventRetryAfter
+		}
+		return hostEventBackoff
+	case scheduler.StateDeferred:
+		return hostEventDeferred
+	case scheduler.StateDropped:
+		return hostEventDropped
+	}
+	return state
+}
+
+// observe takes in a host's state after something changed it (a lease
+// finished, its robots.txt was applied or failed): a state the operator
+// must hear about is narrated and recorded unless it is the one last
+// recorded, with the same until; any other state only clears that record,
+// so that the host entering the state again is recorded again. A host
+// deferred by a Retry-After gets a retry-after event before its deferral.
+func (s *eventSink) observe(hs scheduler.HostStatus, ephemeral bool) {
+	if !narrated(hs.State) {
+		s.mu.Lock()
+		if s.marks != nil {
+			s.marks[hs.Authority] = hostMark{state: hs.State, idx: -1}
+		}
+		s.mu.Unlock()
+		return
+	}
+	e := hostStateEvent(hs, ephemeral)
+	kind := hostEventKind(hs.State, hs.BackoffReason)
+	if !s.mark(e, kind) {
+		return
+	}
+	if hs.State == scheduler.StateDeferred && strings.HasPrefix(hs.BackoffReason, "retry-after") {
+		s.send(Event{Kind: EventHost, Host: hs.Authority, Reason: scheduler.StateBackingOff, Until: hs.NextAllowed,
+			Pace: hs.Interval, PaceRule: hs.PaceSource,
+			Detail: fmt.Sprintf("%s asked us to wait: %s", hs.Authority, hs.BackoffReason)}, hostEventRetryAfter, false)
+	}
+	s.send(e, kind, true)
+}
+
+// hostStateEvent is the EventHost narrating hs: until is the end of its
+// deferral, parking or back-off; a drop has none (it is final for the run).
+func hostStateEvent(hs scheduler.HostStatus, ephemeral bool) Event {
+	e := Event{Kind: EventHost, Host: hs.Authority, Reason: hs.State, Until: hs.NextAllowed,
+		Pace: hs.Interval, PaceRule: hs.PaceSource, Detail: describeHost(hs, ephemeral)}
+	switch hs.State {
+	case scheduler.StateDeferred:
+		e.Until = hs.DeferredUntil
+	case scheduler.StateDropped:
+		e.Until = time.Time{}
+	}
+	return e
+}
+
+// mark records that e (an EventHost, to be recorded with kind) is the
+// host's state now, and reports whether it is news: not the state last
+// recorded for the host with the same until. Seen again with a more
+// precise kind (a poll recorded "backoff", the lease knows it was a
+// Retry-After), the recorded event takes that kind.
+func (s *eventSink) mark(e Event, kind string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.marks == nil {
+		s.marks = map[string]hostMark{}
+	}
+	m, ok := s.marks[e.Host]
+	if ok && m.state == e.Reason && m.until.Equal(e.Until) {
+		if evs := s.hosts[e.Host]; m.idx >= 0 && m.idx < len(evs) && evs[m.idx].Kind == hostEventBackoff && kind == hostEventRetryAfter {
+			evs[m.idx].Kind, evs[m.idx].Detail = kind, e.Detail
+		}
+		return false
+	}
+	s.marks[e.Host] = hostMark{state: e.Reason, until: e.Until, idx: -1}
+	return true
+}
+
+// emit narrates e. An EventHost repeating the host's state last recorded
+// (with the same until) is dropped; a drop carries no until.
 func (s *eventSink) emit(e Event) {
+	if e.Kind == EventHost {
+		if e.Reason == scheduler.StateDropped {
+			e.Until = time.Time{}
+		}
+		if !s.mark(e, hostEventKind(e.Reason, "")) {
+			return
+		}
+		s.send(e, hostEventKind(e.Reason, ""), true)
+		return
+	}
+	s.send(e, "", false)
+}
+
+// send logs e, records it in the host's history (an EventHost as kind; a
+// failed robots.txt with a next attempt as robots-retry) and passes it to
+// the callback. main says e is the host's state whose mark is to point at
+// its record.
+func (s *eventSink) send(e Event, kind string, main bool) {
 	if e.Time.IsZero() {
 		e.Time = time.Now()
 	}
@@ -90,20 +226,33 @@ func (s *eventSink) emit(e Event) {
 	s.log.Log(context.Background(), level, e.Detail, attrs...)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if e.Kind == EventHost {
-		if s.hosts == nil {
-			s.hosts = map[string][]crawllog.HostEvent{}
-		}
-		if len(s.hosts[e.Host]) < maxHostEvents {
-			he := crawllog.HostEvent{Time: e.Time.UTC(), Kind: e.Reason, Detail: e.Detail}
-			if !e.Until.IsZero() {
-				u := e.Until.UTC()
-				he.Until = &u
-			}
-			s.hosts[e.Host] = append(s.hosts[e.Host], he)
-		}
+	switch {
+	case e.Kind == EventHost:
+		s.record(e, kind, main)
+	case e.Kind == EventRobots && e.Reason == outcomeUnreachable && !e.Until.IsZero():
+		s.record(e, hostEventRobotsRetry, false)
 	}
 	if s.fn != nil {
 		s.fn(e)
+	}
+}
+
+// record appends e to its host's history as kind. s.mu is held.
+func (s *eventSink) record(e Event, kind string, main bool) {
+	if s.hosts == nil {
+		s.hosts = map[string][]crawllog.HostEvent{}
+	}
+	if len(s.hosts[e.Host]) >= maxHostEvents {
+		return
+	}
+	he := crawllog.HostEvent{Time: e.Time.UTC(), Kind: kind, Detail: e.Detail}
+	if !e.Until.IsZero() {
+		u := e.Until.UTC()
+		he.Until = &u
+	}
+	s.hosts[e.Host] = append(s.hosts[e.Host], he)
+	if m, ok := s.marks[e.Host]; ok && main {
+		m.idx = len(s.hosts[e.Host]) - 1
+		s.marks[e.Host] = m
 	}
 }
