@@ -95,13 +95,10 @@ func (s *Scheduler) deferCause(h *host, p *paceState, sc schedule) (Reason, stri
 		switch {
 		case !h.rulesKnown && h.robotsFailures > 0 && p.until.Equal(h.robotsRetryAt):
 			return ReasonRobotsUnreachable, h.auth + "/robots.txt", 0
-		case p.until.Equal(h.rec.BackoffUntil) && h.rec.BackoffSource != "":
-			return ReasonBackoffDeferred, h.rec.BackoffSource, 0
 		case p.until.Equal(h.rec.BackoffUntil):
-			return ReasonBackoffDeferred, "back-off recorded by the previous run", 0
-		}
-		if p.base.IsZero() || p.base.Add(sc.iv).Before(sc.start) {
-			return ReasonBackoffDeferred, "restart floor: the pace recorded by the previous run", 0
+			return ReasonBackoffDeferred, h.untilSource(p.until), 0
+		case p.base.IsZero() || p.base.Add(sc.iv).Before(sc.start):
+			return ReasonBackoffDeferred, h.untilSource(p.until), 0 // the restart floor
 		}
 		// The restart floor is the previous run's start plus its
 		// interval: when the pace in force reaches the same start, the

@@ -33,7 +33,10 @@
 // label gives the measured fetch time to 3 significant digits, so that
 // one rule keeps one label), and, apart from it, the Retry-After or
 // back-off a next start waits for (BackoffReason, and DeferReason when it
-// defers the host).
+// defers the host). For the latest start Wait granted, it gives the
+// interval in force for that request (LastInterval, LastPaceSource): the
+// pace, or, when a Retry-After or back-off deadline held the start longer
+// after the previous one, that gap, named by the Retry-After or back-off.
 //
 // Request starts are taken in exactly one place, Wait, which the crawler's
 // HTTP transport calls before every request. Each host has a

@@ -1,6 +1,7 @@
 package scheduler
 
 import (
+	"fmt"
 	"time"
 
 	"golang.org/x/time/rate"
@@ -41,6 +42,70 @@ type host struct {
 
 	idx int       // index in the ready heap; -1 if not in it
 	key time.Time // heap key: earliest start
+
+	// starts notes the interval in force for each start Wait granted:
+	// the latest one at or before now, then those still ahead (one per
+	// caller still waiting), in start order.
+	starts []startNote
+}
+
+// startNote is the interval in force for one request start and what set
+// it (HostStatus.LastInterval, LastPaceSource).
+type startNote struct {
+	at  time.Time
+	iv  time.Duration
+	src string
+}
+
+// noteStart notes the interval in force for the request Wait starts at
+// start, p being h's pace with base its previous start: the pace interval
+// sc gives, or, when a deadline (a Retry-After, a back-off, a robots.txt
+// retry, the restart floor) held the start longer after the previous one,
+// the time from the previous start to that deadline, named by what set it.
+func (h *host) noteStart(p *paceState, sc schedule, start, now time.Time) {
+	n := startNote{at: start, iv: sc.iv, src: sc.src}
+	if !p.base.IsZero() && !start.Before(p.until) {
+		if held := p.until.Sub(p.base); held > n.iv {
+			n.iv, n.src = held, h.untilSource(p.until)
+		}
+	}
+	keep := 0
+	for i, x := range h.starts {
+		if !x.at.After(now) {
+			keep = i
+		}
+	}
+	h.starts = append(h.starts[keep:], n)
+}
+
+// lastStart returns the note of the latest start at or before now.
+func (h *host) lastStart(now time.Time) (startNote, bool) {
+	var last startNote
+	ok := false
+	for _, x := range h.starts {
+		if x.at.After(now) {
+			break
+		}
+		last, ok = x, true
+	}
+	return last, ok
+}
+
+// untilSource names what set until, a "not before" deadline of h's pace:
+// its back-off or Retry-After, a robots.txt retry, or the restart floor.
+func (h *host) untilSource(until time.Time) string {
+	switch {
+	case until.Equal(h.rec.BackoffUntil) && h.rec.BackoffSource != "":
+		return h.rec.BackoffSource
+	case until.Equal(h.rec.BackoffUntil):
+		return "back-off recorded by the previous run"
+	case !h.rulesKnown && until.Equal(h.robotsRetryAt):
+		if h.robotsFailures == 1 {
+			return "robots.txt retry after 1 failure"
+		}
+		return fmt.Sprintf("robots.txt retry after %d failures", h.robotsFailures)
+	}
+	return "restart floor: the pace recorded by the previous run"
 }
 
 func (h *host) queued() int { return len(h.cache) + h.spill }

@@ -55,6 +55,9 @@ func (s *Scheduler) statusAt(h *host, sc schedule, now time.Time) HostStatus {
 	// Retry-After, or the back-off after failures) is why the host
 	// waits, while the pace stays named by the term that sets the
 	// interval between requests.
+	if n, ok := h.lastStart(now); ok {
+		st.LastInterval, st.LastPaceSource = n.iv, n.src
+	}
 	backingOff := h.rec.BackoffUntil.After(now) && !h.rec.BackoffUntil.Before(sc.start)
 	if backingOff {
 		st.BackoffReason = h.rec.BackoffSource

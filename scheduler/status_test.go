@@ -134,3 +134,90 @@ func TestDeferredByRetryAfterSaysSo(t *testing.T) {
 		}
 	})
 }
+
+// TestLastIntervalNamesTheRetryAfterThatHeldTheStart is the review's repro
+// (crawl demo, /busy answers 429 with Retry-After: 2): the request that
+// ends the Retry-After wait was logged with pace "1s (back-off 1s)",
+// though the Retry-After held it 2 s after the previous one. The status
+// read right after Wait names the interval in force for that start: 2 s
+// set by the Retry-After. The pace for the requests after it (PaceSource)
+// stays the back-off's, and the next start is paced by it again.
+func TestLastIntervalNamesTheRetryAfterThatHeldTheStart(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cfg := testConfig()
+		cfg.DefaultDelay = time.Second
+		cfg.BackoffBase = time.Second
+		s, err := Open(cfg, NewMemStore())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		ctx := context.Background()
+		const a = "http://a.test:80"
+		step := func(status int, retryAfter string, wantAt, wantIv time.Duration, wantSrc string) {
+			t.Helper()
+			if err := s.Wait(ctx, a); err != nil {
+				t.Fatal(err)
+			}
+			st := s.Host(a)
+			if got := time.Since(epoch); got != wantAt {
+				t.Errorf("start at %s, want %s", got, wantAt)
+			}
+			if st.LastInterval != wantIv || st.LastPaceSource != wantSrc {
+				t.Errorf("at %s: interval in force %s set by %q, want %s set by %q", wantAt, st.LastInterval, st.LastPaceSource, wantIv, wantSrc)
+			}
+			s.Answered(a, time.Now())
+			s.Observe(a, status, 0, retryAfter, nil)
+		}
+		if st := s.Host(a); st.LastInterval != 0 || st.LastPaceSource != "" {
+			t.Errorf("before any start: %s %q", st.LastInterval, st.LastPaceSource)
+		}
+		step(200, "", 0, time.Second, "default 1s (configured)")
+		step(429, "2", time.Second, time.Second, "default 1s (configured)")
+		step(200, "", 3*time.Second, 2*time.Second, "retry-after 2s (Retry-After: 2)")
+		if st := s.Host(a); st.PaceSource != "default 1s (configured)" || st.LastPaceSource != "retry-after 2s (Retry-After: 2)" {
+			t.Errorf("after the success: pace %q, last start's %q", st.PaceSource, st.LastPaceSource)
+		}
+		step(200, "", 4*time.Second, time.Second, "default 1s (configured)")
+	})
+}
+
+// TestLastIntervalIsTheCallersOwnStart: with two requests granted before
+// the first one starts (a second Wait while the first still sleeps), the
+// status read when the first one starts names its own interval (the
+// Retry-After that held it), not the one granted after it.
+func TestLastIntervalIsTheCallersOwnStart(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cfg := testConfig()
+		cfg.DefaultDelay = time.Second
+		cfg.BackoffBase = time.Second
+		cfg.PerHost = 2
+		s, err := Open(cfg, NewMemStore())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		ctx := context.Background()
+		const a = "http://a.test:80"
+		s.Wait(ctx, a)
+		s.Observe(a, 429, 0, "3", nil) // no start before 3 s
+		got := make(chan HostStatus, 2)
+		wait := func() {
+			if err := s.Wait(ctx, a); err != nil {
+				t.Error(err)
+			}
+			got <- s.Host(a)
+		}
+		go wait()
+		synctest.Wait() // the first caller sleeps until 3 s
+		go wait()
+		synctest.Wait() // the second one until 4 s
+		first, second := <-got, <-got
+		if first.LastInterval != 3*time.Second || first.LastPaceSource != "retry-after 3s (Retry-After: 3)" {
+			t.Errorf("first start: %s set by %q, want 3s set by the Retry-After", first.LastInterval, first.LastPaceSource)
+		}
+		if second.LastInterval != time.Second || second.LastPaceSource != "default 1s (configured)" {
+			t.Errorf("second start: %s set by %q, want 1s set by the default", second.LastInterval, second.LastPaceSource)
+		}
+	})
+}

@@ -162,12 +162,20 @@ type HostStatus struct {
 	DeferredUntil time.Time     `json:"deferred_until,omitzero"`
 	DeferReason   string        `json:"defer_reason,omitempty"`   // what holds a deferred host back: Visit-time, Retry-After/back-off, or PaceSource
 	BackoffReason string        `json:"backoff_reason,omitempty"` // while the next start waits for a back-off deadline, what set it, e.g. "retry-after 2h (Retry-After: 7200)"
-	Queued        int           `json:"queued"`
-	InFlight      int           `json:"in_flight"`
-	Fetched       int           `json:"fetched"`
-	Failures      int           `json:"failures"`
-	DropReason    string        `json:"drop_reason,omitempty"`
-	RulesKnown    bool          `json:"rules_known"`
+	// LastInterval is the interval in force for the host's latest
+	// request start at or before the snapshot (the request a transport
+	// starts right after Wait returns): the pace interval then, or, when a
+	// Retry-After, back-off, robots.txt retry or restart floor held that
+	// start longer after the previous one, the time from the previous
+	// start to that deadline. Zero before this process's first start.
+	LastInterval   time.Duration `json:"last_interval,omitempty"`
+	LastPaceSource string        `json:"last_pace_source,omitempty"` // what set LastInterval: a PaceSource, or e.g. "retry-after 2s (Retry-After: 2)"
+	Queued         int           `json:"queued"`
+	InFlight       int           `json:"in_flight"`
+	Fetched        int           `json:"fetched"`
+	Failures       int           `json:"failures"`
+	DropReason     string        `json:"drop_reason,omitempty"`
+	RulesKnown     bool          `json:"rules_known"`
 }
 
 // The host states reported in HostStatus.State.
