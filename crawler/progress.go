@@ -23,7 +23,6 @@ func (c *crawl) startProgress(ctx context.Context) func() {
 		defer wg.Done()
 		t := time.NewTicker(progressEvery)
 		defer t.Stop()
-		seen := map[string]string{}
 		start := time.Now()
 		// The frontier counts pages of earlier runs too: the rate is
 		// this run's pages over this run's time.
@@ -31,13 +30,16 @@ func (c *crawl) startProgress(ctx context.Context) func() {
 		for {
 			select {
 			case <-ctx.Done():
+				// A last look: a host that changed state as the run
+				// ended (deferred while others finished) is recorded too.
+				c.watchHosts()
 				if c.opts.Progress != nil {
 					fmt.Fprint(c.opts.Progress, "\r\033[K")
 				}
 				return
 			case <-t.C:
 			}
-			c.watchHosts(seen)
+			c.watchHosts()
 			if c.opts.Progress != nil {
 				fmt.Fprint(c.opts.Progress, "\r\033[K"+progressLine(c.sched.Stats(), before, c.sched.Hosts(), time.Since(start)))
 			}
@@ -46,24 +48,12 @@ func (c *crawl) startProgress(ctx context.Context) func() {
 	return func() { cancel(); wg.Wait() }
 }
 
-// watchHosts emits an event for each host whose state changed to one the
-// operator must hear about.
-func (c *crawl) watchHosts(seen map[string]string) {
+// watchHosts records each host's state through the event sink, which
+// emits an event when it changed to one the operator must hear about
+// (parked, backing off, deferred, dropped) and records it once.
+func (c *crawl) watchHosts() {
 	for _, hs := range c.sched.Hosts() {
-		prev := seen[hs.Authority]
-		if prev == hs.State {
-			continue
-		}
-		seen[hs.Authority] = hs.State
-		switch hs.State {
-		case scheduler.StateParked, scheduler.StateBackingOff, scheduler.StateDeferred, scheduler.StateDropped:
-			until := hs.NextAllowed
-			if hs.State == scheduler.StateDeferred {
-				until = hs.DeferredUntil
-			}
-			c.events.emit(Event{Kind: EventHost, Host: hs.Authority, Reason: hs.State, Until: until,
-				Pace: hs.Interval, PaceRule: hs.PaceSource, Detail: describeHost(hs, c.opts.Ephemeral)})
-		}
+		c.events.observe(hs, c.opts.Ephemeral)
 	}
 }
 

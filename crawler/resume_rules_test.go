@@ -1,6 +1,7 @@
 package crawler
 
 import (
+	"net/http"
 	"strings"
 	"testing"
 )
@@ -31,5 +32,22 @@ func TestResumedCrawlNamesRobotsPace(t *testing.T) {
 	}
 	if robots != 1 {
 		t.Errorf("robots.txt fetched %d times over two runs, want once (the second run uses the cached copy)", robots)
+	}
+}
+
+// TestSummaryNamesNoGroupWithoutAFile: a robots.txt that was never read
+// (503, unreachable) matched no group; the summary does not name "*".
+func TestSummaryNamesNoGroupWithoutAFile(t *testing.T) {
+	h := newTestHost(t)
+	h.robots = func(w http.ResponseWriter, _ *http.Request) { http.Error(w, "busy", http.StatusServiceUnavailable) }
+	h.html("/")
+	cfg := testConfig(t)
+	cfg.Politeness.MaxFailures = 1
+	sum := crawlFor(t, cfg, h.URL("/"))
+	if len(sum.Hosts) != 1 || sum.Hosts[0].Robots == nil {
+		t.Fatalf("hosts %+v: want the host with its robots summary", sum.Hosts)
+	}
+	if r := sum.Hosts[0].Robots; r.Outcome == "parsed" || r.Group != "" {
+		t.Errorf("robots %+v: want an unread outcome and no group", r)
 	}
 }

@@ -141,6 +141,10 @@ func robotsSummary(st *robotsState) *crawllog.RobotsSummary {
 		body = body[:maxSummaryRobots]
 	}
 	r.Body = string(body)
+	if st.rec.Outcome != outcomeParsed {
+		// No file was read: no group was matched (the policy decides).
+		r.Group = ""
+	}
 	if d, ok := g.CrawlDelay(); ok {
 		secs := d.Seconds()
 		r.CrawlDelaySeconds = &secs
