@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/crawlproject/crawl/robots"
+	"github.com/crawlproject/crawl/scheduler"
 )
 
 // Config is the whole effective configuration of a crawl. Every field has a
@@ -120,7 +121,7 @@ func Default() Config {
 		Out:   "crawl-out",
 		Agent: AgentConfig{Token: "crawl"},
 		Politeness: PolitenessConfig{
-			DefaultDelay:     10 * time.Second,
+			DefaultDelay:     scheduler.RuleOfThumbDelay,
 			FetchTimeFactor:  2,
 			PerHost:          1,
 			MaxWait:          time.Hour,

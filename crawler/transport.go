@@ -167,8 +167,13 @@ func (t *politeTransport) RoundTrip(in *http.Request) (*http.Response, error) {
 		ex.Err = err
 		return nil, err
 	}
+	// The interval in force for this start: the pace, or a Retry-After or
+	// back-off that held it longer (the scheduler names which).
 	hs := t.pace.Host(auth)
 	ex.PaceSeconds, ex.PaceRule = hs.Interval.Seconds(), hs.PaceSource
+	if hs.LastPaceSource != "" {
+		ex.PaceSeconds, ex.PaceRule = hs.LastInterval.Seconds(), hs.LastPaceSource
+	}
 	req.Header.Set("User-Agent", t.userAgent)
 	req.Header.Del("Accept-Encoding")
 	ctx, cancel := context.WithTimeout(req.Context(), t.timeout)
