@@ -30,6 +30,8 @@ func reasonMeaning(reason string) string {
 		return "The host asks for visits only inside its Visit-time windows, and the next window opens later than the crawl may wait."
 	case "crawl-delay-too-long":
 		return "The host's Crawl-delay or Request-rate asks for more time between requests than the crawl allows."
+	case "pace-too-long":
+		return "The crawl's own pace for the host (min_delay, default_delay, or a multiple of a slow response's fetch time) is longer than the crawl may wait (max_wait); the host's robots.txt did not ask for it. Its URLs stay queued for the next run."
 	case "backoff-deferred":
 		return "The host asked the crawl to come back later (Retry-After, or a back-off after failures) than the crawl may wait; its URLs stay queued for the next run."
 	case "redirect-limit":
