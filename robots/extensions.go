@@ -56,7 +56,7 @@ func (p *parser) extension(d directive, s, val string, n int) {
 			return
 		}
 		for i := range ws {
-			ws[i].Line = n
+			ws[i].Line, ws[i].Text = n, s
 		}
 		l := x.list()
 		l.visits = append(l.visits, ws...)

@@ -101,13 +101,13 @@ func TestExtended1996_VisitTime(t *testing.T) {
 		value string
 		want  []Window
 	}{
-		{"0600-0845", []Window{{360, 525, 2}}},
-		{"0600 0845", []Window{{360, 525, 2}}},
-		{"06:00-08:45", []Window{{360, 525, 2}}},
-		{"2200-0200", []Window{{1320, 120, 2}}},
-		{"0100-0200 1400-1500", []Window{{60, 120, 2}, {840, 900, 2}}},
-		{"0100-0200, 1400-1500", []Window{{60, 120, 2}, {840, 900, 2}}},
-		{"0000-2400", []Window{{0, 1439, 2}}},
+		{"0600-0845", []Window{{360, 525, 2, ""}}},
+		{"0600 0845", []Window{{360, 525, 2, ""}}},
+		{"06:00-08:45", []Window{{360, 525, 2, ""}}},
+		{"2200-0200", []Window{{1320, 120, 2, ""}}},
+		{"0100-0200 1400-1500", []Window{{60, 120, 2, ""}, {840, 900, 2, ""}}},
+		{"0100-0200, 1400-1500", []Window{{60, 120, 2, ""}, {840, 900, 2, ""}}},
+		{"0000-2400", []Window{{0, 1439, 2, ""}}},
 		{"2500-2600", nil},
 		{"0600", nil},
 		{"morning", nil},
@@ -119,7 +119,9 @@ func TestExtended1996_VisitTime(t *testing.T) {
 			continue
 		}
 		for i := range got {
-			if got[i] != c.want[i] {
+			want := c.want[i]
+			want.Text = "Visit-time: " + c.value // the line as written
+			if got[i] != want {
 				t.Errorf("%q: %v, want %v", c.value, got, c.want)
 			}
 		}

@@ -129,7 +129,7 @@ func TestExtended1996_Examples(t *testing.T) {
 	})
 	t.Run("suckemdry Visit-time 0600-0845", func(t *testing.T) {
 		g := r.Group("suckemdry")
-		if got := g.VisitTimes(); len(got) != 1 || got[0] != (Window{From: 360, To: 525, Line: 74}) {
+		if got := g.VisitTimes(); len(got) != 1 || got[0] != (Window{From: 360, To: 525, Line: 74, Text: "Visit-time: 0600-0845"}) {
 			t.Fatalf("VisitTimes = %v", got)
 		}
 		for _, c := range []struct {

@@ -21,6 +21,9 @@ type Window struct {
 	From int // minutes after midnight UTC at which the window opens
 	To   int // last minute after midnight UTC inside the window
 	Line int // 1-based line of the Visit-time in robots.txt; 0 when not from a Visit-time line
+	// Text is that line as written, trimmed, without comment
+	// ("Visit-time: 0800-0845"); empty when not from a line.
+	Text string `json:",omitempty"`
 }
 
 // Contains reports whether t (converted to UTC) falls inside w.

@@ -83,13 +83,17 @@ func (s *Scheduler) emitDeferred(ds []deferral) error {
 // request waits for, never reported as robots-unreachable.
 func (s *Scheduler) deferCause(h *host, p *paceState, sc schedule) (Reason, string, int) {
 	if sc.parked {
-		// The windows may come from several Visit-time lines: the first
-		// one's line is given, the rule text lists them all.
-		line := 0
-		if len(h.rules.VisitTimes) > 0 {
-			line = h.rules.VisitTimes[0].Line
+		// The rule is the Visit-time line as written when one line holds
+		// every window; from several lines, the first one's line is given
+		// and the rule text lists the windows.
+		line, rule := 0, visitString(h)
+		if vt := h.rules.VisitTimes; len(vt) > 0 {
+			line = vt[0].Line
+			if vt[0].Text != "" && vt[len(vt)-1].Line == line {
+				rule = vt[0].Text
+			}
 		}
-		return ReasonVisitTimeDeferred, visitString(h), line
+		return ReasonVisitTimeDeferred, rule, line
 	}
 	if !p.until.IsZero() && !sc.start.After(p.until) {
 		switch {

@@ -71,9 +71,11 @@ func TestRestartedHostDeferredByWhatHoldsIt(t *testing.T) {
 		},
 		{
 			name:  "visit-time",
-			rules: Rules{VisitTimes: []robots.Window{{From: 12 * 60, To: 13*60 - 1, Line: 4}}},
+			// The skip's rule is the line as written, also after a restart
+			// (the windows are persisted with their text).
+			rules: Rules{VisitTimes: []robots.Window{{From: 12 * 60, To: 13*60 - 1, Line: 4, Text: "Visit-time: 1200-1259"}}},
 			rerun: 0, reason: ReasonVisitTimeDeferred,
-			rule: "visit-time 12:00-12:59", line: 4, untilHold: "12:00:00",
+			rule: "Visit-time: 1200-1259", line: 4, untilHold: "12:00:00",
 			robots: true,
 		},
 	} {
