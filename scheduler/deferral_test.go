@@ -70,7 +70,7 @@ func TestRestartedHostDeferredByWhatHoldsIt(t *testing.T) {
 			rule: "retry-after 15s (Retry-After: 15)", untilHold: "00:00:16",
 		},
 		{
-			name:  "visit-time",
+			name: "visit-time",
 			// The skip's rule is the line as written, also after a restart
 			// (the windows are persisted with their text).
 			rules: Rules{VisitTimes: []robots.Window{{From: 12 * 60, To: 13*60 - 1, Line: 4, Text: "Visit-time: 1200-1259"}}},
