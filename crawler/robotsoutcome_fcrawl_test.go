@@ -22,9 +22,14 @@ func TestForbiddenRobotsSkipNamesThePolicy(t *testing.T) {
 	h.html("/a")
 	cfg := testConfig(t)
 	cfg.Robots.ForbiddenDisallows = true
-	crawlFor(t, cfg, h.URL("/a"))
+	sum := crawlFor(t, cfg, h.URL("/a"))
 	if p := h.paths(); len(p) != 1 {
 		t.Fatalf("requests %v: want only /robots.txt", p)
+	}
+	// The summary says which policy was applied, so the report can say
+	// "everything disallowed" rather than RFC 9309's allow-all for a 403.
+	if len(sum.Hosts) != 1 || sum.Hosts[0].Robots == nil || sum.Hosts[0].Robots.Policy != "disallow-all" {
+		t.Errorf("hosts %+v: want the robots summary with policy disallow-all", sum.Hosts)
 	}
 	skips := readJSONL[crawllog.SkipEntry](t, filepath.Join(cfg.Out, crawllog.SkipLogFile))
 	if len(skips) != 1 {

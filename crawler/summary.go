@@ -134,7 +134,7 @@ func tallied(s *crawllog.Summary, host string, t hostTally) crawllog.HostSummary
 
 func robotsSummary(st *robotsState) *crawllog.RobotsSummary {
 	g := st.group
-	r := &crawllog.RobotsSummary{URL: st.rec.URL, Status: st.rec.Status, Outcome: st.rec.Outcome, Group: strings.Join(g.Agents(), ", "),
+	r := &crawllog.RobotsSummary{URL: st.rec.URL, Status: st.rec.Status, Outcome: st.rec.Outcome, Policy: st.rec.Policy, Group: strings.Join(g.Agents(), ", "),
 		RequestRates: []crawllog.RateSummary{}, VisitTimes: []crawllog.WindowJSON{}, Comments: g.Comments(), Sitemaps: st.robots.Sitemaps(), Warnings: []string{}}
 	body := st.rec.Body
 	if len(body) > maxSummaryRobots {

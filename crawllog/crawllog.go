@@ -163,9 +163,12 @@ type HostSummary struct {
 
 // RobotsSummary is what a host's robots.txt said to our agent.
 type RobotsSummary struct {
-	URL               string        `json:"url"`
-	Status            int           `json:"status"`
-	Outcome           string        `json:"outcome"`
+	URL     string `json:"url"`
+	Status  int    `json:"status"`
+	Outcome string `json:"outcome"`
+	// Policy is what the crawl applied: "parse" (the file's rules),
+	// "allow-all" or "disallow-all" (no file was read).
+	Policy            string        `json:"policy,omitempty"`
 	Body              string        `json:"body"`
 	Group             string        `json:"group"`
 	CrawlDelaySeconds *float64      `json:"crawl_delay_seconds"`

@@ -415,7 +415,7 @@ func robotsViewFor(hostID, authority string, rb *robotsSummary, reqs []request, 
 		return rv
 	}
 	rv.Known = true
-	rv.NoBody = noBodyText(rb.Status, rb.Outcome)
+	rv.NoBody = noBodyText(rb.Status, rb.Outcome, rb.Policy)
 	rv.URL, rv.Status, rv.Outcome = rb.URL, rb.Status, rb.Outcome
 	if rb.Outcome == "parsed" {
 		// A group is matched only in a file that was read: for a
@@ -444,8 +444,10 @@ func robotsViewFor(hostID, authority string, rb *robotsSummary, reqs []request, 
 
 // noBodyText explains an empty robots.txt body by what the fetch meant
 // (RFC 9309 2.3.1.3 and 2.3.1.4).
-func noBodyText(status int, outcome string) string {
+func noBodyText(status int, outcome, policy string) string {
 	switch {
+	case outcome == "unavailable" && policy == "disallow-all":
+		return fmt.Sprintf("No rules: robots.txt answered %d, and robots.forbidden_disallows reads that as \"everything disallowed\", as the 1996 draft recommended (RFC 9309 alone would allow everything).", status)
 	case outcome == "unreachable" || status >= 500:
 		return "No rules: robots.txt could not be fetched, so RFC 9309 says to treat the whole host as disallowed."
 	case outcome == "unavailable" || status >= 400 && status < 500:
