@@ -257,13 +257,17 @@ func (c *crawl) follow(j *job) {
 	l, ex := j.lease, j.ex
 	if ex.Status >= 300 && ex.Status < 400 && ex.Header != nil {
 		if loc := ex.Header.Get("Location"); loc != "" {
-			if target, err := resolve(l.URL, loc); err == nil {
-				// The target keeps the depth (and, for a sitemap, the
-				// nesting level) of the URL that redirected, and counts
-				// one more hop: the scheduler cuts the chain after
-				// scheduler.MaxRedirects.
-				c.add(scheduler.Candidate{URL: target, Parent: l.URL, Depth: l.Depth, Kind: l.Kind, Redirects: l.Redirects + 1})
+			target, err := resolve(l.URL, loc)
+			if err != nil {
+				// Offered as written: the scheduler refuses it as an
+				// invalid URL, and the skip log says so, as it does for a
+				// mailto: or bad-port target.
+				target = strings.TrimSpace(loc)
 			}
+			// The target keeps the depth (and, for a sitemap, the nesting
+			// level) of the URL that redirected, and counts one more hop:
+			// the scheduler cuts the chain after scheduler.MaxRedirects.
+			c.add(scheduler.Candidate{URL: target, Parent: l.URL, Depth: l.Depth, Kind: l.Kind, Redirects: l.Redirects + 1})
 		}
 		return
 	}

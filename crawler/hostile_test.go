@@ -140,3 +140,27 @@ func TestHostileServersDoNotStopTheCrawl(t *testing.T) {
 			sum.Totals.Fetched, sum.Hosts, answered, unanswered)
 	}
 }
+
+// TestUnparseableRedirectIsLogged: a redirect whose Location does not parse
+// as a URL ("http://[::1") is logged as invalid-url with its parent, like
+// a mailto: target, instead of vanishing.
+func TestUnparseableRedirectIsLogged(t *testing.T) {
+	h := newTestHost(t)
+	h.robotsText("User-agent: *\n")
+	h.pages["/"] = func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Location", "http://[::1")
+		w.WriteHeader(http.StatusFound)
+	}
+	cfg := testConfig(t)
+	crawlFor(t, cfg, h.URL("/"))
+	var found bool
+	for _, s := range readJSONL[crawllog.SkipEntry](t, filepath.Join(cfg.Out, crawllog.SkipLogFile)) {
+		if s.URL == "http://[::1" && s.Reason == "invalid-url" && s.Parent == h.URL("/") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("skips %+v: want the Location logged as invalid-url with its parent",
+			readJSONL[crawllog.SkipEntry](t, filepath.Join(cfg.Out, crawllog.SkipLogFile)))
+	}
+}
