@@ -8,7 +8,8 @@ import (
 
 // Add offers a candidate URL. It canonicalises the URL (resolving it against
 // Parent), drops duplicates through the durable seen set, and applies scope,
-// depth and page limits. A nil Skip means the URL was queued; otherwise the
+// depth and page limits, and the host's robots.txt when SetRules gave a
+// Rules.Refuse still in force. A nil Skip means the URL was queued; otherwise the
 // Skip says why not (the caller logs it; OnSkip does not repeat it). Seeds
 // also define the scope's seed hosts. The error is non-nil only when the
 // store fails or the scheduler is closed.
@@ -70,6 +71,21 @@ func (s *Scheduler) Add(c Candidate) (*Skip, error) {
 	h := s.host(auth)
 	if h.rec.Dropped {
 		return skip(ReasonHostFailing, "host dropped: "+h.rec.DropReason)
+	}
+	if sk, ok := h.refusal(key, now); ok {
+		// Disallowed by the host's robots.txt: skipped now rather than
+		// when its turn would come. Remembered as seen, as the URL would
+		// be had it been queued and skipped at its lease, so that the
+		// same link on the next page is a duplicate, not a second skip.
+		if c.Seed {
+			h.rec.Seed = true
+			s.touch(h)
+		}
+		s.pendingSeen[key] = struct{}{}
+		s.push(Op{Code: OpSeen, URL: key})
+		s.stats.Skipped++
+		sk.Parent = c.Parent
+		return &sk, nil
 	}
 	if counted(c.Kind) {
 		if why := s.pageLimitReached(h); why != "" {

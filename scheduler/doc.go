@@ -172,6 +172,16 @@
 //     in flight. A host whose robots.txt is not read yet reads it first.
 //     HostRecord.Pages keeps the count across a restart (stores written
 //     before it existed start from 0).
+//   - A URL that the host's robots.txt disallows (Rules.Refuse, while
+//     Rules.RefuseUntil has not passed) sends no request, so it does not
+//     wait for the host's pace: Add skips it with robots-disallowed at
+//     once, and a queued one is skipped as soon as it reaches the head of
+//     its host's queue (with the rules' rule, line and words), even while
+//     the host's leases are in flight. Such a URL enters the seen set, as
+//     it did when it was skipped at its lease. Refuse is not persisted:
+//     after a restart, and without a Refuse, the caller decides at lease
+//     time. Refused URLs come before page limits: a URL both disallowed
+//     and over a limit is skipped with robots-disallowed.
 //   - Seeds are exempt from Scope.Include (but not Exclude) and define the
 //     seed hosts. Scope "seeds" compares the host name and the effective
 //     port, as a host is everywhere else (one queue, robots.txt and pace

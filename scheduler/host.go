@@ -14,8 +14,9 @@ type host struct {
 	rec  HostRecord // persisted part
 
 	rules      Rules
-	rulesKnown bool // robots known and current: page leases may be issued
-	rulesSet   bool // SetRules was called once: rules hold the latest known
+	rulesKnown bool   // robots known and current: page leases may be issued
+	rulesSet   bool   // SetRules was called once: rules hold the latest known
+	allowedSeq uint64 // Seq of a queue head rules.Refuse allowed; 0 if none (reset by SetRules)
 	crawlDelay time.Duration
 	clamped    bool
 	warning    string

@@ -53,6 +53,19 @@ func (s *Scheduler) Next(ctx context.Context) (*Lease, error) {
 		if len(s.ready) > 0 {
 			h := s.ready[0]
 			if !h.key.After(now) {
+				if s.refuseSkipLocked(h, now) {
+					// Its head URLs are disallowed by its robots.txt:
+					// skipped, and reported at the top of the loop.
+					s.mu.Unlock()
+					continue
+				}
+				if h.inflight >= s.cfg.PerHost {
+					// Placed for a refused head whose rules expired
+					// since: it has no lease to give.
+					s.fixAt(h, now)
+					s.mu.Unlock()
+					continue
+				}
 				if h.rulesKnown && s.limitSkipLocked(h, now) {
 					// Its head pages are over a page limit: skipped, and
 					// reported at the top of the loop.

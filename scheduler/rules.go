@@ -19,6 +19,7 @@ func (s *Scheduler) SetRules(authority string, r Rules) {
 	h := s.host(authority)
 	h.rules = r
 	h.rulesKnown, h.rulesSet = true, true
+	h.allowedSeq = 0
 	if !slices.Equal(h.rec.VisitTimes, r.VisitTimes) {
 		h.rec.VisitTimes = r.VisitTimes
 		s.touch(h)

@@ -356,16 +356,16 @@ func (s *Scheduler) flushLoop() {
 
 // fixAt recomputes h's place in the ready heap at now.
 func (s *Scheduler) fixAt(h *host, now time.Time) {
-	ok := s.eligible(h)
+	ok := s.eligible(h, now)
 	if !ok {
 		if h.idx >= 0 {
 			heap.Remove(&s.ready, h.idx)
 		}
 		return
 	}
-	if s.limitHeadLocked(h) {
-		// Its head pages are skipped with max-pages, without a request:
-		// no pace to wait for.
+	if s.limitHeadLocked(h) || s.refusedHeadLocked(h, now) {
+		// Its head pages are skipped with max-pages, or its head URLs
+		// with robots-disallowed, without a request: no pace to wait for.
 		h.key = now
 	} else {
 		p := h.pace()
@@ -378,11 +378,18 @@ func (s *Scheduler) fixAt(h *host, now time.Time) {
 	}
 }
 
-// eligible reports whether h has a lease to give. A host whose queue head
-// is empty but whose store queue is not counts as eligible: Next asks the
-// flusher to refill its head when it comes due.
-func (s *Scheduler) eligible(h *host) bool {
-	if h.rec.Dropped || h.inflight >= s.cfg.PerHost {
+// eligible reports whether h has a lease to give, or a queue head its
+// rules refuse (skipped at once, whatever is in flight). A host whose
+// queue head is empty but whose store queue is not counts as eligible:
+// Next asks the flusher to refill its head when it comes due.
+func (s *Scheduler) eligible(h *host, now time.Time) bool {
+	if h.rec.Dropped {
+		return false
+	}
+	if s.refusedHeadLocked(h, now) {
+		return true
+	}
+	if h.inflight >= s.cfg.PerHost {
 		return false
 	}
 	if !h.rulesKnown {

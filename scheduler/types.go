@@ -113,15 +113,35 @@ type Skip struct {
 	Time      time.Time `json:"time"`
 }
 
-// Rules is the pacing part of a host's robots.txt group, filled in by the
-// crawler. The zero Rules asks for no pace (the 1996 rule of thumb applies)
-// and has no Visit-time restriction.
+// Rules is the pacing part of a host's robots.txt group, and optionally its
+// verdict on URLs (Refuse), filled in by the crawler. The zero Rules asks
+// for no pace (the 1996 rule of thumb applies), has no Visit-time
+// restriction and refuses nothing.
 type Rules struct {
 	CrawlDelay     time.Duration        // Crawl-delay; meaningful only if HasCrawlDelay
 	HasCrawlDelay  bool                 // the group has a Crawl-delay line
 	CrawlDelayLine int                  // 1-based line of the Crawl-delay
 	RequestRates   []robots.RequestRate // all Request-rate lines of the group
 	VisitTimes     []robots.Window      // all Visit-time windows; none means any time
+
+	// Refuse, if set, says whether the group disallows url (a canonical
+	// absolute URL), with the rule, its 1-based line and the words the
+	// skip log gives; rule and line are empty when a policy rather than a
+	// line decided (a 401/403 under a disallow-all reading). The
+	// scheduler calls it with its lock held: it must be a pure function
+	// of the parsed group, safe for concurrent use, and must not call
+	// back into the scheduler. A URL it refuses is skipped with
+	// robots-disallowed without waiting for the host's pace: at once by
+	// Add, or as soon as it reaches the head of its host's queue. Nil
+	// means the scheduler does not check (the caller checks at lease
+	// time). It is not persisted: after a restart it is nil until
+	// SetRules is called again.
+	Refuse func(url string) (rule string, line int, detail string, refused bool)
+	// RefuseUntil is when Refuse's verdicts expire (the robots.txt's
+	// cache lifetime): from then on the scheduler no longer refuses, and
+	// the caller decides at lease time, with a fresh copy. The zero time
+	// means they do not expire.
+	RefuseUntil time.Time
 }
 
 // A Lease is one URL handed out by Next. It is outstanding (counts as in
