@@ -176,7 +176,7 @@ func start(cfg Config, opts Options) (*crawl, error) {
 func (c *crawl) applyCachedRules(now time.Time) {
 	for _, hs := range c.sched.Hosts() {
 		if st, fresh := c.robots.cached(hs.Authority, now); st != nil && fresh && st.good() {
-			c.sched.SetRules(hs.Authority, rulesOf(st.group))
+			c.sched.SetRules(hs.Authority, rulesOf(st, c.cfg.Agent.Token))
 		}
 	}
 }

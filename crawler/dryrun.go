@@ -133,7 +133,7 @@ func (c *crawl) dryRunHost(ctx context.Context, a string, seeds []string) DryRun
 	h.Outcome, h.Status = st.rec.Outcome, st.rec.Status
 	now := time.Now()
 	if st.good() {
-		c.sched.SetRules(a, rulesOf(st.group))
+		c.sched.SetRules(a, rulesOf(st, c.cfg.Agent.Token))
 		hs := c.sched.Host(a)
 		h.PaceSeconds, h.PaceRule = hs.Interval.Seconds(), hs.PaceSource
 		for _, w := range st.group.VisitTimes() {

@@ -59,7 +59,7 @@ func (c *crawl) handleRobots(ctx context.Context, l *scheduler.Lease) error {
 		c.events.emit(robotsFailedEvent(l.Authority, st.rec, c.sched.Host(l.Authority)))
 		return c.finishObserved(l, scheduler.Result{})
 	}
-	c.sched.SetRules(l.Authority, rulesOf(st.group))
+	c.sched.SetRules(l.Authority, rulesOf(st, c.cfg.Agent.Token))
 	hs := c.sched.Host(l.Authority)
 	c.events.emit(Event{Kind: EventRobots, Host: l.Authority, URL: st.rec.URL, Status: st.rec.Status, Reason: st.rec.Outcome,
 		Pace: hs.Interval, PaceRule: hs.PaceSource, Comments: st.group.Comments(), Detail: describeRobots(st, hs)})

@@ -400,9 +400,24 @@ func ttlFor(h http.Header, ttl time.Duration) time.Duration {
 	return ttl
 }
 
-// rulesOf maps a robots.txt group to the scheduler's pacing rules.
-func rulesOf(g *robots.Group) scheduler.Rules {
-	var r scheduler.Rules
+// rulesOf maps the robots.txt group st applies to agent to the
+// scheduler's rules: its pace, and its verdict on URLs until st expires,
+// worded as the crawler's own check at lease time words it (refusal), so
+// that a skip reads the same whichever refuses the URL. The verdict reads
+// only st, which is not changed once installed: the scheduler may call it
+// under its lock.
+func rulesOf(st *robotsState, agent string) scheduler.Rules {
+	g := st.group
+	r := scheduler.Rules{
+		Refuse: func(target string) (string, int, string, bool) {
+			v := g.Allowed(target)
+			if v.Allowed {
+				return "", 0, "", false
+			}
+			return v.Rule, v.Line, refusal(st, v, agent), true
+		},
+		RefuseUntil: st.rec.Expires,
+	}
 	if d, ok := g.CrawlDelay(); ok {
 		r.CrawlDelay, r.HasCrawlDelay = d, true
 		r.CrawlDelayLine, _ = g.CrawlDelayLine()
