@@ -42,7 +42,7 @@ func (p *parser) extension(d directive, s, val string, n int) {
 		for _, m := range msgs {
 			p.warn(g, n, s, m)
 		}
-		rate.Line, rate.Text = n, s
+		rate.Line, rate.Text = n, quoteLine(s)
 		l := x.list()
 		if l.rates == nil {
 			l.rates = make([]RequestRate, 0, 4) // files with rates tend to have several
@@ -55,10 +55,19 @@ func (p *parser) extension(d directive, s, val string, n int) {
 			p.warn(g, n, s, "Visit-time is not \"HHMM-HHMM\" or \"HHMM HHMM\" (UTC); ignored")
 			return
 		}
-		for i := range ws {
-			ws[i].Line, ws[i].Text = n, s
-		}
 		l := x.list()
+		if room := MaxVisitWindows - len(l.visits); len(ws) > room {
+			// Fewer windows only ever mean fewer visits; and the windows
+			// are kept with the host's record in the crawler's frontier.
+			p.warn(g, n, s, fmt.Sprintf("more than %d Visit-time windows in the group; the rest are ignored", MaxVisitWindows))
+			ws = ws[:max(room, 0)]
+		}
+		for i := range ws {
+			ws[i].Line = n
+		}
+		if len(ws) > 0 {
+			ws[0].Text = quoteLine(s) // once per line: see Window.Text
+		}
 		l.visits = append(l.visits, ws...)
 	case dComment:
 		if val != "" {
@@ -255,4 +264,21 @@ func clockMinutes(t string, end bool) (int, bool) {
 		return 0, false
 	}
 	return h*60 + m, true
+}
+
+// MaxVisitWindows is the most Visit-time windows a group keeps (real files
+// have one to three); further windows are ignored with a warning.
+const MaxVisitWindows = 24
+
+// maxQuote is the longest line text kept to quote a line (RequestRate.Text,
+// Window.Text); a longer line is cut, with "...".
+const maxQuote = 200
+
+// quoteLine returns line as kept for quoting: at most maxQuote octets, cut
+// at a character boundary.
+func quoteLine(line string) string {
+	if len(line) <= maxQuote {
+		return line
+	}
+	return strings.ToValidUTF8(line[:maxQuote], "") + "..."
 }

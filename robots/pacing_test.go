@@ -120,7 +120,9 @@ func TestExtended1996_VisitTime(t *testing.T) {
 		}
 		for i := range got {
 			want := c.want[i]
-			want.Text = "Visit-time: " + c.value // the line as written
+			if i == 0 {
+				want.Text = "Visit-time: " + c.value // the line as written, on its first window
+			}
 			if got[i] != want {
 				t.Errorf("%q: %v, want %v", c.value, got, c.want)
 			}
@@ -387,6 +389,39 @@ func TestExtended1996_RequestRatePeriod(t *testing.T) {
 		}
 		if got := Parse([]byte("User-agent: *\n" + line + c.value + "\n")).Warnings(); !slices.Equal(got, want) {
 			t.Errorf("%q: warnings\n%q\nwant\n%q", c.value, got, want)
+		}
+	}
+}
+
+// TestVisitTimeBounded: a hostile Visit-time line of thousands of windows
+// keeps MaxVisitWindows of them, with a warning, and its text once, cut to
+// 200 octets: the windows are kept with the host's record in a crawler's
+// frontier and written at every request.
+func TestVisitTimeBounded(t *testing.T) {
+	line := "Visit-time: " + strings.Repeat("0000-2359,", 3000)
+	r := Parse([]byte("User-agent: *\n" + line + "\n"))
+	ws := r.Group("bot").VisitTimes()
+	if len(ws) != MaxVisitWindows {
+		t.Fatalf("%d windows, want %d", len(ws), MaxVisitWindows)
+	}
+	if len(ws[0].Text) > 203 || !strings.HasPrefix(ws[0].Text, "Visit-time: 0000-2359,") || !strings.HasSuffix(ws[0].Text, "...") {
+		t.Errorf("first window's text %d octets: %.40q", len(ws[0].Text), ws[0].Text)
+	}
+	for _, w := range ws[1:] {
+		if w.Text != "" || w.Line != 2 {
+			t.Fatalf("window %+v: want line 2 and no text of its own", w)
+		}
+	}
+	if w := r.Warnings(); len(w) != 1 || !strings.Contains(w[0].Message, "more than 24 Visit-time windows") {
+		t.Errorf("warnings %v", w)
+	}
+	rate := Parse([]byte("User-agent: *\nRequest-rate: 1/5s" + strings.Repeat(" ", 1000) + "x\n")).Group("bot").RequestRates()
+	if len(rate) != 1 {
+		t.Fatalf("rates %v: want the long line read as one (slowest reading)", rate)
+	}
+	for _, rr := range rate {
+		if len(rr.Text) > 203 {
+			t.Errorf("Request-rate text %d octets, want at most 200 and \"...\"", len(rr.Text))
 		}
 	}
 }

@@ -16,7 +16,7 @@ type RequestRate struct {
 	Window    Window        // the UTC window; meaningful only if Windowed
 	Windowed  bool          // whether the line named a time window
 	Line      int           // 1-based line number in robots.txt
-	Text      string        // the line as written, without comment
+	Text      string        // the line as written, without comment, at most 200 octets (longer lines are cut, with "...")
 	Malformed bool          // the value was repaired conservatively (see Group.Warnings)
 }
 

@@ -22,7 +22,9 @@ type Window struct {
 	To   int // last minute after midnight UTC inside the window
 	Line int // 1-based line of the Visit-time in robots.txt; 0 when not from a Visit-time line
 	// Text is that line as written, trimmed, without comment
-	// ("Visit-time: 0800-0845"); empty when not from a line.
+	// ("Visit-time: 0800-0845"), at most 200 octets; it is set on the
+	// first window of the line only (a line may hold several windows), and
+	// empty when not from a line.
 	Text string `json:",omitempty"`
 }
 
