@@ -146,20 +146,31 @@ func (l *robotsLayer) cached(authority string, now time.Time) (st *robotsState, 
 // install builds the state for rec and puts it in the cache. l.mu is held.
 func (l *robotsLayer) install(rec robotsRecord) *robotsState {
 	st := &robotsState{rec: rec}
-	switch rec.Policy {
-	case "parse":
+	switch {
+	case rec.Policy == "parse":
 		// Parsed up to robots.max_bytes: the rules an operator asked to be
 		// read are the rules applied (get reads one octet more, to know
-		// whether the line at the limit is whole).
-		st.robots = robots.ParseLimit(rec.Body, int(l.cfg.MaxBytes))
-	case "disallow-all":
-		if rec.Outcome == outcomeUnavailable {
-			// A 401/403 under robots.forbidden_disallows: its verdicts
-			// say access was restricted, not that the host was down.
-			st.robots = robots.FromFetch(rec.Status, nil, nil, robots.PolicyOptions{RestrictedDisallows: true})
-		} else {
-			st.robots = robots.DisallowAll()
+		// whether the line at the limit is whole). A body cut shorter (by
+		// a smaller robots.max_bytes of an earlier run, a timeout or a
+		// disconnect) is parsed up to its last whole line only: its cut
+		// last line is not a rule.
+		limit := int(l.cfg.MaxBytes)
+		if rec.Truncated && len(rec.Body) <= limit {
+			limit = len(rec.Body) - 1
 		}
+		st.robots = robots.ParseLimit(rec.Body, max(limit, 1))
+	case rec.Outcome == outcomeUnavailable:
+		// A 4xx: the policy is the current robots.forbidden_disallows's,
+		// not that of the run that fetched it. A 401/403 under it
+		// disallows all, and its verdicts say access was restricted.
+		opts := robots.PolicyOptions{RestrictedDisallows: l.cfg.ForbiddenDisallows}
+		st.robots = robots.FromFetch(rec.Status, nil, nil, opts)
+		st.rec.Policy = "allow-all"
+		if robots.Classify(rec.Status, nil, opts) == robots.Restricted {
+			st.rec.Policy = "disallow-all"
+		}
+	case rec.Policy == "disallow-all":
+		st.robots = robots.DisallowAll()
 	default:
 		st.robots = robots.AllowAll()
 	}

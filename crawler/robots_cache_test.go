@@ -1,0 +1,53 @@
+package crawler
+
+import (
+	"testing"
+)
+
+// installed returns the state the layer builds for a cached record, as a
+// resumed run does.
+func installed(t *testing.T, cfg RobotsConfig, rec robotsRecord) *robotsState {
+	t.Helper()
+	l, _ := newTestLayer(t, cfg, nil)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.install(rec)
+}
+
+// TestCachedCutRobotsKeepsWholeLinesOnly: RFC 9309 2.5, a crawler parses up
+// to its limit. A cached robots.txt cut by an earlier run's smaller limit
+// (or a timeout) is not re-read as whole when the limit is raised: its cut
+// last line ("Allow: /" of "Allow: /public") is not a rule.
+func TestCachedCutRobotsKeepsWholeLinesOnly(t *testing.T) {
+	rec := robotsRecord{Authority: "http://a.test:80", Outcome: outcomeParsed, Policy: "parse", Status: 200,
+		Body: []byte("User-agent: *\nDisallow: /\nAllow: /"), Truncated: true}
+	cfg := testRobotsConfig()
+	cfg.MaxBytes = 4 << 20
+	st := installed(t, cfg, rec)
+	if v := st.group.Allowed("/b"); v.Allowed {
+		t.Errorf("/b: %+v; the cut line \"Allow: /\" was read as a rule", v)
+	}
+	rec.Truncated = false // a whole file: its last line counts
+	if v := installed(t, cfg, rec).group.Allowed("/b"); !v.Allowed {
+		t.Errorf("/b: %+v; a whole file's last line \"Allow: /\" was not applied", v)
+	}
+}
+
+// TestCachedForbiddenFollowsTheCurrentOption: a 403 cached by a run with
+// robots.forbidden_disallows is read with the option as it is now: off,
+// RFC 9309 2.3.1.3 allows everything; on, everything is disallowed.
+func TestCachedForbiddenFollowsTheCurrentOption(t *testing.T) {
+	rec := robotsRecord{Authority: "http://a.test:80", Outcome: outcomeUnavailable, Policy: "disallow-all", Status: 403}
+	cfg := testRobotsConfig()
+	cfg.ForbiddenDisallows = false
+	st := installed(t, cfg, rec)
+	if v := st.group.Allowed("/b"); !v.Allowed || st.rec.Policy != "allow-all" {
+		t.Errorf("option off: /b %+v, policy %q; want allowed, allow-all", v, st.rec.Policy)
+	}
+	cfg.ForbiddenDisallows = true
+	rec.Policy = "allow-all"
+	st = installed(t, cfg, rec)
+	if v := st.group.Allowed("/b"); v.Allowed || st.rec.Policy != "disallow-all" {
+		t.Errorf("option on: /b %+v, policy %q; want disallowed, disallow-all", v, st.rec.Policy)
+	}
+}
