@@ -77,30 +77,31 @@ func ReadSeeds(r io.Reader) ([]string, []*SeedError, error) {
 	}
 }
 
-// readSeedLine reads one line without its line end. A line longer than
-// maxSeedLine is read to its end but only its first maxSeedErrorText
-// octets are kept, and long is true. err is io.EOF with the last line (or
-// none) when the input ends.
+// readSeedLine reads one line without its line end. A line whose content
+// is longer than maxSeedLine is read to its end but only its first
+// maxSeedErrorText octets are kept, and long is true. err is io.EOF with
+// the last line (or none) when the input ends.
 func readSeedLine(br *bufio.Reader) (line string, long bool, err error) {
 	var b []byte
 	for {
 		chunk, rerr := br.ReadSlice('\n')
 		if !long {
-			if len(b)+len(chunk) > maxSeedLine+2 { // room for CR LF
-				long = true
-				b = append(b, chunk[:min(len(chunk), max(0, maxSeedErrorText-len(b)))]...)
-			} else {
-				b = append(b, chunk...)
+			b = append(b, chunk...)
+			if len(b) > maxSeedLine+2 { // longer than any line end can explain
+				long, b = true, append([]byte(nil), b[:maxSeedErrorText]...)
 			}
 		}
-		switch rerr {
-		case bufio.ErrBufferFull:
+		if rerr == bufio.ErrBufferFull {
 			continue
-		case nil:
-			return strings.TrimRight(string(b), "\r\n"), long, nil
-		default:
-			return strings.TrimRight(string(b), "\r\n"), long, rerr
 		}
+		text := strings.TrimRight(string(b), "\r\n")
+		if !long && len(text) > maxSeedLine {
+			long, text = true, text[:maxSeedErrorText]
+		}
+		if rerr == nil {
+			return text, long, nil
+		}
+		return text, long, rerr
 	}
 }
 

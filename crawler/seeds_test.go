@@ -90,6 +90,14 @@ func TestReadSeedsOverlongLine(t *testing.T) {
 	if msg := bad[0].Error(); len(msg) > 300 || !strings.Contains(msg, "seed line 2") {
 		t.Errorf("message %d octets: %.100q; want a short one naming line 2", len(msg), msg)
 	}
+	if len(bad[0].Text) > maxSeedErrorText {
+		t.Errorf("the bad line keeps %d octets, want at most %d", len(bad[0].Text), maxSeedErrorText)
+	}
+	// One octet over, with a bare LF: a bad line too.
+	over := "http://f.example/" + strings.Repeat("a", maxSeedLine+1-len("http://f.example/"))
+	if _, bad, _ := ReadSeeds(strings.NewReader(over + "\n")); len(bad) != 1 {
+		t.Errorf("a line of 1 MiB + 1 octet: bad %v, want it refused", bad)
+	}
 	// Exactly at the limit is a line like any other.
 	at := "http://e.example/" + strings.Repeat("a", maxSeedLine-len("http://e.example/"))
 	seeds, bad, err = ReadSeeds(strings.NewReader(at + "\n"))
