@@ -52,6 +52,7 @@ func TestExitCodesAndOneLineErrors(t *testing.T) {
 		{"demo with an argument", []string{"demo", "extra"}, exitUsage, `unknown command "extra"`},
 		{"demo out not creatable", []string{"demo", "--out", filepath.Join(blocker, "sub")}, exitUsage, "demo output dir"},
 		{"robots unknown subcommand", []string{"robots", "foo"}, exitUsage, `unknown command "foo"`},
+		{"completion with a stray argument", []string{"completion", "bash", "extra"}, exitUsage, `unknown command "extra"`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -67,6 +67,10 @@ with the same --out.
 	for _, sub := range subcommands(stdout, stderr) {
 		cmd.AddCommand(sub)
 	}
+	// cobra adds its help and completion commands only when it runs:
+	// added here, their argument errors are usage errors too.
+	cmd.InitDefaultHelpCmd()
+	cmd.InitDefaultCompletionCmd()
 	argsAreUsage(cmd)
 	return cmd
 }
