@@ -317,8 +317,10 @@ func (c Config) Validate() error {
 }
 
 // controlByte returns the index of the first control byte in s (below
-// 0x20, or 0x7f), or -1: Go's HTTP client refuses a header value holding one,
-// and CR or LF would end the header.
+// 0x20, or 0x7f), or -1. Go's HTTP client refuses a header value holding
+// any of them but tab, and CR or LF would end the header; a tab is refused
+// here too: servers' access logs (the common log format among them) quote
+// the User-Agent, and a site owner should read it as it was sent.
 func controlByte(s string) int {
 	for i := range len(s) {
 		if s[i] < 0x20 || s[i] == 0x7f {
