@@ -58,7 +58,12 @@ func (s *Scheduler) statusAt(h *host, sc schedule, now time.Time) HostStatus {
 	if n, ok := h.lastStart(now); ok {
 		st.LastInterval, st.LastPaceSource = n.iv, n.src
 	}
-	backingOff := h.rec.BackoffUntil.After(now) && !h.rec.BackoffUntil.Before(sc.start)
+	// The back-off holds the next start when its deadline is that start,
+	// or that start less the margin: the back-off interval, counted from
+	// the previous start (the answer that set the deadline came after
+	// it), ends with the margin just after the deadline, and the host
+	// still waits for its back-off, not for its pace.
+	backingOff := h.rec.BackoffUntil.After(now) && !h.rec.BackoffUntil.Before(sc.start.Add(-s.cfg.Margin))
 	if backingOff {
 		st.BackoffReason = h.rec.BackoffSource
 		if st.BackoffReason == "" {

@@ -221,3 +221,57 @@ func TestLastIntervalIsTheCallersOwnStart(t *testing.T) {
 		}
 	})
 }
+
+// TestBackingOffUnderTheMargin is the review's repro (503 without
+// Retry-After, and with a Retry-After equal to backoff_base, under the
+// crawler's default 1 ms margin): the back-off deadline is the answer's
+// time plus the back-off, the next start the previous start plus the
+// back-off interval plus the margin, 1 ms later. The host waits for its
+// back-off all the same, and says so: it is backing off, for the reason
+// the back-off was set, until its back-off has passed.
+func TestBackingOffUnderTheMargin(t *testing.T) {
+	for _, c := range []struct {
+		name, retryAfter string
+	}{
+		{"no Retry-After", ""},
+		{"Retry-After equal to backoff_base", "2"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				cfg := testConfig()
+				cfg.DefaultDelay = 200 * time.Millisecond
+				cfg.BackoffBase = 2 * time.Second
+				cfg.Margin = time.Millisecond
+				s, err := Open(cfg, NewMemStore())
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer s.Close()
+				const a = "http://a.test:80"
+				s.Add(Candidate{URL: "http://a.test/next"}) // not done: a URL waits for the back-off
+				if err := s.Wait(context.Background(), a); err != nil {
+					t.Fatal(err)
+				}
+				s.Answered(a, time.Now())
+				s.Observe(a, 503, 0, c.retryAfter, nil)
+				for _, at := range []time.Duration{0, time.Second, 2*time.Second - time.Millisecond} {
+					time.Sleep(at - time.Since(epoch))
+					st := s.Host(a)
+					if st.State != StateBackingOff || st.BackoffReason == "" {
+						t.Errorf("at %s: %s, back-off reason %q; want backing-off with its reason", at, st.State, st.BackoffReason)
+					}
+					if want := epoch.Add(2*time.Second + time.Millisecond); !st.NextAllowed.Equal(want) {
+						t.Errorf("at %s: next start at %s, want %s", at, st.NextAllowed.Sub(epoch), want.Sub(epoch))
+					}
+				}
+				time.Sleep(2*time.Second - time.Since(epoch))
+				if st := s.Host(a); st.State != StateWaiting || st.BackoffReason != "" {
+					t.Errorf("back-off over, 1 ms to the next start: %s, back-off reason %q; want waiting", st.State, st.BackoffReason)
+				}
+				if st := s.Stats(); st.HostsBackingOff != 0 || st.HostsWaiting != 1 {
+					t.Errorf("stats %+v", st)
+				}
+			})
+		})
+	}
+}
