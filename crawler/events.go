@@ -157,7 +157,12 @@ func hostStateEvent(hs scheduler.HostStatus, ephemeral bool) Event {
 // host's state now, and reports whether it is news: not the state last
 // recorded for the host with the same until. Seen again with a more
 // precise kind (a poll recorded "backoff", the lease knows it was a
-// Retry-After), the recorded event takes that kind.
+// Retry-After), the recorded event takes that kind. A host still deferred
+// is the same deferral whatever its until: the pace that defers it may
+// move its next start (the answer of the request in flight when it was
+// first seen deferred sets the adaptive pace and the last start), and
+// the recorded event takes the new until and words instead of a second
+// event being narrated.
 func (s *eventSink) mark(e Event, kind string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -165,9 +170,23 @@ func (s *eventSink) mark(e Event, kind string) bool {
 		s.marks = map[string]hostMark{}
 	}
 	m, ok := s.marks[e.Host]
-	if ok && m.state == e.Reason && m.until.Equal(e.Until) {
-		if evs := s.hosts[e.Host]; m.idx >= 0 && m.idx < len(evs) && evs[m.idx].Kind == hostEventBackoff && kind == hostEventRetryAfter {
+	sameDeferral := ok && m.state == e.Reason && e.Reason == scheduler.StateDeferred
+	if sameDeferral || ok && m.state == e.Reason && m.until.Equal(e.Until) {
+		evs := s.hosts[e.Host]
+		recorded := m.idx >= 0 && m.idx < len(evs)
+		if recorded && evs[m.idx].Kind == hostEventBackoff && kind == hostEventRetryAfter {
 			evs[m.idx].Kind, evs[m.idx].Detail = kind, e.Detail
+		}
+		if sameDeferral && !m.until.Equal(e.Until) {
+			m.until = e.Until
+			s.marks[e.Host] = m
+			if recorded {
+				evs[m.idx].Until, evs[m.idx].Detail = nil, e.Detail
+				if !e.Until.IsZero() {
+					u := e.Until.UTC()
+					evs[m.idx].Until = &u
+				}
+			}
 		}
 		return false
 	}

@@ -92,3 +92,37 @@ func TestHostStateRecordedOnce(t *testing.T) {
 		t.Errorf("drop: %+v, want one dropped event without until", evs)
 	}
 }
+
+// TestOneDeferralIsOneEvent is the review's repro (a resumed crawl whose
+// host is seen deferred while a request is in flight, then again when its
+// answer moved the last start and the adaptive pace): one deferral is one
+// event, narrated once, whose until is the latest one seen; the host
+// deferred again after leaving the state has a second event.
+func TestOneDeferralIsOneEvent(t *testing.T) {
+	var narrated []Event
+	s := &eventSink{log: discardLogger(), fn: func(e Event) { narrated = append(narrated, e) }}
+	first := time.Date(2026, 11, 22, 5, 55, 36, 716531182, time.UTC)
+	later := time.Date(2026, 11, 22, 5, 55, 37, 224070898, time.UTC)
+	deferred := func(until time.Time) scheduler.HostStatus {
+		return scheduler.HostStatus{Authority: "http://a", State: scheduler.StateDeferred, DeferredUntil: until, NextAllowed: until,
+			PaceSource: "adaptive 10x502ms", DeferReason: "adaptive 10x502ms"}
+	}
+	s.observe(deferred(first), false)
+	s.observe(deferred(later), false)
+	s.emit(hostStateEvent(deferred(later), false)) // the watcher's poll
+	evs := s.hostEvents()["http://a"]
+	if len(evs) != 1 || evs[0].Kind != hostEventDeferred || evs[0].Until == nil || !evs[0].Until.Equal(later) {
+		t.Fatalf("one deferral seen with two untils: %+v, want one deferred event until %s", evs, later)
+	}
+	if want := describeHost(deferred(later), false); evs[0].Detail != want {
+		t.Errorf("detail %q, want the latest words %q", evs[0].Detail, want)
+	}
+	if len(narrated) != 1 {
+		t.Errorf("narrated %d events, want 1", len(narrated))
+	}
+	s.observe(scheduler.HostStatus{Authority: "http://a", State: scheduler.StateWaiting}, false)
+	s.observe(deferred(later.Add(time.Minute)), false)
+	if evs := s.hostEvents()["http://a"]; len(evs) != 2 || evs[0].Until == nil || !evs[0].Until.Equal(later) {
+		t.Errorf("deferred, waiting, deferred again: %+v, want two events, the first one kept", evs)
+	}
+}
