@@ -178,7 +178,9 @@ func (s *Scheduler) Observe(authority string, status int, dur time.Duration, ret
 				// Honoured in full: never back earlier than the server
 				// asked. Beyond MaxWait the host is deferred to a later
 				// run (BackoffUntil is persisted).
-				if until := now.Add(d); until.After(h.rec.BackoffUntil) {
+				// On a tie with the back-off the server's own word
+				// names the wait.
+				if until := now.Add(d); !until.Before(h.rec.BackoffUntil) {
 					h.rec.BackoffUntil = until
 					h.rec.BackoffSource = fmt.Sprintf("retry-after %s (Retry-After: %s)", robots.ShortDuration(d), strings.TrimSpace(retryAfter))
 				}
