@@ -419,6 +419,12 @@ func ttlFor(h http.Header, ttl time.Duration) time.Duration {
 // under its lock.
 func rulesOf(st *robotsState, agent string) scheduler.Rules {
 	g := st.group
+	// A group compiles its matcher on its first checks (the radix tree,
+	// then the jump tables): done here, not in Refuse under the
+	// scheduler's lock, where a large file stalled every other host for
+	// a third of a second.
+	g.Allowed("/")
+	g.Allowed("/")
 	r := scheduler.Rules{
 		Refuse: func(target string) (string, int, string, bool) {
 			v := g.Allowed(target)

@@ -63,11 +63,13 @@ type startNote struct {
 // sc gives, or, when a deadline (a Retry-After, a back-off, a robots.txt
 // retry, the restart floor) held the start longer after the previous one,
 // the time from the previous start to that deadline, named by what set it.
-func (h *host) noteStart(p *paceState, sc schedule, start, now time.Time) {
+// A deadline within margin of the interval (a Retry-After equal to the
+// back-off) names it too: the margin is ours, the wait the server's.
+func (h *host) noteStart(p *paceState, sc schedule, start, now time.Time, margin time.Duration) {
 	n := startNote{at: start, iv: sc.iv, src: sc.src}
 	if !p.base.IsZero() && !start.Before(p.until) {
-		if held := p.until.Sub(p.base); held > n.iv {
-			n.iv, n.src = held, h.untilSource(p.until)
+		if held := p.until.Sub(p.base); held+margin >= n.iv {
+			n.iv, n.src = max(held, n.iv), h.untilSource(p.until)
 		}
 	}
 	keep := 0

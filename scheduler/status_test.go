@@ -182,6 +182,41 @@ func TestLastIntervalNamesTheRetryAfterThatHeldTheStart(t *testing.T) {
 	})
 }
 
+// TestLastIntervalNamesARetryAfterEqualToTheBackoff: a Retry-After equal
+// to the back-off holds the next start as long as the back-off does (the
+// start comes one margin later); the request is logged as held by the
+// server's Retry-After, not by our back-off.
+func TestLastIntervalNamesARetryAfterEqualToTheBackoff(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cfg := testConfig()
+		cfg.DefaultDelay = time.Second
+		cfg.BackoffBase = 2 * time.Second
+		cfg.Margin = time.Millisecond
+		s, err := Open(cfg, NewMemStore())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		ctx := context.Background()
+		const a = "http://a.test:80"
+		if err := s.Wait(ctx, a); err != nil {
+			t.Fatal(err)
+		}
+		s.Answered(a, time.Now())
+		s.Observe(a, 429, 0, "2", nil)
+		if err := s.Wait(ctx, a); err != nil {
+			t.Fatal(err)
+		}
+		st := s.Host(a)
+		if got := time.Since(epoch); got != 2*time.Second+time.Millisecond {
+			t.Errorf("next start at %s, want 2.001s", got)
+		}
+		if st.LastPaceSource != "retry-after 2s (Retry-After: 2)" || st.LastInterval != 2*time.Second+time.Millisecond {
+			t.Errorf("interval in force %s set by %q, want 2.001s by the Retry-After", st.LastInterval, st.LastPaceSource)
+		}
+	})
+}
+
 // TestLastIntervalIsTheCallersOwnStart: with two requests granted before
 // the first one starts (a second Wait while the first still sleeps), the
 // status read when the first one starts names its own interval (the

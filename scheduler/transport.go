@@ -71,7 +71,7 @@ func (s *Scheduler) Wait(ctx context.Context, authority string) error {
 		return &WaitError{Authority: authority, Until: sc.start, Reason: sc.src, Err: ErrWaitTooLong}
 	}
 	start := s.tokenLocked(h, sc, now)
-	h.noteStart(&p, sc, start, now)
+	h.noteStart(&p, sc, start, now, s.cfg.Margin)
 	h.rec.LastStart = start
 	h.rec.Interval = sc.iv
 	h.rec.RulesPace = p.robotsPaced(start)
