@@ -52,6 +52,8 @@ func TestExitCodesAndOneLineErrors(t *testing.T) {
 		{"demo with an argument", []string{"demo", "extra"}, exitUsage, `unknown command "extra"`},
 		{"demo out not creatable", []string{"demo", "--out", filepath.Join(blocker, "sub")}, exitUsage, "demo output dir"},
 		{"robots unknown subcommand", []string{"robots", "foo"}, exitUsage, `unknown command "foo"`},
+		{"help on no command", []string{"help", "extra"}, exitUsage, `help: no command "extra"`},
+		{"help on a subcommand with a stray word", []string{"help", "robots", "extra"}, exitUsage, `help: no command "robots extra"`},
 		{"completion with a stray argument", []string{"completion", "bash", "extra"}, exitUsage, `unknown command "extra"`},
 	}
 	for _, tc := range cases {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"go.yaml.in/yaml/v3"
@@ -71,8 +72,28 @@ with the same --out.
 	// added here, their argument errors are usage errors too.
 	cmd.InitDefaultHelpCmd()
 	cmd.InitDefaultCompletionCmd()
+	helpTopicsAreUsage(cmd)
 	argsAreUsage(cmd)
 	return cmd
+}
+
+// helpTopicsAreUsage makes "crawl help TOPIC" with a topic that names no
+// command a usage error (exit 2), like any stray argument; cobra prints the
+// root's help for it and exits 0.
+func helpTopicsAreUsage(root *cobra.Command) {
+	help, _, err := root.Find([]string{"help"})
+	if err != nil || help == root || help.Run == nil {
+		return
+	}
+	show := help.Run
+	help.Run = nil
+	help.RunE = func(c *cobra.Command, args []string) error {
+		if target, rest, err := root.Find(args); err != nil || target == nil || len(rest) > 0 {
+			return usagef("help: no command %q; see 'crawl --help'", strings.Join(args, " "))
+		}
+		show(c, args)
+		return nil
+	}
 }
 
 // argsAreUsage makes the positional-argument errors of cmd and every
