@@ -410,6 +410,11 @@ func (s *Scheduler) refillLocked(h *host) {
 		heap.Remove(&s.ready, h.idx)
 	}
 	s.refills = append(s.refills, h)
+	// A batch may be coalescing: a worker waits for this refill.
+	select {
+	case s.hurry <- struct{}{}:
+	default:
+	}
 	s.signal()
 }
 
