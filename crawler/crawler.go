@@ -282,7 +282,7 @@ func (c *crawl) recordSkip(s scheduler.Skip) {
 		s.Time = time.Now()
 	}
 	c.logs.skips.write(crawllog.SkipEntry{Time: s.Time.UTC(), URL: s.URL, Host: s.Authority, Reason: string(s.Reason),
-		Detail: s.Detail, Rule: s.Rule, Line: s.Line, Parent: s.Parent})
+		Detail: s.Detail, Rule: s.Rule, Line: s.Line, Parent: s.Parent, Queued: s.Queued})
 	c.tally.skip(s.Authority, string(s.Reason))
 	c.events.emit(Event{Time: s.Time, Kind: EventSkip, Host: s.Authority, URL: s.URL, Reason: string(s.Reason), Rule: s.Rule, Line: s.Line, Detail: s.Detail})
 }

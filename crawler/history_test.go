@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/crawlproject/crawl/crawllog"
 )
@@ -91,5 +92,29 @@ func TestSummaryListsOnlyCrawlHosts(t *testing.T) {
 	}
 	if sum.SkipReasons["invalid-url"] != 1 || sum.SkipReasons["out-of-scope"] != 1 || sum.Totals.Skipped != 2 {
 		t.Errorf("skip reasons %v, skipped %d: want one invalid-url and one out-of-scope", sum.SkipReasons, sum.Totals.Skipped)
+	}
+}
+
+// TestDeferredURLCountedOncePerCrawl: a URL whose host is deferred stays
+// queued and is logged (queued: true) by each run that defers it; the
+// crawl's totals count it once, each run's share counts it in that run.
+func TestDeferredURLCountedOncePerCrawl(t *testing.T) {
+	now := time.Now().UTC()
+	h := newTestHost(t)
+	h.robotsText("User-agent: *\nVisit-time: " + clockAt(now.Add(3*time.Hour)) + "-" + clockAt(now.Add(4*time.Hour)) + "\n")
+	h.html("/")
+	cfg := testConfig(t)
+	crawlFor(t, cfg, h.URL("/"))
+	sum := crawlFor(t, cfg, h.URL("/"))
+	if sum.SkipReasons["visit-time-deferred"] != 1 || sum.Totals.Skipped != 1 || sum.Totals.Queued != 1 {
+		t.Errorf("skip reasons %v, skipped %d, queued %d: want the one waiting URL once", sum.SkipReasons, sum.Totals.Skipped, sum.Totals.Queued)
+	}
+	if len(sum.Runs) != 2 || sum.Runs[0].Skipped != 1 || sum.Runs[1].Skipped != 1 {
+		t.Errorf("runs %+v: want the URL in each run's share", sum.Runs)
+	}
+	for _, s := range readJSONL[crawllog.SkipEntry](t, filepath.Join(cfg.Out, crawllog.SkipLogFile)) {
+		if !s.Queued {
+			t.Errorf("skip %+v: a deferred URL is logged with queued: true", s)
+		}
 	}
 }

@@ -174,8 +174,14 @@ func readHistory(dir string) (*history, error) {
 		return nil, err
 	}
 	err = scanJSONL(filepath.Join(dir, crawllog.SkipLogFile), func(e crawllog.SkipEntry) {
-		h.tally.skip(e.Host, e.Reason)
 		runOf(e.Time).Skipped++
+		if e.Queued {
+			// The URL stayed queued: this run fetches it, or defers and
+			// logs it again. Counted in its run's share, not in the
+			// crawl's totals, which would count it once per run.
+			return
+		}
+		h.tally.skip(e.Host, e.Reason)
 	})
 	if err != nil {
 		return nil, err

@@ -73,6 +73,9 @@ type SkipEntry struct {
 	Rule   string    `json:"rule,omitempty"`
 	Line   int       `json:"line,omitempty"`
 	Parent string    `json:"parent,omitempty"`
+	// Queued is true for a URL of a deferred host: it stays in the
+	// frontier for the next run, which fetches it or logs it again.
+	Queued bool `json:"queued,omitempty"`
 }
 
 // RobotsEntry is one line of robots.jsonl: one robots.txt fetch.

@@ -31,7 +31,7 @@ func (s *Scheduler) drainLocked(now time.Time) []deferral {
 			by += fmt.Sprintf(" (line %d)", line)
 		}
 		out = append(out, deferral{auth: h.auth, tmpl: Skip{
-			Authority: h.auth, Reason: reason, Rule: rule, Line: line, Time: now,
+			Authority: h.auth, Reason: reason, Rule: rule, Line: line, Time: now, Queued: true,
 			Detail: fmt.Sprintf("host deferred until %s by %s: the URL stays queued for the next run",
 				st.DeferredUntil.UTC().Format(time.RFC3339), by),
 		}})

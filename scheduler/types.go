@@ -111,6 +111,9 @@ type Skip struct {
 	Rule      string    `json:"rule,omitempty"`
 	Line      int       `json:"line,omitempty"`
 	Time      time.Time `json:"time"`
+	// Queued is set for a URL of a deferred host: it stays queued for a
+	// later run, which fetches it or reports it again (not a final skip).
+	Queued bool `json:"queued,omitempty"`
 }
 
 // Rules is the pacing part of a host's robots.txt group, and optionally its
