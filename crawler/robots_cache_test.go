@@ -1,7 +1,11 @@
 package crawler
 
 import (
+	"runtime"
 	"testing"
+	"time"
+
+	"github.com/crawlproject/crawl/scheduler"
 )
 
 // installed returns the state the layer builds for a cached record, as a
@@ -49,5 +53,33 @@ func TestCachedForbiddenFollowsTheCurrentOption(t *testing.T) {
 	st = installed(t, cfg, rec)
 	if v := st.group.Allowed("/b"); v.Allowed || st.rec.Policy != "disallow-all" {
 		t.Errorf("option on: /b %+v, policy %q; want disallowed, disallow-all", v, st.rec.Policy)
+	}
+}
+
+// TestRefuseHoldsRobotsWeakly: the scheduler keeps every host's rules for
+// the whole run, so their verdict must not keep a parsed robots.txt alive:
+// it refuses while the file is in the robots cache (robots.cache_size),
+// and once the file has left the cache and been collected it leaves the
+// decision to the crawler's check at lease time.
+func TestRefuseHoldsRobotsWeakly(t *testing.T) {
+	cfg := testRobotsConfig()
+	cfg.CacheSize = 1
+	l, _ := newTestLayer(t, cfg, nil)
+	body := []byte("User-agent: *\nDisallow: /private\n")
+	install := func(a string) scheduler.Rules {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		st := l.install(robotsRecord{Authority: a, Outcome: outcomeParsed, Policy: "parse", Status: 200, Body: body,
+			Expires: time.Now().Add(time.Hour)})
+		return rulesOf(st, "testbot")
+	}
+	rules := install("http://a.test:80")
+	if _, _, _, refused := rules.Refuse("http://a.test/private/x"); !refused {
+		t.Fatal("not refused while the robots.txt is cached")
+	}
+	install("http://b.test:80") // cache_size 1: a.test's file leaves the cache
+	runtime.GC()
+	if _, _, _, refused := rules.Refuse("http://a.test/private/x"); refused {
+		t.Error("the verdict kept a.test's parsed robots.txt alive after it left the cache")
 	}
 }

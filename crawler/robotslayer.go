@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"weak"
 
 	"github.com/crawlproject/crawl/crawllog"
 	"github.com/crawlproject/crawl/robots"
@@ -417,6 +418,13 @@ func ttlFor(h http.Header, ttl time.Duration) time.Duration {
 // that a skip reads the same whichever refuses the URL. The verdict reads
 // only st, which is not changed once installed: the scheduler may call it
 // under its lock.
+//
+// The verdict holds st weakly. The scheduler keeps every host's rules for
+// the whole run, and a parsed robots.txt (its body and compiled matcher)
+// belongs in the robots cache, bounded by robots.cache_size: once st has
+// left the cache and been collected, the verdict says "not refused", and
+// the crawler's check at lease time decides, as it does for a host whose
+// robots.txt was never cached.
 func rulesOf(st *robotsState, agent string) scheduler.Rules {
 	g := st.group
 	// A group compiles its matcher on its first checks (the radix tree,
@@ -425,9 +433,14 @@ func rulesOf(st *robotsState, agent string) scheduler.Rules {
 	// a third of a second.
 	g.Allowed("/")
 	g.Allowed("/")
+	ws := weak.Make(st)
 	r := scheduler.Rules{
 		Refuse: func(target string) (string, int, string, bool) {
-			v := g.Allowed(target)
+			st := ws.Value()
+			if st == nil {
+				return "", 0, "", false
+			}
+			v := st.group.Allowed(target)
 			if v.Allowed {
 				return "", 0, "", false
 			}
