@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/crawlproject/crawl/crawllog"
 )
@@ -67,6 +68,7 @@ func readInput(dir string) (*input, error) {
 	if in.skips, err = readJSONL[skip](dir, SkipsFile, &in.notes); err != nil {
 		return nil, err
 	}
+	in.skips = currentSkips(in.skips, &in.summary)
 	if in.robots, err = readJSONL[robotsFetch](dir, RobotsFile, &in.notes); err != nil {
 		return nil, err
 	}
@@ -95,4 +97,28 @@ func readJSONL[T any](dir, name string, notes *[]string) ([]T, error) {
 		*notes = append(*notes, fmt.Sprintf("%s: ignored %d malformed line(s), the first on line %d.", name, bad, firstBad))
 	}
 	return out, nil
+}
+
+// currentSkips drops the lines of URLs that stayed queued (queued: true,
+// their host deferred) logged before the summary's latest crawl run: that
+// run fetched such a URL or logged it again, so the report counts each
+// waiting URL once, as the summary's totals do.
+func currentSkips(skips []skip, s *summary) []skip {
+	var last time.Time
+	for _, r := range s.Runs {
+		if r.Mode == crawllog.ModeCrawl && r.Started.After(last) {
+			last = r.Started
+		}
+	}
+	if last.IsZero() {
+		return skips
+	}
+	out := skips[:0]
+	for _, k := range skips {
+		if k.Queued && k.Time.Before(last) {
+			continue
+		}
+		out = append(out, k)
+	}
+	return out
 }

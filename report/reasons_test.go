@@ -1,8 +1,11 @@
 package report
 
 import (
+	"strings"
 	"testing"
+	"time"
 
+	"github.com/crawlproject/crawl/crawllog"
 	"github.com/crawlproject/crawl/scheduler"
 )
 
@@ -23,25 +26,34 @@ func TestEveryReasonExplained(t *testing.T) {
 	}
 }
 
-// TestQueuedSkipCountedOnce: a URL of a deferred host logged by two runs
-// (queued: true) is one skip in its group, shown as the latest run logged
-// it; final skips are each counted.
-func TestQueuedSkipCountedOnce(t *testing.T) {
+// TestQueuedSkipsOfEarlierRunsDropped: a URL of a deferred host is
+// logged (queued: true) by each run that deferred it; the latest crawl run
+// fetched it or logged it again, so lines of earlier runs are dropped and
+// the report counts what the summary's totals count. Final skips of
+// earlier runs stay.
+func TestQueuedSkipsOfEarlierRunsDropped(t *testing.T) {
+	t0 := time.Date(2026, 11, 22, 5, 0, 0, 0, time.UTC)
+	s := &summary{Runs: []crawllog.RunSummary{
+		{Started: t0, Mode: crawllog.ModeCrawl},
+		{Started: t0.Add(time.Hour), Mode: crawllog.ModeDryRun},
+		{Started: t0.Add(2 * time.Hour), Mode: crawllog.ModeCrawl},
+	}}
 	skips := []skip{
-		{URL: "http://a/x", Reason: "visit-time-deferred", Detail: "run 1", Queued: true},
-		{URL: "http://a/p", Reason: "robots-disallowed"},
-		{URL: "http://a/x", Reason: "visit-time-deferred", Detail: "run 2", Queued: true},
-		{URL: "http://a/q", Reason: "robots-disallowed"},
+		{Time: t0.Add(time.Minute), URL: "http://a/x", Reason: "visit-time-deferred", Queued: true},
+		{Time: t0.Add(time.Minute), URL: "http://a/p", Reason: "robots-disallowed"},
+		{Time: t0.Add(time.Minute), URL: "http://a/fetched-later", Reason: "crawl-delay-too-long", Queued: true},
+		{Time: t0.Add(2*time.Hour + time.Minute), URL: "http://a/x", Reason: "visit-time-deferred", Queued: true},
 	}
-	groups := skipGroups(skips, nil, map[string]*hostView{})
-	counts := map[string]int{}
-	for _, g := range groups {
-		counts[g.Reason] = g.Count
-		if g.Reason == "visit-time-deferred" && (len(g.Examples) != 1 || g.Examples[0].Detail != "run 2") {
-			t.Errorf("deferred group examples %+v, want the run 2 line only", g.Examples)
-		}
+	got := currentSkips(skips, s)
+	var urls []string
+	for _, k := range got {
+		urls = append(urls, k.Reason+" "+k.URL)
 	}
-	if counts["visit-time-deferred"] != 1 || counts["robots-disallowed"] != 2 {
-		t.Errorf("counts %v, want 1 deferred URL and 2 disallowed", counts)
+	want := "robots-disallowed http://a/p|visit-time-deferred http://a/x"
+	if strings.Join(urls, "|") != want {
+		t.Errorf("kept %q, want %q", urls, want)
+	}
+	if got := currentSkips(skips[:2], &summary{}); len(got) != 2 {
+		t.Errorf("without runs: kept %d, want every line", len(got))
 	}
 }

@@ -57,8 +57,7 @@ func reasonMeaning(reason string) string {
 	}
 }
 
-// skipGroups groups all skips by reason, most frequent first, a URL that
-// stayed queued once however many runs logged it. counted are
+// skipGroups groups all skips by reason, most frequent first. counted are
 // the summary's per-reason totals, which may include skips (duplicates, say)
 // that were counted but not logged one by one; a group's count is the larger
 // of the two.
@@ -72,18 +71,7 @@ func skipGroups(skips []skip, counted map[string]int, byHost map[string]*hostVie
 		}
 		return g
 	}
-	// A URL of a deferred host is logged by every run that deferred it
-	// (queued: true); it is one skip, shown as the latest run logged it.
-	lastQueued := map[string]int{}
-	for i, k := range skips {
-		if k.Queued {
-			lastQueued[k.URL] = i
-		}
-	}
-	for i, k := range skips {
-		if k.Queued && lastQueued[k.URL] != i {
-			continue
-		}
+	for _, k := range skips {
 		g := group(k.Reason)
 		g.Count++
 		if len(g.Examples) >= maxExamples {
