@@ -133,6 +133,27 @@ func (s *Scheduler) idleLocked() bool {
 	return s.leases == 0 && len(s.refills) == 0 && len(s.drops) == 0 && !s.busy
 }
 
+// popHead removes and returns the entry at the head of h's queue in RAM,
+// which must not be empty.
+func (s *Scheduler) popHead(h *host) Entry {
+	e := h.cache[0]
+	h.cache[0] = Entry{}
+	h.cache = h.cache[1:]
+	if len(h.cache) == 0 {
+		h.cache = nil
+	}
+	s.cacheTotal--
+	return e
+}
+
+// skipHead takes the entry at the head of h's queue out of the frontier
+// without a lease, skipped with sk (passed to OnSkip by Next).
+func (s *Scheduler) skipHead(h *host, sk Skip) {
+	s.push(Op{Code: OpDequeue, Entry: s.popHead(h)})
+	s.outSkips = append(s.outSkips, sk)
+	s.stats.Skipped++
+}
+
 // issueLocked hands out h's next lease.
 func (s *Scheduler) issueLocked(h *host, now time.Time) *Lease {
 	var l *Lease
@@ -140,13 +161,7 @@ func (s *Scheduler) issueLocked(h *host, now time.Time) *Lease {
 		h.robotsOut = true
 		l = &Lease{URL: h.auth + "/robots.txt", Authority: h.auth, Kind: KindRobots, Issued: now}
 	} else {
-		e := h.cache[0]
-		h.cache[0] = Entry{}
-		h.cache = h.cache[1:]
-		if len(h.cache) == 0 {
-			h.cache = nil
-		}
-		s.cacheTotal--
+		e := s.popHead(h)
 		if counted(e.Kind) {
 			h.pageLeases++
 			s.pageLeases++

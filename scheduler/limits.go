@@ -80,20 +80,12 @@ func (s *Scheduler) limitSkipLocked(h *host, now time.Time) bool {
 	n := 0
 	for len(h.cache) > 0 && counted(h.cache[0].Kind) {
 		e := h.cache[0]
-		h.cache[0] = Entry{}
-		h.cache = h.cache[1:]
-		s.cacheTotal--
-		s.push(Op{Code: OpDequeue, Entry: e})
-		s.outSkips = append(s.outSkips, Skip{URL: e.URL, Parent: e.Parent, Authority: h.auth, Reason: ReasonMaxPages,
+		s.skipHead(h, Skip{URL: e.URL, Parent: e.Parent, Authority: h.auth, Reason: ReasonMaxPages,
 			Detail: why + "; not fetched", Time: now})
-		s.stats.Skipped++
 		n++
 	}
 	if n == 0 {
 		return false
-	}
-	if len(h.cache) == 0 {
-		h.cache = nil
 	}
 	s.touch(h)
 	s.fixAt(h, now)

@@ -56,27 +56,18 @@ func (s *Scheduler) refuseSkipLocked(h *host, now time.Time) bool {
 		if !ok {
 			break
 		}
-		e := h.cache[0]
-		h.cache[0] = Entry{}
-		h.cache = h.cache[1:]
-		s.cacheTotal--
-		s.push(Op{Code: OpDequeue, Entry: e})
-		s.outSkips = append(s.outSkips, sk)
-		s.stats.Skipped++
+		s.skipHead(h, sk)
 		n++
 	}
 	if n == 0 {
 		return false
 	}
 	s.touch(h)
-	if len(h.cache) == 0 {
-		h.cache = nil
-		if h.spill > 0 && !h.refilling {
-			// The next entries may be refused too: read them now, not
-			// when the pace would let the host fetch.
-			s.refillLocked(h)
-			return true
-		}
+	if len(h.cache) == 0 && h.spill > 0 && !h.refilling {
+		// The next entries may be refused too: read them now, not when
+		// the pace would let the host fetch.
+		s.refillLocked(h)
+		return true
 	}
 	s.fixAt(h, now)
 	return true
