@@ -297,9 +297,11 @@ func fillHost(hv *hostView, hs hostSummary, reqs []request, skips []skip, fetche
 		hv.Comments = rb.Comments
 	}
 
-	// Pace used, by kind of rule, in first-use order.
+	// The host's requests oldest first, for the paces and the table.
 	sorted := append([]request(nil), reqs...)
 	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Time.Before(sorted[j].Time) })
+
+	// Pace used, by kind of rule, in first-use order.
 	var used []string
 	hv.Paces, used = pacesUsed(sorted)
 	paceRules = append(paceRules, used...)
@@ -342,7 +344,7 @@ func fillHost(hv *hostView, hs hostSummary, reqs []request, skips []skip, fetche
 	if hv.Skipped == 0 {
 		hv.Skipped = len(skips)
 	}
-	hv.requestRows(reqs, started)
+	hv.requestRows(sorted, started)
 	hv.Robots = robotsViewFor(hv.ID, hv.Host, hs.Robots, reqs, skips, fetches, paceRules)
 }
 
@@ -371,10 +373,9 @@ func statusParts(byStatus map[string]int) []statusPart {
 	return parts
 }
 
-// requestRows fills the host's request table, oldest first, capped.
-func (hv *hostView) requestRows(reqs []request, started time.Time) {
-	sorted := append([]request(nil), reqs...)
-	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Time.Before(sorted[j].Time) })
+// requestRows fills the host's request table from sorted (the host's
+// requests, oldest first), capped.
+func (hv *hostView) requestRows(sorted []request, started time.Time) {
 	for i, r := range sorted {
 		if i >= maxRequestRows {
 			hv.RequestsMore = len(sorted) - maxRequestRows
