@@ -65,10 +65,7 @@ func (s *Scheduler) statusAt(h *host, sc schedule, now time.Time) HostStatus {
 	// still waits for its back-off, not for its pace.
 	backingOff := h.rec.BackoffUntil.After(now) && !h.rec.BackoffUntil.Before(sc.start.Add(-s.cfg.Margin))
 	if backingOff {
-		st.BackoffReason = h.rec.BackoffSource
-		if st.BackoffReason == "" {
-			st.BackoffReason = "back-off recorded by the previous run"
-		}
+		st.BackoffReason = h.untilSource(h.rec.BackoffUntil)
 	}
 	switch {
 	case h.rec.Dropped:
