@@ -102,8 +102,8 @@ func kindText(kind string) string {
 
 // paceGroup collects the requests made under one kind of pace rule.
 type paceGroup struct {
-	kind, rule string // rule is the first label seen; "" once labels differ
-	varied     bool
+	kind, rule string // rule is the first label seen
+	varied     bool   // another label of the kind was seen: the kind is shown, not rule
 	min, max   float64
 	count      int
 }
