@@ -64,6 +64,7 @@ func (m *mirror) rewriteFile(f *mirrorFile) error {
 		return fmt.Errorf("%w links: %w", ErrMirror, err)
 	}
 	base := documentBase(page, src)
+	pageKey := mirrorKey(page) // for the links to this document, once per file
 	var out bytes.Buffer
 	out.Grow(len(src))
 	changed := false
@@ -89,7 +90,7 @@ func (m *mirror) rewriteFile(f *mirrorFile) error {
 			if a.Namespace != "" || !isLinkAttr(tok.Data, a.Key) {
 				continue
 			}
-			if v, ok := m.linkFor(page, base, f, a.Val); ok && v != a.Val {
+			if v, ok := m.linkFor(pageKey, base, f, a.Val); ok && v != a.Val {
 				tok.Attr[i].Val = v
 				edited = true
 			}
@@ -166,15 +167,16 @@ func dropAttr(attrs []html.Attribute, key string) []html.Attribute {
 }
 
 // linkFor returns the new value of a link href found in the mirrored file
-// f of page, whose links resolve against base, and whether it changes.
-func (m *mirror) linkFor(page, base *url.URL, f *mirrorFile, href string) (string, bool) {
+// f of the page whose mirrorKey is pageKey, whose links resolve against
+// base, and whether it changes.
+func (m *mirror) linkFor(pageKey string, base *url.URL, f *mirrorFile, href string) (string, bool) {
 	ref, err := url.Parse(strings.TrimSpace(href))
 	if err != nil {
 		return "", false
 	}
 	target := base.ResolveReference(ref)
 	if ref.Scheme == "" && ref.Host == "" && ref.Path == "" && ref.RawQuery == "" && !ref.ForceQuery &&
-		mirrorKey(target) == mirrorKey(page) {
+		mirrorKey(target) == pageKey {
 		return "", false // "#frag" or "": this document
 	}
 	if to, frag, ok := m.find(target); ok {
