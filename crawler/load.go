@@ -102,14 +102,13 @@ func (l Loader) Load() (Config, error) {
 		if err := fv.ReadInConfig(); err != nil {
 			return Config{}, fmt.Errorf("crawler: config %s: %s", l.File, oneLine(err.Error()))
 		}
-		known := map[string]bool{}
+		known, sections := map[string]bool{}, map[string]bool{}
 		for _, k := range keys {
 			known[k] = true
-		}
-		sections := map[string]bool{}
-		for _, k := range keys {
-			for i := strings.IndexByte(k, '.'); i >= 0; i = next(k, i) {
-				sections[k[:i]] = true
+			for i := range len(k) {
+				if k[i] == '.' {
+					sections[k[:i]] = true
+				}
 			}
 		}
 		var unknown []string
@@ -204,14 +203,6 @@ func (l Loader) Load() (Config, error) {
 		return Config{}, errors.Join(fes...)
 	}
 	return cfg, nil
-}
-
-// next returns the index of the next '.' in key after index i, or -1.
-func next(key string, i int) int {
-	if j := strings.IndexByte(key[i+1:], '.'); j >= 0 {
-		return i + 1 + j
-	}
-	return -1
 }
 
 // oneLine joins the lines of a multi-line message (a YAML parser's list of
