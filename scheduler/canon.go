@@ -115,10 +115,7 @@ func canonicalPort(scheme, port string) (string, error) {
 // port yields one authority; u should be canonical (see Canonicalize).
 func Authority(u *url.URL) string {
 	scheme := strings.ToLower(u.Scheme)
-	port, err := canonicalPort(scheme, u.Port())
-	if err != nil {
-		port = u.Port() // not a valid port: Canonicalize refuses such URLs
-	}
+	port := portOf(u)
 	if port == "" {
 		switch scheme {
 		case "https":
@@ -128,6 +125,17 @@ func Authority(u *url.URL) string {
 		}
 	}
 	return scheme + "://" + net.JoinHostPort(hostName(u), port)
+}
+
+// portOf is u's port as Canonicalize writes it ("" for the scheme's
+// default), or as written if it is not a valid port (Canonicalize refuses
+// such URLs).
+func portOf(u *url.URL) string {
+	port, err := canonicalPort(strings.ToLower(u.Scheme), u.Port())
+	if err != nil {
+		return u.Port()
+	}
+	return port
 }
 
 // hostName is u's host in lower case without the trailing dot of a fully

@@ -49,11 +49,7 @@ func newScope(c ScopeConfig) (*scope, error) {
 // queue, robots.txt and pace; RFC 9309 2.3: robots.txt applies to the
 // scheme, host and port it came from).
 func seedKey(u *url.URL) string {
-	port, err := canonicalPort(strings.ToLower(u.Scheme), u.Port())
-	if err != nil {
-		port = u.Port()
-	}
-	return net.JoinHostPort(hostName(u), port) // "h:" for the default port
+	return net.JoinHostPort(hostName(u), portOf(u)) // "h:" for the default port
 }
 
 // check returns "" if u (canonical) is in scope, else a detail saying why
