@@ -126,12 +126,7 @@ func writeExplainJSON(w io.Writer, t robotsTxt, agent string) error {
 	if v, ok := g.RobotVersion(); ok {
 		out.RobotVersion = &v
 	}
-	if w := t.warning(); w != "" {
-		out.Warnings = append(out.Warnings, w)
-	}
-	for _, warn := range r.Warnings() {
-		out.Warnings = append(out.Warnings, warn.String())
-	}
+	out.Warnings = append(out.Warnings, t.warnings()...)
 	return encodeJSON(w, out)
 }
 
@@ -199,13 +194,7 @@ func writeExplainText(w io.Writer, t robotsTxt, agent string, now time.Time) err
 	for _, s := range r.Sitemaps() {
 		fmt.Fprintf(&b, "sitemap: %s\n", crawllog.Printable(s))
 	}
-	var ws []string
-	if w := t.warning(); w != "" {
-		ws = append(ws, w)
-	}
-	for _, warn := range r.Warnings() {
-		ws = append(ws, warn.String())
-	}
+	ws := t.warnings()
 	fmt.Fprintf(&b, "warnings: %d\n", len(ws))
 	for _, warn := range ws {
 		fmt.Fprintf(&b, "  %s\n", crawllog.Printable(warn))

@@ -79,6 +79,19 @@ func (t robotsTxt) warning() string {
 	return ""
 }
 
+// warnings are the warnings "robots explain" lists: that the robots.txt
+// could not be had (warning), then the parser's.
+func (t robotsTxt) warnings() []string {
+	var ws []string
+	if w := t.warning(); w != "" {
+		ws = append(ws, w)
+	}
+	for _, warn := range t.r.Warnings() {
+		ws = append(ws, warn.String())
+	}
+	return ws
+}
+
 // robotsTxtJSON is the "robots_txt" object of the JSON output.
 type robotsTxtJSON struct {
 	Source    string  `json:"source"`
