@@ -134,8 +134,7 @@ func slowestCountReading(num float64, rest string) float64 {
 func readPeriod(s string) (per float64, rest string, msgs []string, bad string) {
 	if s != "" && isWS(s[0]) {
 		t := trimWS(s)
-		var one [2]Window
-		if ws, ok := appendWindows(one[:0], t); ok && len(ws) == 1 {
+		if isWindow(t) {
 			return 0, t, nil, "no period after '/' (white space ends the rate; a time window follows)"
 		}
 		s = t
