@@ -65,6 +65,11 @@ func fmtClock(t time.Time, millis bool) string {
 	return t.UTC().Format("15:04:05")
 }
 
+// sameDay reports whether a and b fall on one UTC date.
+func sameDay(a, b time.Time) bool {
+	return a.UTC().Format(time.DateOnly) == b.UTC().Format(time.DateOnly)
+}
+
 // fmtValue writes a politeness setting read from JSON.
 func fmtValue(key string, v any) string {
 	switch x := v.(type) {

@@ -134,7 +134,7 @@ func runEnd(r runSummary, next time.Time, reqs []request) (time.Time, bool) {
 // fall on one day: "2026-11-22 05:04:51–05:35:02 UTC".
 func fmtRange(a, b time.Time) string {
 	a, b = a.UTC(), b.UTC()
-	if a.Format(time.DateOnly) == b.Format(time.DateOnly) {
+	if sameDay(a, b) {
 		return a.Format("2006-01-02 15:04:05") + "–" + b.Format("15:04:05") + " UTC"
 	}
 	return a.Format("2006-01-02 15:04:05") + " – " + b.Format("2006-01-02 15:04:05") + " UTC"

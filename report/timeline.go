@@ -181,7 +181,7 @@ func buildTimeline(span timeSpan, reqs []request, windows []robots.Window, event
 	default:
 		first, last := sorted[0].Time, sorted[n-1].Time
 		from, to := fmtClock(first, true), fmtClock(last, true)
-		if first.UTC().YearDay() != last.UTC().YearDay() || first.UTC().Year() != last.UTC().Year() {
+		if !sameDay(first, last) {
 			from, to = first.UTC().Format("2006-01-02 ")+from, last.UTC().Format("2006-01-02 ")+to
 		}
 		tl.Label = fmt.Sprintf("%d requests from %s to %s UTC (%s)", n, from, to, fmtDuration(last.Sub(first)))
