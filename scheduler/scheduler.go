@@ -354,16 +354,18 @@ func (s *Scheduler) flushLoop() {
 	}
 }
 
-// fixAt recomputes h's place in the ready heap at now.
+// fixAt recomputes h's place in the ready heap at now. A host with a
+// queue head its rules refuse is placed whatever is in flight: the head
+// is skipped at once, without a lease.
 func (s *Scheduler) fixAt(h *host, now time.Time) {
-	ok := s.eligible(h, now)
-	if !ok {
+	refused := !h.rec.Dropped && s.refusedHeadLocked(h, now)
+	if !refused && !s.eligible(h) {
 		if h.idx >= 0 {
 			heap.Remove(&s.ready, h.idx)
 		}
 		return
 	}
-	if s.limitHeadLocked(h) || s.refusedHeadLocked(h, now) {
+	if refused || s.limitHeadLocked(h) {
 		// Its head pages are skipped with max-pages, or its head URLs
 		// with robots-disallowed, without a request: no pace to wait for.
 		h.key = now
@@ -378,18 +380,11 @@ func (s *Scheduler) fixAt(h *host, now time.Time) {
 	}
 }
 
-// eligible reports whether h has a lease to give, or a queue head its
-// rules refuse (skipped at once, whatever is in flight). A host whose
-// queue head is empty but whose store queue is not counts as eligible:
-// Next asks the flusher to refill its head when it comes due.
-func (s *Scheduler) eligible(h *host, now time.Time) bool {
-	if h.rec.Dropped {
-		return false
-	}
-	if s.refusedHeadLocked(h, now) {
-		return true
-	}
-	if h.inflight >= s.cfg.PerHost {
+// eligible reports whether h has a lease to give. A host whose queue head
+// is empty but whose store queue is not counts as eligible: Next asks the
+// flusher to refill its head when it comes due.
+func (s *Scheduler) eligible(h *host) bool {
+	if h.rec.Dropped || h.inflight >= s.cfg.PerHost {
 		return false
 	}
 	if !h.rulesKnown {
