@@ -55,21 +55,21 @@ func ReadSeeds(r io.Reader) ([]string, []*SeedError, error) {
 		if n == 1 {
 			line = strings.TrimPrefix(line, "\uFEFF")
 		}
+		if !long {
+			before, _, _ := strings.Cut(line, " #")
+			line = strings.TrimSpace(before)
+		}
 		switch {
 		case long:
 			bad = append(bad, &SeedError{Line: n, Text: line, Reason: "line longer than 1 MiB"})
-		case strings.Contains(line, " #"):
-			line = strings.TrimSpace(line[:strings.Index(line, " #")])
-			fallthrough
+		case line == "" || strings.HasPrefix(line, "#"):
+			// blank, or a comment
 		default:
-			if line == "" || strings.HasPrefix(line, "#") {
-				break
-			}
 			if reason := seedProblem(line); reason != "" {
 				bad = append(bad, &SeedError{Line: n, Text: line, Reason: reason})
-				break
+			} else {
+				seeds = append(seeds, line)
 			}
-			seeds = append(seeds, line)
 		}
 		if err == io.EOF {
 			return seeds, bad, nil
@@ -97,9 +97,6 @@ func readSeedLine(br *bufio.Reader) (line string, long bool, err error) {
 		text := strings.TrimRight(string(b), "\r\n")
 		if !long && len(text) > maxSeedLine {
 			long, text = true, text[:maxSeedErrorText]
-		}
-		if rerr == nil {
-			return text, long, nil
 		}
 		return text, long, rerr
 	}
