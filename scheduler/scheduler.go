@@ -202,11 +202,7 @@ func (s *Scheduler) notify() {
 func (s *Scheduler) awaitFlush(g uint64) error {
 	s.waiters++
 	if s.flushed < g {
-		// A batch may be coalescing: it is wanted now.
-		select {
-		case s.hurry <- struct{}{}:
-		default:
-		}
+		s.hasten() // a batch may be coalescing: it is wanted now
 	}
 	for s.flushed < g && s.err == nil && !s.closed {
 		s.cond.Wait()
@@ -405,12 +401,16 @@ func (s *Scheduler) refillLocked(h *host) {
 		heap.Remove(&s.ready, h.idx)
 	}
 	s.refills = append(s.refills, h)
-	// A batch may be coalescing: a worker waits for this refill.
+	s.hasten() // a batch may be coalescing: a worker waits for this refill
+	s.signal()
+}
+
+// hasten cuts the flusher's coalescing wait short, if it is in one.
+func (s *Scheduler) hasten() {
 	select {
 	case s.hurry <- struct{}{}:
 	default:
 	}
-	s.signal()
 }
 
 // Flush blocks until every change made so far is in the store.
