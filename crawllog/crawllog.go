@@ -236,15 +236,11 @@ func (s *Summary) Print(w io.Writer) {
 	fmt.Fprintf(w, "\nCrawl summary (%s, %s)\n", Printable(s.Out), ran)
 	fmt.Fprintf(w, "  fetched %d pages (and %d robots.txt), skipped %d, errors %d, still queued %d\n", s.Totals.Fetched, s.Totals.RobotsFetches, s.Totals.Skipped, s.Totals.Errors, s.Totals.Queued)
 	if len(s.Runs) > 1 {
-		fmt.Fprintf(w, "  over %d runs:", len(s.Runs))
+		runs := make([]string, len(s.Runs))
 		for i, r := range s.Runs {
-			sep := ";"
-			if i == len(s.Runs)-1 {
-				sep = ""
-			}
-			fmt.Fprintf(w, " %s +%s %d pages%s", r.Mode, RoundDuration(r.Started.Sub(s.Started)), r.Fetched, sep)
+			runs[i] = fmt.Sprintf("%s +%s %d pages", r.Mode, RoundDuration(r.Started.Sub(s.Started)), r.Fetched)
 		}
-		fmt.Fprintln(w)
+		fmt.Fprintf(w, "  over %d runs: %s\n", len(s.Runs), strings.Join(runs, "; "))
 	}
 	for _, h := range s.Hosts {
 		fmt.Fprintf(w, "\n  %s  [%s]\n", Printable(h.Host), Printable(h.State))
