@@ -201,10 +201,11 @@ func (s *eventSink) emit(e Event) {
 		if e.Reason == scheduler.StateDropped {
 			e.Until = time.Time{}
 		}
-		if !s.mark(e, hostEventKind(e.Reason, "")) {
+		kind := hostEventKind(e.Reason, "")
+		if !s.mark(e, kind) {
 			return
 		}
-		s.send(e, hostEventKind(e.Reason, ""), true)
+		s.send(e, kind, true)
 		return
 	}
 	s.send(e, "", false)
