@@ -69,6 +69,7 @@ func (l Loader) Load() (Config, error) {
 	keys := configKeys()
 	types := keyTypes()
 	errs := unknownEnv(envMap, keys)
+	badList := map[string]bool{} // keys whose environment list did not parse (reported once)
 	v := viper.New()
 	def := flatten(Default())
 	for _, k := range keys {
@@ -85,6 +86,7 @@ func (l Loader) Load() (Config, error) {
 			list, err := envList(val)
 			if err != nil {
 				errs = append(errs, &ConfigError{Key: k, Source: "environment " + envName(k), Reason: err.Error()})
+				badList[k] = true
 				continue
 			}
 			v.Set(k, list)
@@ -165,7 +167,7 @@ func (l Loader) Load() (Config, error) {
 		return "default"
 	}
 	for _, k := range keys {
-		if hasKeyError(errs, k) {
+		if badList[k] {
 			continue // already reported: the environment list did not parse
 		}
 		val, err := checkValue(types[k], v.Get(k))
@@ -230,16 +232,6 @@ func unwrapAll(err error) []error {
 		return j.Unwrap()
 	}
 	return []error{err}
-}
-
-func hasKeyError(errs []error, key string) bool {
-	for _, e := range errs {
-		var ce *ConfigError
-		if errors.As(e, &ce) && ce.Key == key {
-			return true
-		}
-	}
-	return false
 }
 
 // configKeys lists every leaf key of Config in struct order.
