@@ -181,11 +181,7 @@ func (s *eventSink) mark(e Event, kind string) bool {
 			m.until = e.Until
 			s.marks[e.Host] = m
 			if recorded {
-				evs[m.idx].Until, evs[m.idx].Detail = nil, e.Detail
-				if !e.Until.IsZero() {
-					u := e.Until.UTC()
-					evs[m.idx].Until = &u
-				}
+				evs[m.idx].Until, evs[m.idx].Detail = utcOrNil(e.Until), e.Detail
 			}
 		}
 		return false
@@ -265,14 +261,20 @@ func (s *eventSink) record(e Event, kind string, main bool) {
 	if len(s.hosts[e.Host]) >= maxHostEvents {
 		return
 	}
-	he := crawllog.HostEvent{Time: e.Time.UTC(), Kind: kind, Detail: e.Detail}
-	if !e.Until.IsZero() {
-		u := e.Until.UTC()
-		he.Until = &u
-	}
+	he := crawllog.HostEvent{Time: e.Time.UTC(), Kind: kind, Detail: e.Detail, Until: utcOrNil(e.Until)}
 	s.hosts[e.Host] = append(s.hosts[e.Host], he)
 	if m, ok := s.marks[e.Host]; ok && main {
 		m.idx = len(s.hosts[e.Host]) - 1
 		s.marks[e.Host] = m
 	}
+}
+
+// utcOrNil is t as a host event's until holds it: in UTC, or nil for the
+// zero time (no until).
+func utcOrNil(t time.Time) *time.Time {
+	if t.IsZero() {
+		return nil
+	}
+	u := t.UTC()
+	return &u
 }
