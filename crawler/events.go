@@ -190,20 +190,9 @@ func (s *eventSink) mark(e Event, kind string) bool {
 	return true
 }
 
-// emit narrates e. An EventHost repeating the host's state last recorded
-// (with the same until) is dropped; a drop carries no until.
+// emit narrates e, which is not a host's state: those go through observe,
+// which records each state once.
 func (s *eventSink) emit(e Event) {
-	if e.Kind == EventHost {
-		if e.Reason == scheduler.StateDropped {
-			e.Until = time.Time{}
-		}
-		kind := hostEventKind(e.Reason, "")
-		if !s.mark(e, kind) {
-			return
-		}
-		s.send(e, kind, true)
-		return
-	}
 	s.send(e, "", false)
 }
 

@@ -67,20 +67,19 @@ func TestDeferredHostsHaveTheirEvents(t *testing.T) {
 // TestHostStateRecordedOnce: the same state seen by a lease and by the
 // progress watcher's poll is one event; a host that leaves the state and
 // enters it again has a second one; a drop carries no until (it is final
-// for the run); a back-off first polled without its cause takes the
-// Retry-After kind when the lease reports it.
+// for the run); a back-off by a Retry-After is one retry-after event.
 func TestHostStateRecordedOnce(t *testing.T) {
 	s := &eventSink{log: discardLogger()}
 	until := time.Date(2026, 11, 22, 7, 0, 0, 0, time.UTC)
 	deferred := scheduler.HostStatus{Authority: "http://a", State: scheduler.StateDeferred, DeferredUntil: until, NextAllowed: until, DeferReason: "visit-time 07:00-08:00"}
 	s.observe(deferred, true)
-	s.emit(hostStateEvent(deferred, true)) // the watcher's poll
+	s.observe(deferred, true) // the watcher's poll
 	s.observe(scheduler.HostStatus{Authority: "http://a", State: scheduler.StateActive}, true)
 	s.observe(deferred, true)
 	backing := scheduler.HostStatus{Authority: "http://b", State: scheduler.StateBackingOff, NextAllowed: until, BackoffReason: "retry-after 2s (Retry-After: 2)"}
-	s.emit(hostStateEvent(backing, true))
+	s.observe(backing, true) // the watcher's poll
 	s.observe(backing, true)
-	s.emit(Event{Kind: EventHost, Host: "http://c", Reason: scheduler.StateDropped, Until: until, Detail: "dropped"})
+	s.observe(scheduler.HostStatus{Authority: "http://c", State: scheduler.StateDropped, NextAllowed: until, DropReason: "dropped"}, true)
 	got := s.hostEvents()
 	if evs := got["http://a"]; len(evs) != 2 || evs[0].Kind != hostEventDeferred || evs[1].Kind != hostEventDeferred {
 		t.Errorf("deferred, active, deferred again: %+v, want two deferred events", evs)
@@ -109,7 +108,7 @@ func TestOneDeferralIsOneEvent(t *testing.T) {
 	}
 	s.observe(deferred(first), false)
 	s.observe(deferred(later), false)
-	s.emit(hostStateEvent(deferred(later), false)) // the watcher's poll
+	s.observe(deferred(later), false) // the watcher's poll
 	evs := s.hostEvents()["http://a"]
 	if len(evs) != 1 || evs[0].Kind != hostEventDeferred || evs[0].Until == nil || !evs[0].Until.Equal(later) {
 		t.Fatalf("one deferral seen with two untils: %+v, want one deferred event until %s", evs, later)
