@@ -292,15 +292,11 @@ func truncation(ctx context.Context, err error) string {
 	return archive.TruncatedUnspecified
 }
 
+// hostOnly returns the IP of a remote address "ip:port" ("[::1]:80" gives
+// "::1"), or addr itself if it has no port.
 func hostOnly(addr string) string {
-	for i := len(addr) - 1; i >= 0; i-- {
-		if addr[i] == ':' {
-			h := addr[:i]
-			if len(h) > 1 && h[0] == '[' && h[len(h)-1] == ']' {
-				return h[1 : len(h)-1]
-			}
-			return h
-		}
+	if h, _, err := net.SplitHostPort(addr); err == nil {
+		return h
 	}
 	return addr
 }
