@@ -47,7 +47,7 @@ func schedulerConfig(cfg Config, onSkip func(scheduler.Skip)) scheduler.Config {
 func archiveOptions(cfg Config) archive.Options {
 	p := cfg.Politeness
 	return archive.Options{
-		Dir:         filepath.Join(cfg.Out, "archive"),
+		Dir:         filepath.Join(cfg.Out, ArchiveDir),
 		Prefix:      "crawl",
 		MaxFileSize: cfg.Archive.MaxFileSize,
 		Digest:      cfg.Archive.Digest,

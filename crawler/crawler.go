@@ -21,6 +21,10 @@ import (
 // FrontierFile is the embedded frontier store inside the output directory.
 const FrontierFile = "frontier.db"
 
+// ArchiveDir is the directory of the WARC files, the CDXJ index and the
+// mirror inside the output directory.
+const ArchiveDir = "archive"
+
 // Options are the parts of a crawl that are not configuration.
 type Options struct {
 	// Seeds are the seed URLs (see ReadSeeds).

@@ -64,7 +64,7 @@ func demoConfig(out string) crawler.Config {
 // demoOutputs are the entries of an output dir that a demo writes: what a
 // later demo replaces. Anything else found there is the user's and stays.
 func demoOutputs() []string {
-	return []string{demoMarker, crawler.FrontierFile, "archive", crawler.DryRunFile, crawllog.CrawlLogFile,
+	return []string{demoMarker, crawler.FrontierFile, crawler.ArchiveDir, crawler.DryRunFile, crawllog.CrawlLogFile,
 		crawllog.SkipLogFile, crawllog.RobotsLogFile, crawllog.RunsLogFile, crawllog.SummaryFile, report.ReportFile}
 }
 
