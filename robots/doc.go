@@ -98,6 +98,7 @@
 // word, lead to the node whose label holds the k-th octet; the walk compares
 // the rest of that label and goes on from there, so it passes prefixes such
 // as "/wiki/" in a step or two. A group checked once pays for neither.
+// Robots.Footprint counts the bytes all this holds, for caches bounded by bytes.
 //
 // Group lookup is one probe of an open-addressing table of product tokens
 // (pointer-free, hashed with the case folded on the fly, so the agent is
