@@ -46,6 +46,13 @@ func adversarialFiles() []benchFile {
 			fmt.Fprintf(&rules, "Disallow: /section-%d/item-%d/\n", i%97, i)
 		}
 	}
+	// Wildcard rules that all start "/*": one node of the radix tree holds
+	// them all (their first check once took time quadratic in their number).
+	var wild strings.Builder
+	wild.WriteString("User-agent: *\n")
+	for i := range 20000 {
+		fmt.Fprintf(&wild, "Disallow: /*%05x*q=%05x$\n", i*7919%(1<<20), i)
+	}
 	var groups strings.Builder
 	for i := range 5000 {
 		fmt.Fprintf(&groups, "User-agent: %s\nDisallow: /private-%d/\nAllow: /private-%d/open\nCrawl-delay: %d\n\n", letterName(i), i, i, i%7)
@@ -53,6 +60,9 @@ func adversarialFiles() []benchFile {
 	return []benchFile{
 		{"20k-rules", []byte(rules.String()), "ExampleBot", []string{
 			"/section-5/item-1000/page", "/section-12/item-3/public/x", "/blog/post-1", "/a/tag-50/b.html",
+		}},
+		{"20k-wild-one-node", []byte(wild.String()), "ExampleBot", []string{
+			"/a/00007/x?q=00000", "/b/00000/c?q=00001", "/c",
 		}},
 		{"5k-groups", []byte(groups.String()), letterName(4321) + "/1.0", []string{
 			"/private-4321/x", "/private-4321/open/y", "/public",

@@ -1,6 +1,7 @@
 package robots
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 )
@@ -84,12 +85,13 @@ func (b *builder) placeWild(m *matcher, order []int32) {
 				w.hasSuffix, w.suffix = true, w.find[len(w.find)-1].s
 				w.find = w.find[:len(w.find)-1]
 			}
-			// Keep the node's rules in descending order of key.
 			m.wild = append(m.wild, w)
-			for k := len(m.wild) - 1; k > lo && m.wild[k-1].key < w.key; k-- {
-				m.wild[k], m.wild[k-1] = m.wild[k-1], w
-			}
 		}
+		// The node's rules in descending order of key (keys are unique:
+		// they hold the rule's number). Sorted once: inserting each in
+		// place took time quadratic in the rules of a node, 0.65 s for a
+		// hostile file of 20,000 wildcard rules under "/".
+		slices.SortFunc(m.wild[lo:], func(x, y wildRule) int { return cmp.Compare(y.key, x.key) })
 		if len(m.wild) > lo {
 			m.nodes[q].lab |= nodeWild << labBits
 		}
