@@ -73,6 +73,7 @@ type RobotsConfig struct {
 	MaxBytes           int64         `mapstructure:"max_bytes"`
 	CacheTTL           time.Duration `mapstructure:"cache_ttl"`
 	CacheSize          int           `mapstructure:"cache_size"`
+	CacheBytes         int64         `mapstructure:"cache_bytes"`
 	ForbiddenDisallows bool          `mapstructure:"forbidden_disallows"`
 	RetryBase          time.Duration `mapstructure:"retry_base"`
 }
@@ -108,6 +109,11 @@ type LogConfig struct {
 	Progress string `mapstructure:"progress"`
 }
 
+// minRobotsCacheBytes is the smallest robots.cache_bytes: below it, a
+// crawl of a few hosts with large robots.txt files would parse them again
+// at every turn.
+const minRobotsCacheBytes = 1 << 20
+
 // ProjectURL is the contact URL put in the default User-Agent.
 const ProjectURL = "https://github.com/crawlproject/crawl"
 
@@ -139,10 +145,11 @@ func Default() Config {
 			MaxBody: 10 << 20,
 		},
 		Robots: RobotsConfig{
-			MaxBytes:  512 << 10,
-			CacheTTL:  24 * time.Hour,
-			CacheSize: 10000,
-			RetryBase: 30 * time.Second,
+			MaxBytes:   512 << 10,
+			CacheTTL:   24 * time.Hour,
+			CacheSize:  10000,
+			CacheBytes: 256 << 20,
+			RetryBase:  30 * time.Second,
 		},
 		Scope:   ScopeConfig{Hosts: "seed", Include: []string{}, Exclude: []string{}},
 		Archive: ArchiveConfig{WARC: true, MaxFileSize: 1 << 30, Digest: "sha1", Dedupe: true},
@@ -266,6 +273,9 @@ func (c Config) Validate() error {
 	}
 	if c.Robots.CacheSize < 1 {
 		bad("robots.cache_size", "must be at least 1")
+	}
+	if c.Robots.CacheBytes < minRobotsCacheBytes {
+		bad("robots.cache_bytes", "must be at least %d (1 MiB)", minRobotsCacheBytes)
 	}
 	if c.Robots.RetryBase <= 0 {
 		bad("robots.retry_base", "must be positive")

@@ -166,6 +166,7 @@ func start(cfg Config, opts Options) (*crawl, error) {
 		}
 	}
 	c.tr, c.robots = newPoliteStack(cfg, c.sched, store, c.hostBusy, c.onRobotsFetch)
+	c.robots.warn = c.log.Warn
 	c.col = newCollector(c.tr, cfg)
 	c.applyCachedRules(time.Now())
 	return c, nil

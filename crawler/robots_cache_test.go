@@ -15,7 +15,7 @@ func installed(t *testing.T, cfg RobotsConfig, rec robotsRecord) *robotsState {
 	l, _ := newTestLayer(t, cfg, nil)
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.install(rec)
+	return l.put(l.prepare(rec))
 }
 
 // TestCachedCutRobotsKeepsWholeLinesOnly: RFC 9309 2.5, a crawler parses up
@@ -69,8 +69,8 @@ func TestRefuseHoldsRobotsWeakly(t *testing.T) {
 	install := func(a string) scheduler.Rules {
 		l.mu.Lock()
 		defer l.mu.Unlock()
-		st := l.install(robotsRecord{Authority: a, Outcome: outcomeParsed, Policy: "parse", Status: 200, Body: body,
-			Expires: time.Now().Add(time.Hour)})
+		st := l.put(l.prepare(robotsRecord{Authority: a, Outcome: outcomeParsed, Policy: "parse", Status: 200, Body: body,
+			Expires: time.Now().Add(time.Hour)}))
 		return rulesOf(st, "testbot")
 	}
 	rules := install("http://a.test:80")

@@ -62,6 +62,7 @@ type robotsState struct {
 	robots *robots.Robots
 	group  *robots.Group
 	elem   *list.Element
+	size   int64 // the bytes it holds: the record's body and the parsed file with its agent's matcher
 }
 
 // good reports whether the state can decide about URLs (it is not an
@@ -76,9 +77,12 @@ type robotsStore interface {
 
 // robotsLayer fetches, caches and answers from each authority's robots.txt.
 // Fetches are single-flight per authority and go through the polite
-// transport, so they are paced like every other request. The in-memory cache
-// is bounded, but never forgets a host that still has queued URLs; every
-// entry is persisted with the crawl state. Safe for concurrent use.
+// transport, so they are paced like every other request. Every entry is
+// persisted with the crawl state, and the in-memory cache has two bounds:
+// robots.cache_size files, which never forgets a host that still has queued
+// URLs, and robots.cache_bytes, which does when it must (a busy host's file
+// is parsed again from the crawl state when next needed), so that hostile
+// robots.txt files cannot exhaust memory. Safe for concurrent use.
 type robotsLayer struct {
 	client  *http.Client
 	tr      *politeTransport
@@ -92,6 +96,20 @@ type robotsLayer struct {
 	states   map[string]*robotsState
 	lru      *list.List // of authority strings, most recent at front
 	inflight map[string]*robotsCall
+	bytes    int64         // the sizes of the states, summed
+	squeeze  robotsSqueeze // what robots.cache_bytes made the cache drop
+	// warn, if set, is told the first time robots.cache_bytes drops the
+	// file of a host with queued URLs (with l.mu held).
+	warn func(msg string, args ...any)
+}
+
+// robotsSqueeze counts what the byte bound made the robots cache do beyond
+// the count bound: files of hosts with queued URLs dropped, and dropped
+// files parsed again from the crawl state.
+type robotsSqueeze struct {
+	busyDropped int
+	reloaded    int
+	dropped     map[string]bool // authorities whose file was dropped while busy, until reloaded
 }
 
 type robotsCall struct {
@@ -125,12 +143,13 @@ func newPoliteStack(cfg Config, sched *scheduler.Scheduler, store robotsStore, b
 
 // cached returns the robots.txt state for authority from memory or the
 // store, without fetching. fresh reports whether it is within its TTL at now.
+// A file read from the store is parsed without holding the layer's lock.
 func (l *robotsLayer) cached(authority string, now time.Time) (st *robotsState, fresh bool) {
 	l.mu.Lock()
-	defer l.mu.Unlock()
 	st = l.states[authority]
 	if st == nil {
 		data, ok := l.store.GetRobots(authority)
+		l.mu.Unlock()
 		if !ok {
 			return nil, false
 		}
@@ -138,14 +157,26 @@ func (l *robotsLayer) cached(authority string, now time.Time) (st *robotsState, 
 		if json.Unmarshal(data, &rec) != nil {
 			return nil, false
 		}
-		st = l.install(rec)
+		loaded := l.prepare(rec)
+		l.mu.Lock()
+		// Another caller may have loaded it, or a refresh installed a
+		// newer copy, while this one parsed: theirs stands.
+		if st = l.states[authority]; st == nil {
+			st = l.put(loaded)
+		}
 	}
 	l.lru.MoveToFront(st.elem)
+	l.mu.Unlock()
 	return st, now.Before(st.rec.Expires)
 }
 
-// install builds the state for rec and puts it in the cache. l.mu is held.
-func (l *robotsLayer) install(rec robotsRecord) *robotsState {
+// prepare builds the state for rec: parses its body (for a "parse"
+// policy) and compiles the matcher of the crawler's group, so that
+// neither happens under the layer's lock, nor under the scheduler's when
+// its verdict first refuses a URL (a 500 KB file of wildcard rules takes
+// a third of a second), and so that the state's size is known when it is
+// cached.
+func (l *robotsLayer) prepare(rec robotsRecord) *robotsState {
 	st := &robotsState{rec: rec}
 	switch {
 	case rec.Policy == "parse":
@@ -176,27 +207,77 @@ func (l *robotsLayer) install(rec robotsRecord) *robotsState {
 		st.robots = robots.AllowAll()
 	}
 	st.group = st.robots.Group(l.agent)
-	if old := l.states[rec.Authority]; old != nil {
-		l.lru.Remove(old.elem)
+	// A group compiles its matcher on its first check and its faster copy
+	// on its second.
+	st.group.Allowed("/")
+	st.group.Allowed("/")
+	st.size = int64(cap(rec.Body)+len(rec.URL)+len(rec.Authority)) + int64(st.robots.Footprint())
+	return st
+}
+
+// put caches st as its authority's state, replacing any, and applies the
+// cache's bounds. It returns st. l.mu is held.
+func (l *robotsLayer) put(st *robotsState) *robotsState {
+	a := st.rec.Authority
+	if old := l.states[a]; old != nil {
+		l.drop(old)
 	}
-	st.elem = l.lru.PushFront(rec.Authority)
-	l.states[rec.Authority] = st
+	if l.squeeze.dropped[a] {
+		delete(l.squeeze.dropped, a)
+		l.squeeze.reloaded++
+	}
+	st.elem = l.lru.PushFront(a)
+	l.states[a] = st
+	l.bytes += st.size
 	l.evict()
 	return st
 }
 
-// evict drops least recently used entries beyond the cache size, skipping
-// hosts that still have queued or in-flight URLs. l.mu is held.
+// drop removes st from the cache. l.mu is held.
+func (l *robotsLayer) drop(st *robotsState) {
+	l.lru.Remove(st.elem)
+	delete(l.states, st.rec.Authority)
+	l.bytes -= st.size
+}
+
+// evict drops least recently used entries beyond the cache's bounds. Past
+// robots.cache_size it drops only hosts with no queued or in-flight URLs.
+// Past robots.cache_bytes it drops those first, then busy hosts too, all
+// but the most recent entry (the one in use): a busy host's file is read
+// again from the store when the host is next leased, which costs a parse
+// but keeps memory bounded whatever the robots.txt files are. l.mu is held.
 func (l *robotsLayer) evict() {
-	for e := l.lru.Back(); e != nil && len(l.states) > l.cfg.CacheSize; {
+	busy := func(a string) bool { return l.busy != nil && l.busy(a) }
+	over := func() bool { return len(l.states) > l.cfg.CacheSize || l.bytes > l.cfg.CacheBytes }
+	for e := l.lru.Back(); e != nil && e != l.lru.Front() && over(); {
 		prev := e.Prev()
-		a := e.Value.(string)
-		if l.busy == nil || !l.busy(a) {
-			l.lru.Remove(e)
-			delete(l.states, a)
+		if a := e.Value.(string); !busy(a) {
+			l.drop(l.states[a])
 		}
 		e = prev
 	}
+	for e := l.lru.Back(); e != nil && e != l.lru.Front() && l.bytes > l.cfg.CacheBytes; {
+		prev := e.Prev()
+		a := e.Value.(string)
+		l.drop(l.states[a])
+		l.squeeze.busyDropped++
+		if l.squeeze.dropped == nil {
+			l.squeeze.dropped = map[string]bool{}
+		}
+		l.squeeze.dropped[a] = true
+		if l.squeeze.busyDropped == 1 && l.warn != nil {
+			l.warn("robots cache full: parsed robots.txt files of hosts with queued URLs are dropped and parsed again when needed; raise robots.cache_bytes if the crawl slows",
+				"cache_bytes", l.cfg.CacheBytes, "host", a)
+		}
+		e = prev
+	}
+}
+
+// squeezed returns what robots.cache_bytes made the cache do so far.
+func (l *robotsLayer) squeezed() (busyDropped, reloaded int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.squeeze.busyDropped, l.squeeze.reloaded
 }
 
 // permit implements gate for the polite transport.
@@ -251,14 +332,17 @@ func (l *robotsLayer) refresh(ctx context.Context, authority string) (*robotsSta
 	}
 	rec, err := l.fetch(ctx, authority, prev)
 	if err == nil {
-		l.mu.Lock()
-		c.state = l.install(rec)
-		l.mu.Unlock()
+		// Persisted before it is cached: a concurrent cached() that
+		// finds no state reads this copy from the store, not the last.
 		if data, merr := json.Marshal(rec); merr == nil {
 			if perr := l.store.PutRobots(authority, data); perr != nil {
 				err = fmt.Errorf("crawler: persist robots.txt of %s: %w", authority, perr)
 			}
 		}
+		st := l.prepare(rec)
+		l.mu.Lock()
+		c.state = l.put(st)
+		l.mu.Unlock()
 	}
 	c.err = err
 	l.mu.Lock()
@@ -421,18 +505,12 @@ func ttlFor(h http.Header, ttl time.Duration) time.Duration {
 //
 // The verdict holds st weakly. The scheduler keeps every host's rules for
 // the whole run, and a parsed robots.txt (its body and compiled matcher)
-// belongs in the robots cache, bounded by robots.cache_size: once st has
-// left the cache and been collected, the verdict says "not refused", and
-// the crawler's check at lease time decides, as it does for a host whose
-// robots.txt was never cached.
+// belongs in the robots cache, bounded by robots.cache_size and
+// robots.cache_bytes: once st has left the cache and been collected, the
+// verdict says "not refused", and the crawler's check at lease time
+// decides, as it does for a host whose robots.txt was never cached.
 func rulesOf(st *robotsState, agent string) scheduler.Rules {
-	g := st.group
-	// A group compiles its matcher on its first checks (the radix tree,
-	// then the jump tables): done here, not in Refuse under the
-	// scheduler's lock, where a large file stalled every other host for
-	// a third of a second.
-	g.Allowed("/")
-	g.Allowed("/")
+	g := st.group // its matcher was compiled by prepare
 	ws := weak.Make(st)
 	r := scheduler.Rules{
 		Refuse: func(target string) (string, int, string, bool) {

@@ -27,6 +27,10 @@ func (c *crawl) finish(interrupted bool) *crawllog.Summary {
 	if err := endRun(c.runs, crawllog.ModeCrawl, interrupted, dups); err != nil {
 		c.log.Error("run end not logged", "err", err)
 	}
+	if dropped, reloaded := c.robots.squeezed(); dropped > 0 {
+		c.log.Warn("robots cache was full this run", "cache_bytes", c.cfg.Robots.CacheBytes,
+			"busy_files_dropped", dropped, "parsed_again", reloaded)
+	}
 	now := time.Now()
 	s := &crawllog.Summary{Started: c.history.started(c.started).UTC(), Finished: now.UTC(), Agent: c.cfg.Agent.Token, UserAgent: c.cfg.UserAgentHeader(),
 		Out: c.cfg.Out, Interrupted: interrupted, SkipReasons: map[string]int{}, Ephemeral: c.opts.Ephemeral}
