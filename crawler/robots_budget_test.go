@@ -109,6 +109,41 @@ func TestRobotsCacheBytesDropsBusyFilesAndParsesThemAgain(t *testing.T) {
 	}
 }
 
+// TestRobotsPeekLeavesTheCacheAlone: reading a host's file for the
+// summary parses a dropped file from the crawl state without caching it,
+// so it neither evicts a file in use nor counts as parsed again.
+func TestRobotsPeekLeavesTheCacheAlone(t *testing.T) {
+	hs := budgetHosts(t, 3, hostileRobots(100<<10, false))
+	l, _ := newTestLayer(t, testRobotsConfig(), func(string) bool { return true })
+	ctx := context.Background()
+	st, err := l.refresh(ctx, hs[0].srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.mu.Lock()
+	l.cfg.CacheBytes = st.size + st.size/2
+	l.mu.Unlock()
+	for _, h := range hs[1:] {
+		if _, err := l.refresh(ctx, h.srv.URL); err != nil {
+			t.Fatal(err)
+		}
+	}
+	n, bytes, _ := cacheContents(l)
+	p := l.peek(hs[0].srv.URL)
+	if p == nil || !strings.HasPrefix(p.robots.Body(), "User-agent: *") || p.group.Allowed("/secret").Allowed {
+		t.Fatalf("peek of a dropped file: %+v", p)
+	}
+	if n2, bytes2, _ := cacheContents(l); n2 != n || bytes2 != bytes {
+		t.Errorf("peek changed the cache: %d files, %d bytes; was %d, %d", n2, bytes2, n, bytes)
+	}
+	if _, reloaded := l.squeezed(); reloaded != 0 {
+		t.Errorf("peek counted as parsing a dropped file again (%d)", reloaded)
+	}
+	if l.peek("http://never.test:80") != nil {
+		t.Error("peek of a host with no stored file must be nil")
+	}
+}
+
 // TestRobotsCacheBytesDropsIdleFilesFirst: the byte bound drops the files
 // of hosts with nothing queued before any busy host's, so a crawl's working
 // set stays parsed.
@@ -208,8 +243,18 @@ func TestCrawlWithinRobotsCacheBytes(t *testing.T) {
 	logger := slog.New(slog.NewTextHandler(lockedWriter{&mu, &logBuf}, nil))
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	if _, err := Run(ctx, cfg, Options{Seeds: seeds, Logger: logger}); err != nil {
+	sum, err := Run(ctx, cfg, Options{Seeds: seeds, Logger: logger})
+	if err != nil {
 		t.Fatal(err)
+	}
+	// The summary reads every host's file, cached or not.
+	for _, h := range sum.Hosts {
+		if h.Robots == nil || h.Robots.Outcome != outcomeParsed || !strings.HasPrefix(h.Robots.Body, "User-agent: *\nDisallow: /secret\n") {
+			t.Errorf("summary of %s: robots %+v; want the parsed file", h.Host, h.Robots)
+		}
+	}
+	if len(sum.Hosts) != len(hs) {
+		t.Errorf("summary lists %d hosts, want %d", len(sum.Hosts), len(hs))
 	}
 	for _, h := range hs {
 		h.assertRobotsFirst()

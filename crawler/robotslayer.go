@@ -170,6 +170,29 @@ func (l *robotsLayer) cached(authority string, now time.Time) (st *robotsState, 
 	return st, now.Before(st.rec.Expires)
 }
 
+// peek returns the robots.txt state for authority to read what it says:
+// the cached one, or one parsed from the store that is neither cached nor
+// compiled for matching (the summary of a crawl of many hosts reads every
+// host's file once). Nil if none was stored.
+func (l *robotsLayer) peek(authority string) *robotsState {
+	l.mu.Lock()
+	st := l.states[authority]
+	var data []byte
+	ok := false
+	if st == nil {
+		data, ok = l.store.GetRobots(authority)
+	}
+	l.mu.Unlock()
+	if st != nil || !ok {
+		return st
+	}
+	var rec robotsRecord
+	if json.Unmarshal(data, &rec) != nil {
+		return nil
+	}
+	return l.parsed(rec)
+}
+
 // prepare builds the state for rec: parses its body (for a "parse"
 // policy) and compiles the matcher of the crawler's group, so that
 // neither happens under the layer's lock, nor under the scheduler's when
@@ -177,6 +200,17 @@ func (l *robotsLayer) cached(authority string, now time.Time) (st *robotsState, 
 // a third of a second), and so that the state's size is known when it is
 // cached.
 func (l *robotsLayer) prepare(rec robotsRecord) *robotsState {
+	st := l.parsed(rec)
+	// A group compiles its matcher on its first check and its faster copy
+	// on its second.
+	st.group.Allowed("/")
+	st.group.Allowed("/")
+	st.size = int64(cap(rec.Body)+len(rec.URL)+len(rec.Authority)) + int64(st.robots.Footprint())
+	return st
+}
+
+// parsed builds the state for rec, its matcher not yet compiled.
+func (l *robotsLayer) parsed(rec robotsRecord) *robotsState {
 	st := &robotsState{rec: rec}
 	switch {
 	case rec.Policy == "parse":
@@ -207,11 +241,6 @@ func (l *robotsLayer) prepare(rec robotsRecord) *robotsState {
 		st.robots = robots.AllowAll()
 	}
 	st.group = st.robots.Group(l.agent)
-	// A group compiles its matcher on its first check and its faster copy
-	// on its second.
-	st.group.Allowed("/")
-	st.group.Allowed("/")
-	st.size = int64(cap(rec.Body)+len(rec.URL)+len(rec.Authority)) + int64(st.robots.Footprint())
 	return st
 }
 

@@ -77,7 +77,7 @@ func (c *crawl) finish(interrupted bool) *crawllog.Summary {
 			h.DeferredUntil = &u
 			s.Totals.DeferredHosts++
 		}
-		if rs, _ := c.robots.cached(hs.Authority, time.Time{}); rs != nil {
+		if rs := c.robots.peek(hs.Authority); rs != nil {
 			h.Robots = robotsSummary(rs)
 		}
 		s.Hosts = append(s.Hosts, h)
