@@ -6,8 +6,18 @@ import (
 	"strings"
 )
 
-// maxRobotsLines bounds how many lines of a robots.txt body are shown.
-const maxRobotsLines = 1500
+// A robots.txt body of up to fullRobotsLines lines is shown whole. Of a
+// longer one, the first headRobotsLines lines are shown, then only the
+// lines that decided something, each with robotsContext lines either
+// side, and gaps for the rest: a hostile file of thousands of rules that
+// decided nothing made each host's section hundreds of KB (a report of
+// 600 such hosts was 127 MB). No more than maxRobotsLines lines are shown.
+const (
+	fullRobotsLines = 300
+	headRobotsLines = 100
+	robotsContext   = 1
+	maxRobotsLines  = 1500
+)
 
 // maxListed bounds the example URLs listed under a robots.txt line.
 const maxListed = 8
@@ -15,6 +25,7 @@ const maxListed = 8
 // robotsLine is one line of a host's robots.txt as shown in the report.
 type robotsLine struct {
 	N       int
+	Gap     int    // lines not shown between the previous line shown and this one
 	ID      string // anchor, unique in the page
 	Text    string
 	Kind    string // CSS class: comment, note, agent, allow, disallow, pace, sitemap, other, blank
@@ -142,10 +153,6 @@ func buildRobotsLines(hostID, authority, body string, reqs []request, skips []sk
 	if len(raw) > 0 && raw[len(raw)-1] == "" {
 		raw = raw[:len(raw)-1]
 	}
-	if len(raw) > maxRobotsLines {
-		omitted = len(raw) - maxRobotsLines
-		raw = raw[:maxRobotsLines]
-	}
 	lines = make([]robotsLine, len(raw))
 	for i, t := range raw {
 		lines[i] = robotsLine{N: i + 1, ID: lineAnchor(hostID, i+1), Text: strings.TrimRight(t, "\r"), Kind: lineKind(t)}
@@ -209,7 +216,39 @@ func buildRobotsLines(hostID, authority, body string, reqs []request, skips []sk
 		dangling = append(dangling, n)
 	}
 	sort.Ints(dangling)
+	lines, omitted = elideRobotsLines(lines)
 	return lines, omitted, dangling
+}
+
+// elideRobotsLines returns the lines of a body to show (see
+// fullRobotsLines), each with the number of lines left out before it, and
+// the number left out after the last one shown.
+func elideRobotsLines(all []robotsLine) (shown []robotsLine, omitted int) {
+	if len(all) <= fullRobotsLines {
+		return all, 0
+	}
+	keep := make([]bool, len(all))
+	for i := range all {
+		if i < headRobotsLines {
+			keep[i] = true
+		}
+		if all[i].Decided {
+			for j := max(0, i-robotsContext); j <= min(len(all)-1, i+robotsContext); j++ {
+				keep[j] = true
+			}
+		}
+	}
+	last := -1 // index of the last line shown
+	for i := range all {
+		if !keep[i] || len(shown) == maxRobotsLines {
+			continue
+		}
+		l := all[i]
+		l.Gap = i - last - 1
+		shown = append(shown, l)
+		last = i
+	}
+	return shown, len(all) - 1 - last
 }
 
 // visitKey returns the digits of a Visit-time line's value ("0600-0845"

@@ -1,7 +1,10 @@
 package report
 
 import (
+	"fmt"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -87,13 +90,74 @@ func TestBuildRobotsLines(t *testing.T) {
 	}
 }
 
-func TestBuildRobotsLinesCapsBody(t *testing.T) {
-	body := ""
-	for range maxRobotsLines + 7 {
-		body += "Disallow: /x\n"
-	}
+func TestBuildRobotsLinesShowsShortBodiesWhole(t *testing.T) {
+	body := strings.Repeat("Disallow: /x\n", fullRobotsLines)
 	lines, omitted, _ := buildRobotsLines("h", "", body, nil, nil, nil, nil)
-	if len(lines) != maxRobotsLines || omitted != 7 {
-		t.Errorf("%d lines shown, %d omitted", len(lines), omitted)
+	if len(lines) != fullRobotsLines || omitted != 0 {
+		t.Errorf("%d lines shown, %d omitted; want all %d", len(lines), omitted, fullRobotsLines)
+	}
+	for i, l := range lines {
+		if l.N != i+1 || l.Gap != 0 {
+			t.Fatalf("line %d shown as %d with gap %d", i+1, l.N, l.Gap)
+		}
+	}
+}
+
+// TestBuildRobotsLinesElidesWhatDecidedNothing: of a long body, the head
+// is shown, then each line that decided something with one line either
+// side, and gaps count what was left out, so a deciding line far down a
+// large file is shown (and linked) and a hostile file of rules that
+// decided nothing stays small.
+func TestBuildRobotsLinesElidesWhatDecidedNothing(t *testing.T) {
+	const n = 5000
+	var b strings.Builder
+	b.WriteString("User-agent: *\n")
+	for i := 2; i <= n; i++ {
+		fmt.Fprintf(&b, "Disallow: /r%d\n", i)
+	}
+	skips := []skip{{URL: "http://h.test/r2000/x", Reason: "robots-disallowed", Line: 2000}, {URL: "http://h.test/r4999/x", Reason: "robots-disallowed", Line: 4999}}
+	lines, omitted, dangling := buildRobotsLines("h", "http://h.test", b.String(), nil, skips, nil, nil)
+	var got []int
+	gaps := map[int]int{}
+	for _, l := range lines {
+		got = append(got, l.N)
+		if l.Gap > 0 {
+			gaps[l.N] = l.Gap
+		}
+	}
+	want := []int{}
+	for i := 1; i <= headRobotsLines; i++ {
+		want = append(want, i)
+	}
+	want = append(want, 1999, 2000, 2001, 4998, 4999, 5000)
+	if !slices.Equal(got, want) {
+		t.Errorf("lines shown %v, want %v", got, want)
+	}
+	if gaps[1999] != 1999-headRobotsLines-1 || gaps[4998] != 4998-2001-1 || len(gaps) != 2 {
+		t.Errorf("gaps %v; want %d before 1999 and %d before 4998", gaps, 1999-headRobotsLines-1, 4998-2001-1)
+	}
+	if omitted != 0 || len(dangling) != 0 {
+		t.Errorf("omitted %d, dangling %v; want none", omitted, dangling)
+	}
+	for _, l := range lines {
+		if (l.N == 2000 || l.N == 4999) && (!l.Decided || len(l.Lists) != 1 || l.Lists[0].Label != "blocked") {
+			t.Errorf("line %d: %+v; want it marked as blocking its URL", l.N, l)
+		}
+	}
+}
+
+// TestBuildRobotsLinesCapsWhatIsShown: a body whose every line decided
+// something shows maxRobotsLines of them and counts the rest.
+func TestBuildRobotsLinesCapsWhatIsShown(t *testing.T) {
+	const n = maxRobotsLines + 7
+	var b strings.Builder
+	var skips []skip
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, "Disallow: /r%d\n", i)
+		skips = append(skips, skip{URL: fmt.Sprintf("http://h.test/r%d", i), Reason: "robots-disallowed", Line: i})
+	}
+	lines, omitted, _ := buildRobotsLines("h", "http://h.test", b.String(), nil, skips, nil, nil)
+	if len(lines) != maxRobotsLines || omitted != 7 || lines[len(lines)-1].N != maxRobotsLines {
+		t.Errorf("%d lines shown (last %d), %d omitted; want %d and 7", len(lines), lines[len(lines)-1].N, omitted, maxRobotsLines)
 	}
 }
