@@ -44,8 +44,12 @@
 //     from request to request. Robots rules from different lines stay
 //     apart; a kind whose requests all carry one label shows that label.
 //   - Timelines draw at most 3000 requests per host and tables list the first
-//     60 requests; the rest are counted. robots.txt bodies show at most 1500
-//     lines, and each deciding line lists at most 8 URLs per outcome.
+//     60 requests; the rest are counted. A robots.txt body of up to 300
+//     lines is shown whole; of a longer one, the first 100 lines, then only
+//     the lines that decided something with one line either side, and the
+//     number of lines left out between them; at most 1500 lines in all
+//     (summary.json keeps the first 64 KiB of a body). Each deciding line
+//     lists at most 8 URLs per outcome.
 //   - Hosts are taken from summary.json first, then from any log line that
 //     names another host (for example the target of a robots.txt redirect);
 //     such hosts are marked "no summary".
