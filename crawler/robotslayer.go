@@ -1,6 +1,7 @@
 package crawler
 
 import (
+	"bytes"
 	"container/list"
 	"context"
 	"encoding/json"
@@ -143,12 +144,23 @@ func newPoliteStack(cfg Config, sched *scheduler.Scheduler, store robotsStore, b
 
 // cached returns the robots.txt state for authority from memory or the
 // store, without fetching. fresh reports whether it is within its TTL at now.
-// A file read from the store is parsed without holding the layer's lock.
+// A file read from the store is parsed without holding the layer's lock,
+// and cached only if the store still holds it then: a refresh persists its
+// copy before caching it, so a newer copy cached, then dropped under
+// robots.cache_bytes while this one was parsed, is not replaced by it.
 func (l *robotsLayer) cached(authority string, now time.Time) (st *robotsState, fresh bool) {
-	l.mu.Lock()
-	st = l.states[authority]
-	if st == nil {
+	var loaded *robotsState
+	var loadedFrom []byte
+	for {
+		l.mu.Lock()
+		if st = l.states[authority]; st != nil {
+			break
+		}
 		data, ok := l.store.GetRobots(authority)
+		if ok && loaded != nil && bytes.Equal(data, loadedFrom) {
+			st = l.put(loaded)
+			break
+		}
 		l.mu.Unlock()
 		if !ok {
 			return nil, false
@@ -157,13 +169,7 @@ func (l *robotsLayer) cached(authority string, now time.Time) (st *robotsState, 
 		if json.Unmarshal(data, &rec) != nil {
 			return nil, false
 		}
-		loaded := l.prepare(rec)
-		l.mu.Lock()
-		// Another caller may have loaded it, or a refresh installed a
-		// newer copy, while this one parsed: theirs stands.
-		if st = l.states[authority]; st == nil {
-			st = l.put(loaded)
-		}
+		loaded, loadedFrom = l.prepare(rec), data
 	}
 	l.lru.MoveToFront(st.elem)
 	l.mu.Unlock()
@@ -205,7 +211,9 @@ func (l *robotsLayer) prepare(rec robotsRecord) *robotsState {
 	// on its second.
 	st.group.Allowed("/")
 	st.group.Allowed("/")
-	st.size = int64(cap(rec.Body)+len(rec.URL)+len(rec.Authority)) + int64(st.robots.Footprint())
+	// Footprint counts the parsed part of the body, which Parse shares
+	// with rec.Body; what it did not parse is counted here.
+	st.size = int64(st.robots.Footprint()+cap(rec.Body)-len(st.robots.Body())) + int64(len(rec.URL)+len(rec.Authority))
 	return st
 }
 
