@@ -36,6 +36,7 @@ func schedulerConfig(cfg Config, onSkip func(scheduler.Skip)) scheduler.Config {
 		MaxDepth:          cfg.Scope.MaxDepth,
 		MaxPagesPerHost:   cfg.Scope.MaxPagesPerHost,
 		MaxPages:          cfg.Scope.MaxPages,
+		MaxURLLength:      cfg.Scope.MaxURLLength,
 		RequisitesAnyHost: true,
 	}
 	sc.OnSkip = onSkip

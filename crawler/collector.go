@@ -64,7 +64,7 @@ func newCollector(tr http.RoundTripper, cfg Config) *colly.Collector {
 		if j == nil || j.nofollow || !ok2xx(e.Response.StatusCode) {
 			return
 		}
-		if u := j.resolve(e.Request.URL, e.Attr("href")); u != "" {
+		if u := j.resolve(e.Request.URL, e.Attr("href")); u != "" && j.keep(u, cfg.Scope.MaxLinks) {
 			j.links = append(j.links, u)
 		}
 	})
@@ -84,7 +84,7 @@ func newCollector(tr http.RoundTripper, cfg Config) *colly.Collector {
 			if e.Name == "link" {
 				src = e.Attr("href")
 			}
-			if u := j.resolve(e.Request.URL, src); u != "" {
+			if u := j.resolve(e.Request.URL, src); u != "" && j.keep(u, cfg.Scope.MaxLinks) {
 				j.requisites = append(j.requisites, u)
 			}
 		})
@@ -101,6 +101,21 @@ func jobOf(e *colly.HTMLElement) *job {
 }
 
 func ok2xx(code int) bool { return code >= 200 && code < 300 }
+
+// keep reports whether the page's link or requisite u is within max (0: no
+// limit) of those found so far, and counts it if not: one page of a trap
+// can hold hundreds of thousands of links, each a frontier entry and, once
+// a limit is reached, a skip log line.
+func (j *job) keep(u string, max int) bool {
+	if max == 0 || len(j.links)+len(j.requisites) < max {
+		return true
+	}
+	if j.dropped == 0 {
+		j.firstDrop = u
+	}
+	j.dropped++
+	return false
+}
 
 // resolve makes ref absolute against the page's <base href> or its URL;
 // "" for references that lead nowhere to fetch (fragments, javascript:).

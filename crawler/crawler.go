@@ -270,7 +270,7 @@ func (c *crawl) add(cand scheduler.Candidate) {
 		return // a seed already in the frontier from an earlier run
 	}
 	switch skip.Reason {
-	case scheduler.ReasonOutOfScope, scheduler.ReasonMaxDepth, scheduler.ReasonMaxPages, scheduler.ReasonInvalidURL:
+	case scheduler.ReasonOutOfScope, scheduler.ReasonMaxDepth, scheduler.ReasonMaxPages, scheduler.ReasonInvalidURL, scheduler.ReasonURLTooLong:
 		// The frontier does not remember refused URLs, so the same link
 		// on every page would be refused again: log it once.
 		if !c.logged.add(skip.URL) {

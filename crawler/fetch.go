@@ -26,6 +26,8 @@ type job struct {
 	verdict    robots.Verdict
 	links      []string
 	requisites []string
+	dropped    int    // links and requisites found past scope.max_links_per_page
+	firstDrop  string // the first of them
 	nofollow   bool
 	base       *url.URL // the page's <base href>, if any
 }
@@ -205,6 +207,9 @@ func (c *crawl) record(j *job) {
 	for _, link := range j.links {
 		meta = append(meta, archive.Field{Name: "outlink", Value: link})
 	}
+	if j.dropped > 0 {
+		meta = append(meta, archive.Field{Name: "outlinks-not-followed", Value: droppedLinks(j.dropped, c.cfg.Scope.MaxLinks)})
+	}
 	c.archive(ex, meta, false)
 }
 
@@ -282,11 +287,24 @@ func (c *crawl) follow(j *job) {
 		for _, r := range j.requisites {
 			c.add(scheduler.Candidate{URL: r, Parent: l.URL, Depth: l.Depth + 1, Kind: scheduler.KindRequisite})
 		}
+		if j.dropped > 0 {
+			c.skipLinksPast(l, j.firstDrop, droppedLinks(j.dropped, c.cfg.Scope.MaxLinks))
+		}
 	case scheduler.KindSitemap:
 		pages, maps, err := parseSitemap(ex.Body, l.URL)
 		if err != nil {
 			c.log.Warn("sitemap not parsed", "url", l.URL, "err", err)
 			return
+		}
+		if n := len(maps) + len(pages); n > maxSitemapURLs {
+			first := ""
+			if len(maps) > maxSitemapURLs {
+				first, maps, pages = maps[maxSitemapURLs], maps[:maxSitemapURLs], nil
+			} else {
+				first, pages = pages[maxSitemapURLs-len(maps)], pages[:maxSitemapURLs-len(maps)]
+			}
+			c.skipLinksPast(l, first, fmt.Sprintf("the sitemap lists %d URLs, more than the %d sitemaps.org allows in one: this one and the %d after it are not followed",
+				n, maxSitemapURLs, n-maxSitemapURLs-1))
 		}
 		for _, m := range maps {
 			// One level deeper than the index: the scheduler skips
@@ -299,6 +317,22 @@ func (c *crawl) follow(j *job) {
 		c.events.emit(Event{Kind: EventSitemap, Host: l.Authority, URL: l.URL,
 			Detail: fmt.Sprintf("sitemap %s lists %d pages and %d sitemaps", l.URL, len(pages), len(maps))})
 	}
+}
+
+// skipLinksPast logs one max-links skip, for the first of the URLs that
+// the page or sitemap of l listed past its limit; detail counts the rest,
+// which are not logged one by one (a trap's page can list 400,000).
+func (c *crawl) skipLinksPast(l *scheduler.Lease, first, detail string) {
+	sk := scheduler.Skip{URL: first, Parent: l.URL, Authority: l.Authority, Reason: scheduler.ReasonMaxLinks, Detail: detail}
+	if u, err := scheduler.Canonicalize(first, nil); err == nil {
+		sk.URL, sk.Authority = u.String(), scheduler.Authority(u)
+	}
+	c.recordSkip(sk)
+}
+
+// droppedLinks says that a page's links past max were not followed.
+func droppedLinks(n, max int) string {
+	return fmt.Sprintf("the page has %d more links and requisites than the %d followed (scope.max_links_per_page): this one, the first of them, and %d more are not followed", n, max, n-1)
 }
 
 func resolve(base, ref string) (string, error) {

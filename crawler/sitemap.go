@@ -13,6 +13,10 @@ import (
 // 50 MB uncompressed).
 const maxSitemapBytes = 50 << 20
 
+// maxSitemapURLs is the sitemaps.org limit of URLs in one sitemap (or
+// sitemaps in one index): those past it are not followed.
+const maxSitemapURLs = 50000
+
 // parseSitemap reads a sitemap (urlset) or sitemap index, plain or gzip, and
 // returns the page URLs and the sitemap URLs it lists, resolved against base.
 func parseSitemap(body []byte, base string) (pages, sitemaps []string, err error) {

@@ -48,6 +48,10 @@ func reasonMeaning(reason string) string {
 		return "The host kept failing, so the crawl stopped asking it."
 	case "max-pages":
 		return "The crawl reached its page limit."
+	case "url-too-long":
+		return "The URL is longer than the crawl takes (scope.max_url_length), as a trap's URLs grow to be; the log keeps its start."
+	case "max-links":
+		return "A page had more links than the crawl follows from one page (scope.max_links_per_page), or a sitemap more than the 50,000 URLs sitemaps.org allows; one line names the first link not followed and counts the rest."
 	case "invalid-url":
 		return "The link is not a URL the crawler can fetch."
 	case "fetch-failed":

@@ -2,6 +2,7 @@ package scheduler
 
 import (
 	"net/url"
+	"strings"
 	"testing"
 )
 
@@ -208,6 +209,13 @@ func TestAddDedupeScopeDepthLimits(t *testing.T) {
 			{Candidate{URL: "http://a.test/s?sid=10", Parent: "http://a.test/s?sid=9", Depth: 1, Redirects: MaxRedirects}, ""},
 			{Candidate{URL: "http://a.test/s?sid=11", Parent: "http://a.test/s?sid=10", Depth: 1, Redirects: MaxRedirects + 1}, ReasonRedirectLimit},
 		}},
+		{"max URL length: the canonical form counts", func(c *Config) { c.Scope.MaxURLLength = 40 }, []step{
+			{Candidate{URL: "http://a.test/", Seed: true}, ""},
+			{Candidate{URL: "http://a.test/" + strings.Repeat("x", 26), Depth: 1}, ""}, // 40 octets
+			{Candidate{URL: "http://a.test/" + strings.Repeat("y", 27), Depth: 1}, ReasonURLTooLong},
+			{Candidate{URL: "HTTP://A.TEST:80/a/../" + strings.Repeat("z", 26), Depth: 1}, ""}, // 40 once canonical
+			{Candidate{URL: "http://a.test/" + strings.Repeat("w", 4000), Seed: true}, ReasonURLTooLong},
+		}},
 		{"sitemap nesting limited, max depth not applied to sitemaps", func(c *Config) { c.Scope.MaxDepth = 1 }, []step{
 			{Candidate{URL: "http://a.test/", Seed: true}, ""},
 			{Candidate{URL: "http://a.test/sm0.xml", Parent: "http://a.test/robots.txt", Kind: KindSitemap}, ""},
@@ -320,5 +328,30 @@ func TestSeedScopeSurvivesRestart(t *testing.T) {
 	}
 	if sk, err := g.Add(Candidate{URL: "http://127.0.0.1:18081/p", Parent: "http://127.0.0.1:18081/", Depth: 1}); sk != nil || err != nil {
 		t.Errorf("link on the seed's host and port: %+v %v, want queued", sk, err)
+	}
+}
+
+// TestAddTooLongURLIsLoggedCut: a URL over Scope.MaxURLLength is skipped
+// with its length in the detail, and the Skip carries it cut to the limit,
+// since a trap's URL can be as long as the page that links it.
+func TestAddTooLongURLIsLoggedCut(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Scope.MaxURLLength = 100
+	s, err := Open(cfg, NewMemStore())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	long := "http://a.test/" + strings.Repeat("a/", 50000)
+	sk, err := s.Add(Candidate{URL: long, Parent: "http://a.test/", Depth: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sk == nil || sk.Reason != ReasonURLTooLong || sk.URL != long[:100] || sk.Authority != "http://a.test:80" ||
+		!strings.Contains(sk.Detail, "100014 octets") || !strings.Contains(sk.Detail, "scope.max_url_length") {
+		t.Fatalf("skip %+v", sk)
+	}
+	if st := s.Stats(); st.Skipped != 1 || st.Queued != 0 {
+		t.Errorf("stats %+v; want one skip, nothing queued", st)
 	}
 }

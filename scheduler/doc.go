@@ -151,8 +151,12 @@
 //     skip policies; Request-rate is never clamped.
 //   - Canonicalize does not convert internationalised host names to
 //     punycode and drops user info.
+//   - Scope.MaxURLLength cuts URLs whose canonical form is longer
+//     (url-too-long), before any other check: the URLs of a trap that
+//     adds a segment at every link grow without end. The Skip carries the
+//     URL cut to that length.
 //   - Only queued URLs enter the seen set: a URL skipped as out of scope,
-//     too deep or over a page limit is skipped (and reported) again each
+//     too deep, too long or over a page limit is skipped (and reported) again each
 //     time it is offered, since it may later come as a seed or at a lower
 //     depth. The crawler may de-duplicate its skip log.
 //   - A redirect target is a new Candidate with the redirecting URL's

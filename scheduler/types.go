@@ -98,6 +98,13 @@ const (
 	// ReasonSitemapNesting: a sitemap listed by a sitemap index nested
 	// deeper than MaxSitemapNesting levels.
 	ReasonSitemapNesting Reason = "sitemap-nesting"
+	// ReasonURLTooLong: the canonical URL is longer than
+	// ScopeConfig.MaxURLLength octets, as the URLs of a trap that adds a
+	// path segment at every link grow to be.
+	ReasonURLTooLong Reason = "url-too-long"
+	// ReasonMaxLinks: the link is past the crawler's limit of links
+	// followed from one page (the scheduler never sees it).
+	ReasonMaxLinks Reason = "max-links"
 )
 
 // A Skip records why a URL was not fetched: the rule and its robots.txt line

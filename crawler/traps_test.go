@@ -1,0 +1,126 @@
+package crawler
+
+import (
+	"fmt"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/crawlproject/crawl/crawllog"
+	"github.com/crawlproject/crawl/scheduler"
+)
+
+// TestPageLinksPastTheLimitAreNotFollowed: a trap's page can link to
+// hundreds of thousands of URLs, each a frontier entry. Only the first
+// scope.max_links_per_page links and requisites of a page are followed;
+// one max-links line names the first link left and counts the rest, and
+// the page's WARC metadata record says so too.
+func TestPageLinksPastTheLimitAreNotFollowed(t *testing.T) {
+	h := newTestHost(t)
+	h.robotsText("User-agent: *\nCrawl-delay: 0.01\n")
+	var links []string
+	for i := range 25 {
+		links = append(links, fmt.Sprintf("/p%d", i))
+		h.html(fmt.Sprintf("/p%d", i))
+	}
+	h.html("/", links...)
+	cfg := testConfig(t)
+	cfg.Scope.MaxLinks = 10
+	crawlFor(t, cfg, h.URL("/"))
+	got := map[string]bool{}
+	for _, p := range h.paths() {
+		got[p] = true
+	}
+	for i, l := range links {
+		if got[l] != (i < 10) {
+			t.Errorf("%s requested: %v; want only the first 10 links followed", l, got[l])
+		}
+	}
+	skips := skipsFor(t, cfg, scheduler.ReasonMaxLinks)
+	if len(skips) != 1 {
+		t.Fatalf("%d max-links skips, want one line for the page: %+v", len(skips), skips)
+	}
+	s := skips[0]
+	if s.URL != h.URL("/p10") || s.Parent != h.URL("/") || s.Host != h.srv.URL ||
+		!strings.Contains(s.Detail, "15 more links") || !strings.Contains(s.Detail, "and 14 more") {
+		t.Errorf("skip %+v; want /p10, the first link left, with 15 left in all", s)
+	}
+	found := false
+	for _, r := range warcRecords(t, cfg.Out) {
+		if r.Type() == "metadata" && r.Get("WARC-Target-URI") == h.URL("/") {
+			body := string(r.Block)
+			found = strings.Contains(body, "outlinks-not-followed: the page has 15 more") &&
+				strings.Count(body, "outlink: ") == 10
+		}
+	}
+	if !found {
+		t.Error("the page's metadata record does not list 10 outlinks and the 15 not followed")
+	}
+}
+
+// TestTooLongURLIsSkipped: a trap that adds a path segment at every link
+// makes ever longer URLs; past scope.max_url_length one is skipped as
+// url-too-long, never requested, and logged cut to the limit.
+func TestTooLongURLIsSkipped(t *testing.T) {
+	h := newTestHost(t)
+	h.robotsText("User-agent: *\nCrawl-delay: 0.01\n")
+	long := "/" + strings.Repeat("deeper/", 400) // 2801 octets of path
+	h.html("/", long, "/ok")
+	h.html("/ok")
+	cfg := testConfig(t)
+	crawlFor(t, cfg, h.URL("/"))
+	for _, p := range h.paths() {
+		if len(p) > 100 {
+			t.Errorf("requested a URL of %d octets", len(p))
+		}
+	}
+	skips := skipsFor(t, cfg, scheduler.ReasonURLTooLong)
+	if len(skips) != 1 || len(skips[0].URL) != 2048 || !strings.HasPrefix(h.URL(long), skips[0].URL) ||
+		!strings.Contains(skips[0].Detail, "longer than 2048 (scope.max_url_length)") {
+		t.Fatalf("url-too-long skips %+v; want the link, cut to 2048 octets", skips)
+	}
+}
+
+// TestSitemapReadUpToItsProtocolLimit: sitemaps.org allows 50,000 URLs in
+// a sitemap; a longer one (a 50 MB sitemap holds a million) is followed up
+// to that, and one max-links line counts the rest.
+func TestSitemapReadUpToItsProtocolLimit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("queues 50,000 URLs")
+	}
+	h := newTestHost(t)
+	h.robotsText("User-agent: *\nCrawl-delay: 0.01\nSitemap: " + h.URL("/big.xml") + "\n")
+	const n = maxSitemapURLs + 5
+	h.pages["/big.xml"] = func(w http.ResponseWriter, _ *http.Request) {
+		var b strings.Builder
+		b.WriteString("<urlset>")
+		for i := range n {
+			fmt.Fprintf(&b, "<url><loc>%s</loc></url>", h.URL(fmt.Sprintf("/s%d", i)))
+		}
+		b.WriteString("</urlset>")
+		fmt.Fprint(w, b.String())
+	}
+	h.html("/")
+	cfg := testConfig(t)
+	cfg.Seeds.Sitemaps = true
+	cfg.Scope.MaxPages = 2
+	sum := crawlFor(t, cfg, h.URL("/"))
+	skips := skipsFor(t, cfg, scheduler.ReasonMaxLinks)
+	if len(skips) != 1 || skips[0].URL != h.URL(fmt.Sprintf("/s%d", maxSitemapURLs)) || skips[0].Parent != h.URL("/big.xml") ||
+		!strings.Contains(skips[0].Detail, "lists 50005 URLs") {
+		t.Fatalf("max-links skips %+v; want one naming /s50000", skips)
+	}
+	// Every URL taken from the sitemap is either fetched or skipped at
+	// the page limit; the five past the protocol's limit are neither.
+	if got := sum.SkipReasons["max-pages"] + sum.Totals.Fetched; got < maxSitemapURLs {
+		t.Errorf("%d sitemap URLs accounted for, want at least %d", got, maxSitemapURLs)
+	}
+	for _, s := range readJSONL[crawllog.SkipEntry](t, filepath.Join(cfg.Out, crawllog.SkipLogFile)) {
+		for i := maxSitemapURLs + 1; i < n; i++ {
+			if s.URL == h.URL(fmt.Sprintf("/s%d", i)) {
+				t.Errorf("%s, past the limit, was taken up: %+v", s.URL, s)
+			}
+		}
+	}
+}
