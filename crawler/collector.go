@@ -15,7 +15,7 @@ import (
 // User-Agent. Pacing, robots.txt, the deadline and the body cap are enforced
 // in the polite transport, which colly cannot bypass: it is colly's only
 // way to the network.
-func newCollector(tr http.RoundTripper, cfg Config) *colly.Collector {
+func newCollector(tr http.RoundTripper, cfg Config, budget *parseBudget) *colly.Collector {
 	c := colly.NewCollector()
 	c.SetClient(&http.Client{
 		Transport: tr,
@@ -41,6 +41,13 @@ func newCollector(tr http.RoundTripper, cfg Config) *colly.Collector {
 	c.UserAgent = cfg.UserAgentHeader()
 	c.Headers = nil
 
+	// Runs after the body is read and before colly parses it; the worker
+	// gives the bytes back when the request is done (handleFetch).
+	c.OnResponse(func(r *colly.Response) {
+		if j, _ := r.Ctx.GetAny("job").(*job); j != nil && parsedAsHTML(r) {
+			j.parsing = budget.take(int64(len(r.Body)))
+		}
+	})
 	token := strings.ToLower(cfg.Agent.Token)
 	c.OnHTML("base[href]", func(e *colly.HTMLElement) {
 		if j := jobOf(e); j.base == nil {

@@ -71,6 +71,7 @@ type crawl struct {
 	tr     *politeTransport
 	robots *robotsLayer
 	col    *colly.Collector
+	parse  *parseBudget // bytes of HTML parsed at once (newCollector)
 	arch   *archive.Writer
 	logs   *logs
 	tally  *tally
@@ -167,7 +168,8 @@ func start(cfg Config, opts Options) (*crawl, error) {
 	}
 	c.tr, c.robots = newPoliteStack(cfg, c.sched, store, c.hostBusy, c.onRobotsFetch)
 	c.robots.warn = c.log.Warn
-	c.col = newCollector(c.tr, cfg)
+	c.parse = newParseBudget(maxParseBytes)
+	c.col = newCollector(c.tr, cfg, c.parse)
 	c.applyCachedRules(time.Now())
 	return c, nil
 }

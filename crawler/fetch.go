@@ -27,6 +27,7 @@ type job struct {
 	links      []string
 	requisites []string
 	dropped    int    // links and requisites found past scope.max_links_per_page
+	parsing    int64  // bytes of the parse budget held while colly parses the page
 	firstDrop  string // the first of them
 	nofollow   bool
 	base       *url.URL // the page's <base href>, if any
@@ -138,6 +139,7 @@ func (c *crawl) handleFetch(ctx context.Context, l *scheduler.Lease) error {
 	hdr := http.Header{}
 	hdr.Set(jobHeader, id)
 	err := c.col.Request(http.MethodGet, l.URL, nil, cctx, hdr)
+	c.parse.give(j.parsing)
 	if ex.Start.IsZero() || ex.stopped {
 		// Not sent, or aborted because the crawl is stopping: the lease
 		// stays unfinished, so the URL stays in the durable frontier for
