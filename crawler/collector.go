@@ -71,8 +71,8 @@ func newCollector(tr http.RoundTripper, cfg Config, budget *parseBudget) *colly.
 		if j == nil || j.nofollow || !ok2xx(e.Response.StatusCode) {
 			return
 		}
-		if u := j.resolve(e.Request.URL, e.Attr("href")); u != "" && j.keep(u, cfg.Scope.MaxLinks) {
-			j.links = append(j.links, u)
+		if u := j.resolve(e.Request.URL, e.Attr("href")); u != "" {
+			j.links.add(u, cfg.Scope.MaxLinks)
 		}
 	})
 	if cfg.Fetch.Requisites {
@@ -91,8 +91,8 @@ func newCollector(tr http.RoundTripper, cfg Config, budget *parseBudget) *colly.
 			if e.Name == "link" {
 				src = e.Attr("href")
 			}
-			if u := j.resolve(e.Request.URL, src); u != "" && j.keep(u, cfg.Scope.MaxLinks) {
-				j.requisites = append(j.requisites, u)
+			if u := j.resolve(e.Request.URL, src); u != "" {
+				j.requisites.add(u, cfg.Scope.MaxLinks)
 			}
 		})
 	}
@@ -109,19 +109,36 @@ func jobOf(e *colly.HTMLElement) *job {
 
 func ok2xx(code int) bool { return code >= 200 && code < 300 }
 
-// keep reports whether the page's link or requisite u is within max (0: no
-// limit) of those found so far, and counts it if not: one page of a trap
-// can hold hundreds of thousands of links, each a frontier entry and, once
-// a limit is reached, a skip log line.
-func (j *job) keep(u string, max int) bool {
-	if max == 0 || len(j.links)+len(j.requisites) < max {
-		return true
+// outlinks are the links, or the requisites, found in a page, in document
+// order. One page of a trap can hold hundreds of thousands of them, each a
+// frontier entry and, once a page limit is reached, a skip log line, so
+// only the first max distinct URLs are kept (repeats of a kept URL are
+// kept too: the frontier counts them as duplicate links).
+type outlinks struct {
+	urls     []string
+	distinct map[string]bool
+	dropped  int    // links found to URLs past the first max (each repeat counted)
+	first    string // the URL of the first of them
+}
+
+// add keeps u if it is among the first max (0: no limit) distinct URLs.
+func (o *outlinks) add(u string, max int) {
+	if max == 0 {
+		o.urls = append(o.urls, u)
+		return
 	}
-	if j.dropped == 0 {
-		j.firstDrop = u
+	if o.distinct == nil {
+		o.distinct = map[string]bool{}
 	}
-	j.dropped++
-	return false
+	if !o.distinct[u] && len(o.distinct) == max {
+		if o.dropped == 0 {
+			o.first = u
+		}
+		o.dropped++
+		return
+	}
+	o.distinct[u] = true
+	o.urls = append(o.urls, u)
 }
 
 // resolve makes ref absolute against the page's <base href> or its URL;

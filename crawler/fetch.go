@@ -24,11 +24,9 @@ type job struct {
 	lease      *scheduler.Lease
 	ex         *exchange
 	verdict    robots.Verdict
-	links      []string
-	requisites []string
-	dropped    int    // links and requisites found past scope.max_links_per_page
-	parsing    int64  // bytes of the parse budget held while colly parses the page
-	firstDrop  string // the first of them
+	links      outlinks
+	requisites outlinks // with fetch.requisites: images, scripts, style sheets and icons
+	parsing    int64    // bytes of the parse budget held while colly parses the page
 	nofollow   bool
 	base       *url.URL // the page's <base href>, if any
 }
@@ -206,11 +204,13 @@ func (c *crawl) record(j *job) {
 	if l.Parent != "" {
 		meta = append(meta, archive.Field{Name: "via", Value: l.Parent})
 	}
-	for _, link := range j.links {
+	for _, link := range j.links.urls {
 		meta = append(meta, archive.Field{Name: "outlink", Value: link})
 	}
-	if j.dropped > 0 {
-		meta = append(meta, archive.Field{Name: "outlinks-not-followed", Value: droppedLinks(j.dropped, c.cfg.Scope.MaxLinks)})
+	for _, o := range []*outlinks{&j.links, &j.requisites} {
+		if o.dropped > 0 {
+			meta = append(meta, archive.Field{Name: "outlinks-not-followed", Value: droppedLinks(o, &j.requisites, c.cfg.Scope.MaxLinks)})
+		}
 	}
 	c.archive(ex, meta, false)
 }
@@ -283,14 +283,16 @@ func (c *crawl) follow(j *job) {
 	}
 	switch l.Kind {
 	case scheduler.KindPage:
-		for _, link := range j.links {
+		for _, link := range j.links.urls {
 			c.add(scheduler.Candidate{URL: link, Parent: l.URL, Depth: l.Depth + 1, Kind: scheduler.KindPage})
 		}
-		for _, r := range j.requisites {
+		for _, r := range j.requisites.urls {
 			c.add(scheduler.Candidate{URL: r, Parent: l.URL, Depth: l.Depth + 1, Kind: scheduler.KindRequisite})
 		}
-		if j.dropped > 0 {
-			c.skipLinksPast(l, j.firstDrop, droppedLinks(j.dropped, c.cfg.Scope.MaxLinks))
+		for _, o := range []*outlinks{&j.links, &j.requisites} {
+			if o.dropped > 0 {
+				c.skipLinksPast(l, o.first, droppedLinks(o, &j.requisites, c.cfg.Scope.MaxLinks))
+			}
 		}
 	case scheduler.KindSitemap:
 		pages, maps, err := parseSitemap(ex.Body, l.URL)
@@ -332,9 +334,15 @@ func (c *crawl) skipLinksPast(l *scheduler.Lease, first, detail string) {
 	c.recordSkip(sk)
 }
 
-// droppedLinks says that a page's links past max were not followed.
-func droppedLinks(n, max int) string {
-	return fmt.Sprintf("the page has %d more links and requisites than the %d followed (scope.max_links_per_page): this one, the first of them, and %d more are not followed", n, max, n-1)
+// droppedLinks says that the links (or, if o is reqs, the requisites) of
+// a page past max were not followed.
+func droppedLinks(o, reqs *outlinks, max int) string {
+	what := "links"
+	if o == reqs {
+		what = "requisites"
+	}
+	return fmt.Sprintf("%d %s of the page lead past the %d distinct URLs followed (scope.max_links_per_page): this one, the first, and %d more (repeats counted) are not followed",
+		o.dropped, what, max, o.dropped-1)
 }
 
 func resolve(base, ref string) (string, error) {

@@ -43,14 +43,14 @@ func TestPageLinksPastTheLimitAreNotFollowed(t *testing.T) {
 	}
 	s := skips[0]
 	if s.URL != h.URL("/p10") || s.Parent != h.URL("/") || s.Host != h.srv.URL ||
-		!strings.Contains(s.Detail, "15 more links") || !strings.Contains(s.Detail, "and 14 more") {
+		!strings.Contains(s.Detail, "15 links of the page lead past the 10 distinct URLs") || !strings.Contains(s.Detail, "and 14 more") {
 		t.Errorf("skip %+v; want /p10, the first link left, with 15 left in all", s)
 	}
 	found := false
 	for _, r := range warcRecords(t, cfg.Out) {
 		if r.Type() == "metadata" && r.Get("WARC-Target-URI") == h.URL("/") {
 			body := string(r.Block)
-			found = strings.Contains(body, "outlinks-not-followed: the page has 15 more") &&
+			found = strings.Contains(body, "outlinks-not-followed: 15 links of the page") &&
 				strings.Count(body, "outlink: ") == 10
 		}
 	}
@@ -122,5 +122,49 @@ func TestSitemapReadUpToItsProtocolLimit(t *testing.T) {
 				t.Errorf("%s, past the limit, was taken up: %+v", s.URL, s)
 			}
 		}
+	}
+}
+
+// TestLinkLimitCountsDistinctURLsAndKinds: repeated anchors to one URL
+// take one place under scope.max_links_per_page, and requisites have
+// places of their own, so a page's many anchors do not cost it its images
+// (review 12: colly reads anchors before requisites, whatever their order
+// in the page).
+func TestLinkLimitCountsDistinctURLsAndKinds(t *testing.T) {
+	h := newTestHost(t)
+	h.robotsText("User-agent: *\nCrawl-delay: 0.01\n")
+	h.pages["/"] = func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, `<img src="/i1.png"><a href="/a">a</a><a href="/a">a</a><a href="/a">a</a><a href="/b">b</a>`+
+			`<a href="/c">c</a><a href="/a">a</a><img src="/i2.png"><img src="/i3.png">`)
+	}
+	for _, p := range []string{"/a", "/b", "/c", "/i1.png", "/i2.png", "/i3.png"} {
+		h.html(p)
+	}
+	cfg := testConfig(t)
+	cfg.Scope.MaxLinks = 2
+	cfg.Fetch.Requisites = true
+	crawlFor(t, cfg, h.URL("/"))
+	got := map[string]bool{}
+	for _, p := range h.paths() {
+		got[p] = true
+	}
+	for p, want := range map[string]bool{"/a": true, "/b": true, "/c": false, "/i1.png": true, "/i2.png": true, "/i3.png": false} {
+		if got[p] != want {
+			t.Errorf("%s requested: %v, want %v", p, got[p], want)
+		}
+	}
+	byURL := map[string]string{}
+	for _, s := range skipsFor(t, cfg, scheduler.ReasonMaxLinks) {
+		byURL[s.URL] = s.Detail
+	}
+	if d := byURL[h.URL("/c")]; !strings.HasPrefix(d, "1 links of the page lead past the 2 distinct URLs") {
+		t.Errorf("/c: %q", d)
+	}
+	if d := byURL[h.URL("/i3.png")]; !strings.HasPrefix(d, "1 requisites of the page lead past the 2 distinct URLs") {
+		t.Errorf("/i3.png: %q", d)
+	}
+	if len(byURL) != 2 {
+		t.Errorf("max-links skips %v; want /c and /i3.png", byURL)
 	}
 }
