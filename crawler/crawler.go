@@ -288,6 +288,12 @@ func (c *crawl) recordSkip(s scheduler.Skip) {
 	if s.Time.IsZero() {
 		s.Time = time.Now()
 	}
+	if m := c.cfg.Scope.MaxURLLength; m > 0 && len(s.URL) > m {
+		// A trap's URLs can be as long as the page that links them, and
+		// so would the log line be.
+		s.URL = cutURL(s.URL, m)
+		s.Detail += fmt.Sprintf("; URL logged cut to its first %d octets", len(s.URL))
+	}
 	c.logs.skips.write(crawllog.SkipEntry{Time: s.Time.UTC(), URL: s.URL, Host: s.Authority, Reason: string(s.Reason),
 		Detail: s.Detail, Rule: s.Rule, Line: s.Line, Parent: s.Parent, Queued: s.Queued})
 	c.tally.skip(s.Authority, string(s.Reason))

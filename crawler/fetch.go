@@ -207,9 +207,14 @@ func (c *crawl) record(j *job) {
 	for _, link := range j.links.urls {
 		meta = append(meta, archive.Field{Name: "outlink", Value: link})
 	}
-	for _, o := range []*outlinks{&j.links, &j.requisites} {
+	for _, o := range j.outlinks() {
 		if o.dropped > 0 {
-			meta = append(meta, archive.Field{Name: "outlinks-not-followed", Value: droppedLinks(o, &j.requisites, c.cfg.Scope.MaxLinks)})
+			first := o.first
+			if m := c.cfg.Scope.MaxURLLength; m > 0 {
+				first = cutURL(first, m)
+			}
+			meta = append(meta, archive.Field{Name: "outlinks-not-followed", Value: fmt.Sprintf("%d %s past the %d distinct URLs followed (scope.max_links_per_page, repeats counted), the first to %s",
+				o.dropped, o.what, c.cfg.Scope.MaxLinks, first)})
 		}
 	}
 	c.archive(ex, meta, false)
@@ -289,9 +294,10 @@ func (c *crawl) follow(j *job) {
 		for _, r := range j.requisites.urls {
 			c.add(scheduler.Candidate{URL: r, Parent: l.URL, Depth: l.Depth + 1, Kind: scheduler.KindRequisite})
 		}
-		for _, o := range []*outlinks{&j.links, &j.requisites} {
+		for _, o := range j.outlinks() {
 			if o.dropped > 0 {
-				c.skipLinksPast(l, o.first, droppedLinks(o, &j.requisites, c.cfg.Scope.MaxLinks))
+				c.skipLinksPast(l, o.first, fmt.Sprintf("%d %s of the page lead past the %d distinct URLs followed (scope.max_links_per_page): this one, the first, and %d more (repeats counted) are not followed",
+					o.dropped, o.what, c.cfg.Scope.MaxLinks, o.dropped-1))
 			}
 		}
 	case scheduler.KindSitemap:
@@ -334,15 +340,15 @@ func (c *crawl) skipLinksPast(l *scheduler.Lease, first, detail string) {
 	c.recordSkip(sk)
 }
 
-// droppedLinks says that the links (or, if o is reqs, the requisites) of
-// a page past max were not followed.
-func droppedLinks(o, reqs *outlinks, max int) string {
-	what := "links"
-	if o == reqs {
-		what = "requisites"
-	}
-	return fmt.Sprintf("%d %s of the page lead past the %d distinct URLs followed (scope.max_links_per_page): this one, the first, and %d more (repeats counted) are not followed",
-		o.dropped, what, max, o.dropped-1)
+// namedOutlinks are a page's links or requisites, with the word for them.
+type namedOutlinks struct {
+	*outlinks
+	what string
+}
+
+// outlinks returns the page's links and requisites.
+func (j *job) outlinks() []namedOutlinks {
+	return []namedOutlinks{{&j.links, "links"}, {&j.requisites, "requisites"}}
 }
 
 func resolve(base, ref string) (string, error) {

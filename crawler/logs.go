@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/crawlproject/crawl/crawllog"
 )
@@ -74,4 +75,22 @@ func (l *logs) close() error {
 		}
 	}
 	return nil
+}
+
+// cutURL returns the longest start of u of at most n octets that ends
+// neither inside a UTF-8 sequence nor inside a %XX escape.
+func cutURL(u string, n int) string {
+	if len(u) <= n {
+		return u
+	}
+	for n > 0 && !utf8.RuneStart(u[n]) {
+		n--
+	}
+	switch {
+	case n >= 1 && u[n-1] == '%':
+		n--
+	case n >= 2 && u[n-2] == '%':
+		n -= 2
+	}
+	return u[:n]
 }

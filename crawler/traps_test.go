@@ -50,7 +50,7 @@ func TestPageLinksPastTheLimitAreNotFollowed(t *testing.T) {
 	for _, r := range warcRecords(t, cfg.Out) {
 		if r.Type() == "metadata" && r.Get("WARC-Target-URI") == h.URL("/") {
 			body := string(r.Block)
-			found = strings.Contains(body, "outlinks-not-followed: 15 links of the page") &&
+			found = strings.Contains(body, "outlinks-not-followed: 15 links past the 10 distinct URLs followed (scope.max_links_per_page, repeats counted), the first to "+h.URL("/p10")) &&
 				strings.Count(body, "outlink: ") == 10
 		}
 	}
@@ -166,5 +166,58 @@ func TestLinkLimitCountsDistinctURLsAndKinds(t *testing.T) {
 	}
 	if len(byURL) != 2 {
 		t.Errorf("max-links skips %v; want /c and /i3.png", byURL)
+	}
+}
+
+// TestCutURLEndsOnAWholeCharacterAndEscape: a URL logged cut ends neither
+// inside a UTF-8 sequence nor inside a %XX escape (review 12).
+func TestCutURLEndsOnAWholeCharacterAndEscape(t *testing.T) {
+	for _, tc := range []struct {
+		u    string
+		n    int
+		want string
+	}{
+		{"http://a.test/abcdef", 100, "http://a.test/abcdef"},
+		{"http://a.test/abcdef", 16, "http://a.test/ab"},
+		{"http://a.test/?q=aé", 19, "http://a.test/?q=a"}, // é is 2 octets: 19 ends inside it
+		{"http://a.test/?q=aé", 20, "http://a.test/?q=aé"},
+		{"http://a.test/%41%42", 15, "http://a.test/"},    // ends after "%"
+		{"http://a.test/%41%42", 16, "http://a.test/"},    // ends after "%4"
+		{"http://a.test/%41%42", 17, "http://a.test/%41"}, // a whole escape
+		{"http://a.test/%41%42", 18, "http://a.test/%41"}, // ends after the second "%"
+	} {
+		if got := cutURL(tc.u, tc.n); got != tc.want {
+			t.Errorf("cutURL(%q, %d) = %q, want %q", tc.u, tc.n, got, tc.want)
+		}
+	}
+}
+
+// TestLongURLsLoggedCutButCountedApart: two links longer than
+// scope.max_url_length that share their first 2048 octets are two
+// url-too-long lines, and a max-links line's long first URL is logged cut
+// too, with the cut said (review 12); a seed of any length is crawled.
+func TestLongURLsLoggedCutButCountedApart(t *testing.T) {
+	h := newTestHost(t)
+	h.robotsText("User-agent: *\nCrawl-delay: 0.01\n")
+	long := "/t?q=" + strings.Repeat("a", 3000)
+	seed := "/seed?q=" + strings.Repeat("s", 3000)
+	h.html(seed, long+"1", long+"2", "/ok", "/z?q="+strings.Repeat("z", 5000))
+	h.html("/ok")
+	cfg := testConfig(t)
+	cfg.Scope.MaxLinks = 3
+	crawlFor(t, cfg, h.URL(seed))
+	got := map[string]bool{}
+	for _, p := range h.paths() {
+		got[p] = true
+	}
+	if !got[seed] || !got["/ok"] {
+		t.Errorf("requests %v; want the long seed and /ok", h.paths())
+	}
+	if n := len(skipsFor(t, cfg, scheduler.ReasonURLTooLong)); n != 2 {
+		t.Errorf("%d url-too-long lines, want one for each of the two long links", n)
+	}
+	ml := skipsFor(t, cfg, scheduler.ReasonMaxLinks)
+	if len(ml) != 1 || len(ml[0].URL) != 2048 || !strings.HasSuffix(ml[0].Detail, "; URL logged cut to its first 2048 octets") {
+		t.Errorf("max-links lines %+v; want the /z link cut to 2048 octets", ml)
 	}
 }

@@ -47,8 +47,11 @@
 //     60 requests; the rest are counted. A robots.txt body of up to 300
 //     lines is shown whole; of a longer one, the first 100 lines, then only
 //     the lines that decided something with one line either side, and the
-//     number of lines left out between them; at most 1500 lines in all
-//     (summary.json keeps the first 64 KiB of a body). Each deciding line
+//     number of lines left out between them; at most 1500 lines in all,
+//     deciding lines first, then their neighbours, then the head; a gap
+//     that holds deciding lines says how many (summary.json keeps the first
+//     64 KiB of a body). A skip or request links to its robots.txt line
+//     when the listing shows it. Each deciding line
 //     lists at most 8 URLs per outcome.
 //   - Hosts are taken from summary.json first, then from any log line that
 //     names another host (for example the target of a robots.txt redirect);

@@ -124,8 +124,9 @@ type robotsView struct {
 	Sitemaps   []string
 	Warnings   []string
 	Lines      []robotsLine
-	Omitted    int
+	Omitted    omission // lines not shown after the last one shown
 	Dangling   []int
+	shown      map[int]bool // the numbers of Lines
 	Fetches    []fetchRow
 }
 
@@ -344,8 +345,8 @@ func fillHost(hv *hostView, hs hostSummary, reqs []request, skips []skip, fetche
 	if hv.Skipped == 0 {
 		hv.Skipped = len(skips)
 	}
-	hv.requestRows(sorted, started)
 	hv.Robots = robotsViewFor(hv.ID, hv.Host, hs.Robots, reqs, skips, fetches, paceRules)
+	hv.requestRows(sorted, started) // links to the robots.txt lines shown
 }
 
 // statusKey writes a status for the status mix ("0" means no response).
@@ -391,7 +392,7 @@ func (hv *hostView) requestRows(sorted []request, started time.Time) {
 		}
 		if r.RobotsLine > 0 {
 			row.LineN = r.RobotsLine
-			row.Line = lineAnchor(hv.ID, r.RobotsLine)
+			row.Line = hv.Robots.anchor(hv.ID, r.RobotsLine)
 		}
 		if i > 0 {
 			g := r.Time.Sub(sorted[i-1].Time).Seconds()
@@ -440,7 +441,20 @@ func robotsViewFor(hostID, authority string, rb *robotsSummary, reqs []request, 
 		visitKeys[digits(vt.From+vt.To)] = true
 	}
 	rv.Lines, rv.Omitted, rv.Dangling = buildRobotsLines(hostID, authority, rb.Body, reqs, skips, paceRules, visitKeys)
+	rv.shown = make(map[int]bool, len(rv.Lines))
+	for _, l := range rv.Lines {
+		rv.shown[l.N] = true
+	}
 	return rv
+}
+
+// anchor returns the anchor of line n of the robots.txt listed in rv for
+// the host whose section anchor is hostID, or "" if the line is not shown.
+func (rv *robotsView) anchor(hostID string, n int) string {
+	if !rv.shown[n] {
+		return ""
+	}
+	return lineAnchor(hostID, n)
 }
 
 // noBodyText explains an empty robots.txt body by what the fetch meant

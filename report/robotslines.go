@@ -24,14 +24,15 @@ const maxListed = 8
 
 // robotsLine is one line of a host's robots.txt as shown in the report.
 type robotsLine struct {
-	N       int
-	Gap     int    // lines not shown between the previous line shown and this one
-	ID      string // anchor, unique in the page
-	Text    string
-	Kind    string // CSS class: comment, note, agent, allow, disallow, pace, sitemap, other, blank
-	Decided bool   // some URL or the host's pace was decided by this line
-	Pace    []string
-	Lists   []urlList
+	N          int
+	Gap        int    // lines not shown between the previous line shown and this one
+	GapDecided int    // of those, the lines that decided something
+	ID         string // anchor, unique in the page
+	Text       string
+	Kind       string // CSS class: comment, note, agent, allow, disallow, pace, sitemap, other, blank
+	Decided    bool   // some URL or the host's pace was decided by this line
+	Pace       []string
+	Lists      []urlList
 }
 
 // urlList is a capped list of URLs that one line decided the same way.
@@ -148,8 +149,9 @@ func skipLabel(reason string) (label, class string) {
 // (skips citing it) and the pace rules citing it.
 // visitKeys holds the digits (see visitKey) of the applying group's
 // Visit-time windows, whose lines are marked as deciding when to visit.
-func buildRobotsLines(hostID, authority, body string, reqs []request, skips []skip, paceRules []string, visitKeys map[string]bool) (lines []robotsLine, omitted int, dangling []int) {
-	raw := strings.Split(strings.ReplaceAll(body, "\r\n", "\n"), "\n")
+func buildRobotsLines(hostID, authority, body string, reqs []request, skips []skip, paceRules []string, visitKeys map[string]bool) (lines []robotsLine, omitted omission, dangling []int) {
+	// Lines end at CR LF, LF or a lone CR, as robots.Parse numbers them.
+	raw := strings.Split(strings.ReplaceAll(strings.ReplaceAll(body, "\r\n", "\n"), "\r", "\n"), "\n")
 	if len(raw) > 0 && raw[len(raw)-1] == "" {
 		raw = raw[:len(raw)-1]
 	}
@@ -221,34 +223,59 @@ func buildRobotsLines(hostID, authority, body string, reqs []request, skips []sk
 }
 
 // elideRobotsLines returns the lines of a body to show (see
-// fullRobotsLines), each with the number of lines left out before it, and
-// the number left out after the last one shown.
-func elideRobotsLines(all []robotsLine) (shown []robotsLine, omitted int) {
+// fullRobotsLines), each with the lines left out before it (and how many
+// of those decided something), and the lines left out after the last one
+// shown. Past maxRobotsLines, deciding lines go first, then the lines
+// around them, then the head.
+func elideRobotsLines(all []robotsLine) (shown []robotsLine, tail omission) {
 	if len(all) <= fullRobotsLines {
-		return all, 0
+		return all, omission{}
 	}
 	keep := make([]bool, len(all))
-	for i := range all {
-		if i < headRobotsLines {
+	budget := maxRobotsLines
+	pick := func(i int) {
+		if i >= 0 && i < len(all) && !keep[i] && budget > 0 {
 			keep[i] = true
+			budget--
 		}
+	}
+	for i := range all {
 		if all[i].Decided {
-			for j := max(0, i-robotsContext); j <= min(len(all)-1, i+robotsContext); j++ {
-				keep[j] = true
+			pick(i)
+		}
+	}
+	for i := range all {
+		if all[i].Decided {
+			for j := i - robotsContext; j <= i+robotsContext; j++ {
+				pick(j)
 			}
 		}
 	}
-	last := -1 // index of the last line shown
-	for i := range all {
-		if !keep[i] || len(shown) == maxRobotsLines {
+	for i := range headRobotsLines {
+		pick(i)
+	}
+	var left omission
+	for i, l := range all {
+		if !keep[i] {
+			left.add(l)
 			continue
 		}
-		l := all[i]
-		l.Gap = i - last - 1
+		l.Gap, l.GapDecided = left.Lines, left.Decided
 		shown = append(shown, l)
-		last = i
+		left = omission{}
 	}
-	return shown, len(all) - 1 - last
+	return shown, left
+}
+
+// omission counts lines left out of a listing, and those of them that decided
+// something.
+type omission struct{ Lines, Decided int }
+
+func (g *omission) add(l robotsLine) {
+	g.Lines++
+	if l.Decided {
+		g.Decided++
+	}
 }
 
 // visitKey returns the digits of a Visit-time line's value ("0600-0845"

@@ -64,8 +64,8 @@ func TestBuildRobotsLines(t *testing.T) {
 	skips = append(skips, skip{URL: "http://h/z", Reason: "robots-disallowed", Line: 40})
 	lines, omitted, dangling := buildRobotsLines("host-1", "http://h", body, reqs, skips,
 		[]string{"crawl-delay 2s (line 2)"}, map[string]bool{"06000845": true})
-	if len(lines) != 5 || omitted != 0 {
-		t.Fatalf("%d lines, %d omitted", len(lines), omitted)
+	if len(lines) != 5 || omitted != (omission{}) {
+		t.Fatalf("%d lines, %+v omitted", len(lines), omitted)
 	}
 	if !reflect.DeepEqual(dangling, []int{40}) {
 		t.Errorf("dangling = %v, want [40]", dangling)
@@ -93,8 +93,8 @@ func TestBuildRobotsLines(t *testing.T) {
 func TestBuildRobotsLinesShowsShortBodiesWhole(t *testing.T) {
 	body := strings.Repeat("Disallow: /x\n", fullRobotsLines)
 	lines, omitted, _ := buildRobotsLines("h", "", body, nil, nil, nil, nil)
-	if len(lines) != fullRobotsLines || omitted != 0 {
-		t.Errorf("%d lines shown, %d omitted; want all %d", len(lines), omitted, fullRobotsLines)
+	if len(lines) != fullRobotsLines || omitted != (omission{}) {
+		t.Errorf("%d lines shown, %+v omitted; want all %d", len(lines), omitted, fullRobotsLines)
 	}
 	for i, l := range lines {
 		if l.N != i+1 || l.Gap != 0 {
@@ -136,8 +136,8 @@ func TestBuildRobotsLinesElidesWhatDecidedNothing(t *testing.T) {
 	if gaps[1999] != 1999-headRobotsLines-1 || gaps[4998] != 4998-2001-1 || len(gaps) != 2 {
 		t.Errorf("gaps %v; want %d before 1999 and %d before 4998", gaps, 1999-headRobotsLines-1, 4998-2001-1)
 	}
-	if omitted != 0 || len(dangling) != 0 {
-		t.Errorf("omitted %d, dangling %v; want none", omitted, dangling)
+	if omitted != (omission{}) || len(dangling) != 0 {
+		t.Errorf("omitted %+v, dangling %v; want none", omitted, dangling)
 	}
 	for _, l := range lines {
 		if (l.N == 2000 || l.N == 4999) && (!l.Decided || len(l.Lists) != 1 || l.Lists[0].Label != "blocked") {
@@ -147,7 +147,8 @@ func TestBuildRobotsLinesElidesWhatDecidedNothing(t *testing.T) {
 }
 
 // TestBuildRobotsLinesCapsWhatIsShown: a body whose every line decided
-// something shows maxRobotsLines of them and counts the rest.
+// something shows maxRobotsLines of them and counts the rest, and says
+// they decided something.
 func TestBuildRobotsLinesCapsWhatIsShown(t *testing.T) {
 	const n = maxRobotsLines + 7
 	var b strings.Builder
@@ -157,7 +158,77 @@ func TestBuildRobotsLinesCapsWhatIsShown(t *testing.T) {
 		skips = append(skips, skip{URL: fmt.Sprintf("http://h.test/r%d", i), Reason: "robots-disallowed", Line: i})
 	}
 	lines, omitted, _ := buildRobotsLines("h", "http://h.test", b.String(), nil, skips, nil, nil)
-	if len(lines) != maxRobotsLines || omitted != 7 || lines[len(lines)-1].N != maxRobotsLines {
-		t.Errorf("%d lines shown (last %d), %d omitted; want %d and 7", len(lines), lines[len(lines)-1].N, omitted, maxRobotsLines)
+	if len(lines) != maxRobotsLines || omitted != (omission{7, 7}) || lines[len(lines)-1].N != maxRobotsLines {
+		t.Errorf("%d lines shown (last %d), %+v omitted; want %d and 7 deciding", len(lines), lines[len(lines)-1].N, omitted, maxRobotsLines)
+	}
+}
+
+// TestBuildRobotsLinesDecidingLinesFirst: past maxRobotsLines, the lines
+// that decided something are shown before the lines around them and the
+// head, so a file with 600 deciding lines in 2501 shows every one of them,
+// its last line included (review 12).
+func TestBuildRobotsLinesDecidingLinesFirst(t *testing.T) {
+	var b strings.Builder
+	var skips []skip
+	b.WriteString("User-agent: *\n")
+	for i := 2; i <= 100; i++ {
+		b.WriteString("# head\n")
+	}
+	for i := range 600 {
+		n := 100 + 4*i + 2 // the Disallow line's number
+		fmt.Fprintf(&b, "# f\nDisallow: /d%d$\n# f\n# f\n", i)
+		skips = append(skips, skip{URL: fmt.Sprintf("http://h.test/d%d", i), Reason: "robots-disallowed", Line: n})
+	}
+	b.WriteString("Allow: /\n") // line 2501
+	reqs := []request{{URL: "http://h.test/page", Kind: "page", RobotsLine: 2501}}
+	lines, omitted, dangling := buildRobotsLines("h", "http://h.test", b.String(), reqs, skips, nil, nil)
+	shown := map[int]bool{}
+	for _, l := range lines {
+		shown[l.N] = true
+	}
+	for _, s := range skips {
+		if !shown[s.Line] {
+			t.Errorf("deciding line %d not shown", s.Line)
+		}
+	}
+	if !shown[2501] || len(lines) != maxRobotsLines || len(dangling) != 0 || omitted.Decided != 0 {
+		t.Errorf("line 2501 shown %v, %d lines, dangling %v, omitted %+v", shown[2501], len(lines), dangling, omitted)
+	}
+	gaps, decidedInGaps := 0, 0
+	for _, l := range lines {
+		gaps += l.Gap
+		decidedInGaps += l.GapDecided
+	}
+	if gaps+omitted.Lines != 2501-maxRobotsLines || decidedInGaps != 0 {
+		t.Errorf("gaps count %d lines (+%d after), %d deciding; want %d in all, none deciding", gaps, omitted.Lines, decidedInGaps, 2501-maxRobotsLines)
+	}
+}
+
+// TestRobotsViewLinksOnlyShownLines: skip examples and request rows link
+// to a robots.txt line only if the listing shows it, however far down the
+// file (review 12: a line past the number of lines shown lost its link).
+func TestRobotsViewLinksOnlyShownLines(t *testing.T) {
+	body := "User-agent: *\n" + strings.Repeat("# filler\n", 348) + "Disallow: /blocked\n" + strings.Repeat("# filler\n", 49) + "Allow: /\n"
+	skips := []skip{{URL: "http://h.test/blocked/x", Reason: "robots-disallowed", Line: 350}}
+	rv := robotsViewFor("host-1", "http://h.test", &robotsSummary{Outcome: "parsed", Body: body}, nil, skips, nil, nil)
+	if got := rv.anchor("host-1", 350); got != "host-1-L350" {
+		t.Errorf("anchor of the deciding line 350: %q", got)
+	}
+	if got := rv.anchor("host-1", 200); got != "" {
+		t.Errorf("anchor of line 200, which is not shown: %q", got)
+	}
+	if got := rv.anchor("host-1", 401); got != "" {
+		t.Errorf("anchor of line 401, past the body: %q", got)
+	}
+}
+
+// TestBuildRobotsLinesLoneCR: a lone CR ends a line, as robots.Parse
+// numbers lines (RFC 9309 2.2, "NL = %x0D / %x0A / %x0D.0A"), so a skip citing
+// line 2 of such a file finds it (review 12).
+func TestBuildRobotsLinesLoneCR(t *testing.T) {
+	skips := []skip{{URL: "http://h.test/x", Reason: "robots-disallowed", Line: 2}}
+	lines, _, dangling := buildRobotsLines("h", "http://h.test", "User-agent: *\rDisallow: /x\r", nil, skips, nil, nil)
+	if len(lines) != 2 || lines[1].Text != "Disallow: /x" || !lines[1].Decided || len(dangling) != 0 {
+		t.Errorf("lines %+v, dangling %v", lines, dangling)
 	}
 }

@@ -86,8 +86,8 @@ func skipGroups(skips []skip, counted map[string]int, byHost map[string]*hostVie
 		ex := skipExample{URL: k.URL, Detail: k.Detail, Rule: k.Rule, Host: h}
 		if hv := byHost[h]; hv != nil {
 			ex.HostID = hv.ID
-			if k.Line > 0 && hv.Robots.Known && k.Line <= len(hv.Robots.Lines) {
-				ex.Line, ex.LineN = lineAnchor(hv.ID, k.Line), k.Line
+			if k.Line > 0 && hv.Robots.Known {
+				ex.Line, ex.LineN = hv.Robots.anchor(hv.ID, k.Line), k.Line
 			}
 		}
 		g.Examples = append(g.Examples, ex)

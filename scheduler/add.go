@@ -27,11 +27,9 @@ func (s *Scheduler) Add(c Candidate) (*Skip, error) {
 	}
 	key := u.String()
 	auth := Authority(u)
-	if m := s.cfg.Scope.MaxURLLength; m > 0 && len(key) > m {
-		// Logged cut: a trap's URLs can be as long as the page that links
-		// them, and the log line would be as long.
-		return s.skipped(&Skip{URL: key[:m], Parent: c.Parent, Authority: auth, Reason: ReasonURLTooLong, Time: now,
-			Detail: fmt.Sprintf("URL of %d octets, longer than %d (scope.max_url_length); logged cut to its first %d", len(key), m, m)}), nil
+	if m := s.cfg.Scope.MaxURLLength; m > 0 && len(key) > m && !c.Seed {
+		return s.skipped(&Skip{URL: key, Parent: c.Parent, Authority: auth, Reason: ReasonURLTooLong, Time: now,
+			Detail: fmt.Sprintf("URL of %d octets, longer than %d (scope.max_url_length)", len(key), m)}), nil
 	}
 	skip := func(r Reason, detail string) (*Skip, error) { // s.mu held
 		s.stats.Skipped++

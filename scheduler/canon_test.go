@@ -214,7 +214,8 @@ func TestAddDedupeScopeDepthLimits(t *testing.T) {
 			{Candidate{URL: "http://a.test/" + strings.Repeat("x", 26), Depth: 1}, ""}, // 40 octets
 			{Candidate{URL: "http://a.test/" + strings.Repeat("y", 27), Depth: 1}, ReasonURLTooLong},
 			{Candidate{URL: "HTTP://A.TEST:80/a/../" + strings.Repeat("z", 26), Depth: 1}, ""}, // 40 once canonical
-			{Candidate{URL: "http://a.test/" + strings.Repeat("w", 4000), Seed: true}, ReasonURLTooLong},
+			{Candidate{URL: "http://a.test/" + strings.Repeat("w", 4000), Seed: true}, ""},     // the operator's choice
+			{Candidate{URL: "http://a.test/" + strings.Repeat("v", 4000), Depth: 1}, ReasonURLTooLong},
 		}},
 		{"sitemap nesting limited, max depth not applied to sitemaps", func(c *Config) { c.Scope.MaxDepth = 1 }, []step{
 			{Candidate{URL: "http://a.test/", Seed: true}, ""},
@@ -331,10 +332,10 @@ func TestSeedScopeSurvivesRestart(t *testing.T) {
 	}
 }
 
-// TestAddTooLongURLIsLoggedCut: a URL over Scope.MaxURLLength is skipped
-// with its length in the detail, and the Skip carries it cut to the limit,
-// since a trap's URL can be as long as the page that links it.
-func TestAddTooLongURLIsLoggedCut(t *testing.T) {
+// TestAddTooLongURL: a URL over Scope.MaxURLLength is skipped with its
+// length in the detail; the Skip carries it whole (the crawler's log cuts
+// it).
+func TestAddTooLongURL(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.Scope.MaxURLLength = 100
 	s, err := Open(cfg, NewMemStore())
@@ -347,7 +348,7 @@ func TestAddTooLongURLIsLoggedCut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sk == nil || sk.Reason != ReasonURLTooLong || sk.URL != long[:100] || sk.Authority != "http://a.test:80" ||
+	if sk == nil || sk.Reason != ReasonURLTooLong || sk.URL != long || sk.Authority != "http://a.test:80" ||
 		!strings.Contains(sk.Detail, "100014 octets") || !strings.Contains(sk.Detail, "scope.max_url_length") {
 		t.Fatalf("skip %+v", sk)
 	}

@@ -31,7 +31,7 @@ type ScopeConfig struct {
 	MaxDepth          int      `mapstructure:"max_depth"`           // deepest link distance from a seed; 0 = unlimited
 	MaxPagesPerHost   int      `mapstructure:"max_pages_per_host"`  // pages fetched per host (see MaxPages); 0 = unlimited
 	MaxPages          int      `mapstructure:"max_pages"`           // pages and requisites fetched (a non-redirect response received) in all; 0 = unlimited
-	MaxURLLength      int      `mapstructure:"max_url_length"`      // longest canonical URL taken, in octets; 0 = unlimited
+	MaxURLLength      int      `mapstructure:"max_url_length"`      // longest canonical URL taken but for seeds, in octets; 0 = unlimited
 	RequisitesAnyHost bool     `mapstructure:"requisites_any_host"` // page requisites may come from any host
 }
 

@@ -151,10 +151,10 @@
 //     skip policies; Request-rate is never clamped.
 //   - Canonicalize does not convert internationalised host names to
 //     punycode and drops user info.
-//   - Scope.MaxURLLength cuts URLs whose canonical form is longer
+//   - Scope.MaxURLLength refuses URLs whose canonical form is longer
 //     (url-too-long), before any other check: the URLs of a trap that
-//     adds a segment at every link grow without end. The Skip carries the
-//     URL cut to that length.
+//     adds a segment at every link grow without end. Seeds are exempt:
+//     the operator chose them.
 //   - Only queued URLs enter the seen set: a URL skipped as out of scope,
 //     too deep, too long or over a page limit is skipped (and reported) again each
 //     time it is offered, since it may later come as a seed or at a lower
