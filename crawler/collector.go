@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/gocolly/colly/v2"
+
+	"github.com/crawlproject/crawl/scheduler"
 )
 
 // newCollector is the one place colly is configured. Every field is set
@@ -112,8 +114,10 @@ func ok2xx(code int) bool { return code >= 200 && code < 300 }
 // outlinks are the links, or the requisites, found in a page, in document
 // order. One page of a trap can hold hundreds of thousands of them, each a
 // frontier entry and, once a page limit is reached, a skip log line, so
-// only the first max distinct URLs are kept (repeats of a kept URL are
-// kept too: the frontier counts them as duplicate links).
+// only the first max distinct URLs are kept, told apart as the frontier
+// tells them (scheduler.Canonicalize: "/a#1" and "/a#2" are one URL), and
+// repeats of a kept URL are kept too (the frontier counts them as
+// duplicate links).
 type outlinks struct {
 	urls     []string
 	distinct map[string]bool
@@ -130,14 +134,18 @@ func (o *outlinks) add(u string, max int) {
 	if o.distinct == nil {
 		o.distinct = map[string]bool{}
 	}
-	if !o.distinct[u] && len(o.distinct) == max {
+	key := u
+	if c, err := scheduler.Canonicalize(u, nil); err == nil {
+		key = c.String()
+	}
+	if !o.distinct[key] && len(o.distinct) == max {
 		if o.dropped == 0 {
 			o.first = u
 		}
 		o.dropped++
 		return
 	}
-	o.distinct[u] = true
+	o.distinct[key] = true
 	o.urls = append(o.urls, u)
 }
 

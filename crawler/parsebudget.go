@@ -16,13 +16,17 @@ import (
 // wait.
 const maxParseBytes = 16 << 20
 
-// parseBudget bounds the bytes being parsed at once. Safe for concurrent
-// use.
+// parseBudget bounds the bytes being parsed at once, first come first
+// served: a large page waiting for room is not passed by small pages that
+// came after it (they would keep it waiting while its worker holds its
+// host's turn). Safe for concurrent use.
 type parseBudget struct {
-	mu   sync.Mutex
-	cond sync.Cond
-	size int64
-	free int64
+	mu     sync.Mutex
+	cond   sync.Cond
+	size   int64
+	free   int64
+	ticket uint64 // the next ticket to hand out
+	turn   uint64 // the ticket served next
 }
 
 func newParseBudget(size int64) *parseBudget {
@@ -37,10 +41,14 @@ func (b *parseBudget) take(n int64) int64 {
 	n = min(n, b.size)
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	for b.free < n {
+	mine := b.ticket
+	b.ticket++
+	for b.turn != mine || b.free < n {
 		b.cond.Wait()
 	}
+	b.turn++
 	b.free -= n
+	b.cond.Broadcast() // the next in line may fit too
 	return n
 }
 

@@ -51,6 +51,42 @@ func TestParseBudgetWaitsForBytes(t *testing.T) {
 	})
 }
 
+// TestParseBudgetFirstComeFirstServed: a take that waits for room is not
+// passed by a smaller take that came after it, though that one would fit
+// (review 13: a 17 MB page waited for 600 small ones).
+func TestParseBudgetFirstComeFirstServed(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		b := newParseBudget(10)
+		b.take(6)
+		big, small := make(chan int64), make(chan int64)
+		go func() { big <- b.take(10) }()
+		synctest.Wait()
+		go func() { small <- b.take(1) }()
+		synctest.Wait()
+		select {
+		case <-big:
+			t.Fatal("the big take got in with 4 bytes free")
+		case <-small:
+			t.Fatal("the small take passed the big one that came first")
+		default:
+		}
+		b.give(6)
+		if got := <-big; got != 10 {
+			t.Fatalf("big took %d", got)
+		}
+		synctest.Wait()
+		select {
+		case <-small:
+			t.Fatal("the small take got in while the big one held everything")
+		default:
+		}
+		b.give(10)
+		if got := <-small; got != 1 {
+			t.Fatalf("small took %d", got)
+		}
+	})
+}
+
 // TestCollectorHoldsParseBudgetWhileParsingHTML: colly parses an HTML
 // response with the page's bytes taken from the budget, and takes nothing
 // for a response it does not parse; the worker gives them back.

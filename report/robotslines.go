@@ -225,8 +225,9 @@ func buildRobotsLines(hostID, authority, body string, reqs []request, skips []sk
 // elideRobotsLines returns the lines of a body to show (see
 // fullRobotsLines), each with the lines left out before it (and how many
 // of those decided something), and the lines left out after the last one
-// shown. Past maxRobotsLines, deciding lines go first, then the lines
-// around them, then the head.
+// shown. Past maxRobotsLines, the lines that allowed fetched pages or set
+// the pace go first (one such line often decides every request), then the
+// other deciding lines, then the lines around them, then the head.
 func elideRobotsLines(all []robotsLine) (shown []robotsLine, tail omission) {
 	if len(all) <= fullRobotsLines {
 		return all, omission{}
@@ -237,6 +238,11 @@ func elideRobotsLines(all []robotsLine) (shown []robotsLine, tail omission) {
 		if i >= 0 && i < len(all) && !keep[i] && budget > 0 {
 			keep[i] = true
 			budget--
+		}
+	}
+	for i := range all {
+		if all[i].allowedOrPaced() {
+			pick(i)
 		}
 	}
 	for i := range all {
@@ -265,6 +271,19 @@ func elideRobotsLines(all []robotsLine) (shown []robotsLine, tail omission) {
 		left = omission{}
 	}
 	return shown, left
+}
+
+// allowedOrPaced reports whether fetched pages cite l, or a pace rule does.
+func (l *robotsLine) allowedOrPaced() bool {
+	if len(l.Pace) > 0 {
+		return true
+	}
+	for _, u := range l.Lists {
+		if u.Label == "allowed" {
+			return true
+		}
+	}
+	return false
 }
 
 // omission counts lines left out of a listing, and those of them that decided

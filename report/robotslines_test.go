@@ -204,6 +204,40 @@ func TestBuildRobotsLinesDecidingLinesFirst(t *testing.T) {
 	}
 }
 
+// TestBuildRobotsLinesAllowingLinesFirst: with more deciding lines than
+// can be listed, a line that allowed the fetched pages, or set the pace,
+// is listed before lines that blocked one URL each (review 13).
+func TestBuildRobotsLinesAllowingLinesFirst(t *testing.T) {
+	var b strings.Builder
+	var skips []skip
+	b.WriteString("User-agent: *\nCrawl-delay: 2\n")
+	for i := range 2000 {
+		fmt.Fprintf(&b, "Disallow: /d%d$\n", i)
+		skips = append(skips, skip{URL: fmt.Sprintf("http://h.test/d%d", i), Reason: "robots-disallowed", Line: i + 3})
+	}
+	b.WriteString("Allow: /\n") // line 2003
+	reqs := []request{{URL: "http://h.test/page", Kind: "page", RobotsLine: 2003}}
+	lines, omitted, _ := buildRobotsLines("h", "http://h.test", b.String(), reqs, skips, []string{"crawl-delay 2s (line 2)"}, nil)
+	shown := map[int]bool{}
+	for _, l := range lines {
+		shown[l.N] = true
+	}
+	if !shown[2003] || !shown[2] {
+		t.Errorf("Allow: / (line 2003) shown %v, Crawl-delay (line 2) shown %v; want both", shown[2003], shown[2])
+	}
+	if len(lines) != maxRobotsLines || omitted.Decided+countGapDecided(lines) != 2002-maxRobotsLines {
+		t.Errorf("%d lines, %+v omitted after", len(lines), omitted)
+	}
+}
+
+func countGapDecided(lines []robotsLine) int {
+	n := 0
+	for _, l := range lines {
+		n += l.GapDecided
+	}
+	return n
+}
+
 // TestRobotsViewLinksOnlyShownLines: skip examples and request rows link
 // to a robots.txt line only if the listing shows it, however far down the
 // file (review 12: a line past the number of lines shown lost its link).
