@@ -443,16 +443,35 @@ func (l *robotsLayer) fetch(ctx context.Context, authority string, prev *robotsS
 		if rec.Stale {
 			lastEntry.Outcome = outcomeUnreachable
 		}
+		if lastEntry.Error == "" {
+			lastEntry.Error = rec.Error // a body that did not decode
+		}
 		l.onFetch(lastEntry, last)
 	}()
 	// Retries and the cache lifetime count from the answer, not from the
 	// request: the host saw the request at the latest when it answered.
 	now := time.Now()
 	rec.Status, rec.Fetched = status, now
-	switch robots.Classify(status, fetchErr, robots.PolicyOptions{RestrictedDisallows: l.cfg.ForbiddenDisallows}) {
+	class := robots.Classify(status, fetchErr, robots.PolicyOptions{RestrictedDisallows: l.cfg.ForbiddenDisallows})
+	var content []byte
+	if class == robots.Available {
+		// At most MaxBytes+1 octets, coded or not: get caps the
+		// transport's read (ex.limit), and decodeRobots the decoded text.
+		var cut bool
+		var derr error
+		if content, cut, derr = decodeRobots(hdr, body, l.cfg.MaxBytes+1); derr != nil {
+			// A body the crawler cannot read is no file it could follow:
+			// it stands for a server error (RFC 9309 2.3.1.4), and is
+			// tried again like one.
+			fetchErr, class = derr, robots.Unreachable
+		} else if cut || int64(len(content)) > l.cfg.MaxBytes {
+			rec.Truncated = true
+		}
+	}
+	switch class {
 	case robots.Available:
 		rec.Outcome, rec.Policy = outcomeParsed, "parse"
-		rec.Body = body // at most MaxBytes+1: get caps the transport's read (ex.limit)
+		rec.Body = content
 	case robots.Unavailable:
 		rec.Outcome, rec.Policy = outcomeUnavailable, "allow-all"
 	case robots.Restricted:

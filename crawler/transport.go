@@ -176,6 +176,11 @@ func (t *politeTransport) RoundTrip(in *http.Request) (*http.Response, error) {
 	}
 	req.Header.Set("User-Agent", t.userAgent)
 	req.Header.Del("Accept-Encoding")
+	if ex.robots {
+		// robots.txt is asked for as plain text (RFC 9110 12.5.3); the
+		// robots layer undoes a content coding sent all the same.
+		req.Header.Set("Accept-Encoding", "identity")
+	}
 	ctx, cancel := context.WithTimeout(req.Context(), t.timeout)
 	defer cancel()
 	limit := t.maxBody
