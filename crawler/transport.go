@@ -207,6 +207,21 @@ func (t *politeTransport) RoundTrip(in *http.Request) (*http.Response, error) {
 		t.fail(in, ex, err)
 		return nil, err
 	}
+	if resp.StatusCode == http.StatusSwitchingProtocols {
+		// net/http hands back the raw connection as the body of a 101 and
+		// no longer watches the request's deadline: reading it could block
+		// past fetch.timeout, and past Ctrl-C, for as long as the server
+		// holds the connection. The crawler never asks for an upgrade.
+		resp.Body.Close()
+		ex.Duration = time.Since(ex.Start)
+		rec.detach()
+		t.pace.Answered(auth, time.Now())
+		ex.Status, ex.Header = resp.StatusCode, resp.Header
+		ex.record(rec, req, resp)
+		err := fmt.Errorf("crawler: the server switched protocols (101, Upgrade: %q), which the crawler never asks for", resp.Header.Get("Upgrade"))
+		t.fail(in, ex, err)
+		return nil, err
+	}
 	body, rerr := io.ReadAll(io.LimitReader(resp.Body, limit+1))
 	resp.Body.Close()
 	ex.Duration = time.Since(ex.Start)
