@@ -2,6 +2,7 @@ package crawler
 
 import (
 	"bytes"
+	"context"
 	"compress/flate"
 	"compress/gzip"
 	"compress/zlib"
@@ -126,5 +127,51 @@ func TestCodedRobotsTxtIsFollowed(t *testing.T) {
 	}
 	if brEntry == nil || brEntry.Outcome != outcomeUnreachable || !strings.Contains(brEntry.Error, `"br"`) {
 		t.Errorf("br robots.txt logged as %+v; want unreachable, naming the coding", brEntry)
+	}
+}
+
+// TestRobotsRedirectToDeferredHostEnds: a robots.txt that redirects to a
+// host the crawl has deferred (its robots.txt answered 503 with a
+// Retry-After of two hours) cannot be followed now. That is an outcome
+// for the redirecting host, unreachable and retried with back-off (RFC
+// 9309 2.3.1.4); it was taken as "not sent", so the host asked for its
+// robots.txt at every turn of its pace and the crawl never ended
+// (review 15).
+func TestRobotsRedirectToDeferredHostEnds(t *testing.T) {
+	b := newTestHost(t)
+	b.robots = func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Retry-After", "7200")
+		w.WriteHeader(http.StatusServiceUnavailable)
+	}
+	b.html("/")
+	a := newTestHost(t)
+	a.robots = func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, b.URL("/robots.txt"), http.StatusMovedPermanently)
+	}
+	a.html("/")
+	cfg := testConfig(t)
+	cfg.Politeness.DefaultDelay = 50 * time.Millisecond
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	// B first, so that it is deferred when A's robots.txt redirects to it.
+	if _, err := Run(ctx, cfg, Options{Seeds: []string{b.URL("/"), a.URL("/")}}); err != nil {
+		t.Fatalf("crawl: %v (it must end by itself)", err)
+	}
+	if n := len(a.requests()); n == 0 || n > cfg.Politeness.MaxFailures+1 {
+		t.Errorf("A's robots.txt requested %d times; want at most %d (one per retry)", n, cfg.Politeness.MaxFailures+1)
+	}
+	for _, p := range a.paths() {
+		if p != "/robots.txt" {
+			t.Errorf("A's %s fetched with its robots.txt unread", p)
+		}
+	}
+	found := false
+	for _, e := range readJSONL[crawllog.RobotsEntry](t, filepath.Join(cfg.Out, crawllog.RobotsLogFile)) {
+		if e.Host == a.srv.URL && e.Outcome == outcomeUnreachable && strings.Contains(e.Error, "cannot be asked now") {
+			found = true
+		}
+	}
+	if !found {
+		t.Error("robots.jsonl has no unreachable line for A naming the redirect it could not follow")
 	}
 }

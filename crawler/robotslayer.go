@@ -405,8 +405,23 @@ func (l *robotsLayer) fetch(ctx context.Context, authority string, prev *robotsS
 	for hop := 0; ; hop++ {
 		ex, err := l.get(ctx, target)
 		if ex.Start.IsZero() && err != nil {
-			// Never sent: the pace refused (parked, deferred) or ctx ended.
-			return rec, err
+			var wait *scheduler.WaitError
+			if hop == 0 || ctx.Err() != nil || !errors.As(err, &wait) {
+				// Never sent: the pace refused (parked, deferred) or ctx ended.
+				return rec, err
+			}
+			// A redirect to a host whose pace refuses it now (deferred,
+			// parked or dropped) cannot be followed: that is this host's
+			// outcome, an unreachable robots.txt tried again with the
+			// usual back-off (RFC 9309 2.3.1.4). Returned as "not sent",
+			// it had this host ask for its robots.txt at every turn of
+			// its pace, and the crawl never ended.
+			fetchErr = fmt.Errorf("crawler: robots.txt redirects to %s, which cannot be asked now: %w", target, err)
+			last = ex
+			lastEntry = crawllog.RobotsEntry{Time: time.Now().UTC(), Host: authority, URL: target,
+				Redirects: append([]string{}, rec.Redirects...), Error: fetchErr.Error()}
+			status, body, hdr = 0, nil, nil
+			break
 		}
 		last = ex
 		lastEntry = crawllog.RobotsEntry{Time: ex.Start.UTC(), Host: authority, URL: target, Status: ex.Status, Bytes: int64(len(ex.Body)),
