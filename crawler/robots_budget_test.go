@@ -343,3 +343,31 @@ func TestRobotsCachedDoesNotReplaceANewerCopy(t *testing.T) {
 			st.group.Allowed("/new"), st.group.Allowed("/old"))
 	}
 }
+
+// TestRobotsSummaryKeepsTheFirstFew: a robots.txt of thousands of Comment
+// and Sitemap lines and bad lines made every host's summary megabytes
+// long, and kept its parsed file alive (review 14): the summary keeps the
+// first few of each, cut short, and counts the rest.
+func TestRobotsSummaryKeepsTheFirstFew(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("User-agent: *\nComment: " + strings.Repeat("é", 400) + "\n")
+	for i := range 99 {
+		fmt.Fprintf(&b, "Comment: please %d\nSitemap: http://a.test/s%d.xml\nFrobnicate %d\n", i, i, i)
+	}
+	b.WriteString("Sitemap: http://a.test/last.xml\n")
+	l, _ := newTestLayer(t, testRobotsConfig(), nil)
+	st := l.prepare(robotsRecord{Authority: "http://a.test:80", Outcome: outcomeParsed, Policy: "parse", Status: 200, Body: []byte(b.String())})
+	r := robotsSummary(st)
+	if len(r.Comments) != maxSummaryLines || r.CommentsOmitted != 100-maxSummaryLines {
+		t.Errorf("%d comments kept, %d omitted; want %d and %d", len(r.Comments), r.CommentsOmitted, maxSummaryLines, 100-maxSummaryLines)
+	}
+	if c := r.Comments[0]; len(c) > maxSummaryText+len("…") || !strings.HasSuffix(c, "é…") {
+		t.Errorf("a long comment kept as %d octets: %q", len(c), c)
+	}
+	if len(r.Sitemaps) != maxSummarySitemaps || r.SitemapsOmitted != 100-maxSummarySitemaps {
+		t.Errorf("%d sitemaps kept, %d omitted", len(r.Sitemaps), r.SitemapsOmitted)
+	}
+	if len(r.Warnings) != maxSummaryLines || r.WarningsOmitted < 99-maxSummaryLines {
+		t.Errorf("%d warnings kept, %d omitted", len(r.Warnings), r.WarningsOmitted)
+	}
+}

@@ -2,10 +2,10 @@ package crawler
 
 import (
 	"bytes"
-	"context"
 	"compress/flate"
 	"compress/gzip"
 	"compress/zlib"
+	"context"
 	"net/http"
 	"path/filepath"
 	"strings"

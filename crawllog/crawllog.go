@@ -180,6 +180,12 @@ type RobotsSummary struct {
 	Comments          []string      `json:"comments"`
 	Sitemaps          []string      `json:"sitemaps"`
 	Warnings          []string      `json:"warnings"`
+	// The Comment lines, Sitemap lines and warnings left out of the lists
+	// above, which keep the first few of each: a robots.txt of thousands
+	// of them made every host's summary megabytes long.
+	CommentsOmitted int `json:"comments_omitted,omitempty"`
+	SitemapsOmitted int `json:"sitemaps_omitted,omitempty"`
+	WarningsOmitted int `json:"warnings_omitted,omitempty"`
 }
 
 // RateSummary is one Request-rate line.
@@ -242,7 +248,20 @@ func (s *Summary) Print(w io.Writer) {
 		}
 		fmt.Fprintf(w, "  over %d runs: %s\n", len(s.Runs), strings.Join(runs, "; "))
 	}
+	listed, unlisted, quiet := 0, 0, 0
 	for _, h := range s.Hosts {
+		// A crawl of thousands of hosts printed thousands of these: past
+		// maxPrintedHosts hosts only those with something to note are
+		// listed, up to that many; summary.json and report.html have all.
+		if len(s.Hosts) > maxPrintedHosts && !h.noteworthy() {
+			quiet++
+			continue
+		}
+		if listed == maxPrintedHosts {
+			unlisted++
+			continue
+		}
+		listed++
 		fmt.Fprintf(w, "\n  %s  [%s]\n", Printable(h.Host), Printable(h.State))
 		fmt.Fprintf(w, "    pages: %s\n", Printable(statusMix(h.PagesByStatus)))
 		if h.PaceRule != "" {
@@ -258,10 +277,17 @@ func (s *Summary) Print(w io.Writer) {
 			fmt.Fprintf(w, "    dropped: %s\n", Printable(h.DropReason))
 		}
 		if h.Robots != nil {
-			for _, c := range h.Robots.Comments {
+			cs := h.Robots.Comments
+			for _, c := range cs[:min(len(cs), maxPrintedComments)] {
 				fmt.Fprintf(w, "    the site says: %s\n", Printable(c))
 			}
+			if more := len(cs) - min(len(cs), maxPrintedComments) + h.Robots.CommentsOmitted; more > 0 {
+				fmt.Fprintf(w, "    (and %d more Comment lines in its robots.txt)\n", more)
+			}
 		}
+	}
+	if unlisted+quiet > 0 {
+		fmt.Fprintf(w, "\n  %d more host(s) not listed (%d with nothing to note): see summary.json or report.html\n", unlisted+quiet, quiet)
 	}
 	if len(s.SkipReasons) > 0 {
 		keys := make([]string, 0, len(s.SkipReasons))
@@ -282,6 +308,20 @@ func (s *Summary) Print(w io.Writer) {
 			fmt.Fprintf(w, "\n  %d host(s) deferred: run the same command again later to continue.\n", s.Totals.DeferredHosts)
 		}
 	}
+}
+
+// Print lists at most maxPrintedHosts hosts, and of each at most
+// maxPrintedComments of its robots.txt Comment lines.
+const (
+	maxPrintedHosts    = 20
+	maxPrintedComments = 3
+)
+
+// noteworthy reports whether h has more to say than that it is done:
+// another state, a warning, a deferral or drop, the site's Comment lines.
+func (h *HostSummary) noteworthy() bool {
+	return h.State != "done" || h.Warning != "" || h.DeferredUntil != nil || h.DropReason != "" ||
+		h.Robots != nil && len(h.Robots.Comments) > 0
 }
 
 func statusMix(m map[string]int) string {

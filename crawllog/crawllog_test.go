@@ -2,6 +2,7 @@ package crawllog
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -22,6 +23,47 @@ func TestSummaryPrintTellsPaceDeferralAndComments(t *testing.T) {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("summary lacks %q:\n%s", want, b.String())
 		}
+	}
+}
+
+// TestSummaryPrintListsAFewHosts: with thousands of hosts the printed
+// summary listed every one (40,000 lines for 8,000 hosts, review 14): past
+// 20 hosts it lists only those with something to note, at most 20, and
+// says how many it left out; of a host's Comment lines it prints three.
+func TestSummaryPrintListsAFewHosts(t *testing.T) {
+	until := time.Date(2026, 1, 2, 6, 0, 0, 0, time.UTC)
+	s := &Summary{Out: "out", SkipReasons: map[string]int{}}
+	for i := range 30 {
+		s.Hosts = append(s.Hosts, HostSummary{Host: fmt.Sprintf("http://quiet%d.test:80", i), State: "done"})
+	}
+	for i := range 25 {
+		s.Hosts = append(s.Hosts, HostSummary{Host: fmt.Sprintf("http://waits%d.test:80", i), State: "deferred", DeferredUntil: &until})
+	}
+	s.Hosts = append(s.Hosts[:1], append([]HostSummary{{Host: "http://says.test:80", State: "done",
+		Robots: &RobotsSummary{Comments: []string{"c1", "c2", "c3", "c4", "c5"}, CommentsOmitted: 10}}}, s.Hosts[1:]...)...)
+	var b strings.Builder
+	s.Print(&b)
+	out := b.String()
+	if strings.Contains(out, "quiet") {
+		t.Errorf("a host with nothing to note was listed:\n%s", out)
+	}
+	if n := strings.Count(out, "\n  http://"); n != 20 {
+		t.Errorf("%d hosts listed, want 20:\n%s", n, out)
+	}
+	for _, want := range []string{"the site says: c3", "(and 12 more Comment lines in its robots.txt)", "36 more host(s) not listed (30 with nothing to note)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("summary lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "c4") {
+		t.Errorf("more than three Comment lines printed:\n%s", out)
+	}
+	// A few hosts are all listed, as before.
+	s.Hosts = s.Hosts[:5]
+	b.Reset()
+	s.Print(&b)
+	if n := strings.Count(b.String(), "\n  http://"); n != 5 || strings.Contains(b.String(), "not listed") {
+		t.Errorf("with 5 hosts, %d listed:\n%s", n, b.String())
 	}
 }
 

@@ -79,6 +79,7 @@ type hostView struct {
 	DeferredURLs               []string
 	DeferredMore               int
 	Comments                   []string
+	CommentsOmitted            int
 	SkipReasons                []reasonCount
 	Requests                   []requestRow
 	RequestsMore               int
@@ -123,11 +124,13 @@ type robotsView struct {
 	Rates      []string
 	Sitemaps   []string
 	Warnings   []string
-	Lines      []robotsLine
-	Omitted    omission // lines not shown after the last one shown
-	Dangling   []int
-	shown      map[int]bool // the numbers of Lines
-	Fetches    []fetchRow
+	// SitemapsOmitted and WarningsOmitted count those summary.json left out.
+	SitemapsOmitted, WarningsOmitted int
+	Lines                            []robotsLine
+	Omitted                          omission // lines not shown after the last one shown
+	Dangling                         []int
+	shown                            map[int]bool // the numbers of Lines
+	Fetches                          []fetchRow
 }
 
 type fetchRow struct {
@@ -295,7 +298,7 @@ func fillHost(hv *hostView, hs hostSummary, reqs []request, skips []skip, fetche
 			windows = append(windows, w)
 			hv.Visits = append(hv.Visits, w.String())
 		}
-		hv.Comments = rb.Comments
+		hv.Comments, hv.CommentsOmitted = rb.Comments, rb.CommentsOmitted
 	}
 
 	// The host's requests oldest first, for the paces and the table.
@@ -436,6 +439,7 @@ func robotsViewFor(hostID, authority string, rb *robotsSummary, reqs []request, 
 		rv.Rates = append(rv.Rates, s)
 	}
 	rv.Sitemaps, rv.Warnings = rb.Sitemaps, rb.Warnings
+	rv.SitemapsOmitted, rv.WarningsOmitted = rb.SitemapsOmitted, rb.WarningsOmitted
 	visitKeys := make(map[string]bool)
 	for _, vt := range rb.VisitTimes {
 		visitKeys[digits(vt.From+vt.To)] = true
