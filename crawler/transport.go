@@ -19,6 +19,10 @@ import (
 	"github.com/crawlproject/crawl/scheduler"
 )
 
+// errNotResent is the error of a request that net/http would have sent
+// again on a new connection.
+var errNotResent = errors.New("crawler: the server closed a kept-alive connection without answering; the request is not sent again at once")
+
 // jobHeader carries a job id from a caller (colly, the robots layer) to the
 // transport. The transport removes it before the request is sent.
 const jobHeader = "X-Crawl-Job"
@@ -191,7 +195,19 @@ func (t *politeTransport) RoundTrip(in *http.Request) (*http.Response, error) {
 	// are taken from net/http, so the recorder only keeps heads.
 	rec := newRawRecorder(maxRawRequest, maxResponseHead)
 	defer rec.detach()
+	ctx, refuse := context.WithCancelCause(ctx)
+	defer refuse(nil)
+	conns := 0
 	trace := &httptrace.ClientTrace{GotConn: func(ci httptrace.GotConnInfo) {
+		if conns++; conns > 1 {
+			// net/http sends a GET again on a new connection when a
+			// kept-alive one closed without an answer: a second request
+			// the pace never allowed, at once. It is refused before it is
+			// written; the failure goes through the back-off like any.
+			ci.Conn.Close()
+			refuse(errNotResent)
+			return
+		}
 		if a := ci.Conn.RemoteAddr(); a != nil {
 			ex.IP = hostOnly(a.String())
 		}
@@ -203,6 +219,9 @@ func (t *politeTransport) RoundTrip(in *http.Request) (*http.Response, error) {
 	ex.Start = time.Now()
 	resp, err := t.base.RoundTrip(req)
 	if err != nil {
+		if cause := context.Cause(ctx); errors.Is(cause, errNotResent) {
+			err = cause
+		}
 		ex.Duration = time.Since(ex.Start)
 		t.fail(in, ex, err)
 		return nil, err
