@@ -301,21 +301,16 @@ func (c *crawl) follow(j *job) {
 			}
 		}
 	case scheduler.KindSitemap:
-		pages, maps, err := parseSitemap(ex.Body, l.URL)
+		found, err := parseSitemap(ex.Body, l.URL)
 		if err != nil {
-			c.log.Warn("sitemap not parsed", "url", l.URL, "err", err)
-			return
+			// The URLs read before the error are followed.
+			c.log.Warn("sitemap read in part", "url", l.URL, "urls", len(found.pages)+len(found.sitemaps), "err", err)
 		}
-		if n := len(maps) + len(pages); n > maxSitemapURLs {
-			first := ""
-			if len(maps) > maxSitemapURLs {
-				first, maps, pages = maps[maxSitemapURLs], maps[:maxSitemapURLs], nil
-			} else {
-				first, pages = pages[maxSitemapURLs-len(maps)], pages[:maxSitemapURLs-len(maps)]
-			}
-			c.skipLinksPast(l, first, fmt.Sprintf("the sitemap lists %d URLs, more than the %d sitemaps.org allows in one: this one and the %d after it are not followed",
-				n, maxSitemapURLs, n-maxSitemapURLs-1))
+		if found.firstMore != "" {
+			c.skipLinksPast(l, found.firstMore, fmt.Sprintf("the sitemap lists more than the %d URLs sitemaps.org allows in one: it is read no further, and this one and any after it are not followed",
+				maxSitemapURLs))
 		}
+		maps, pages := found.sitemaps, found.pages
 		for _, m := range maps {
 			// One level deeper than the index: the scheduler skips
 			// sitemaps nested beyond scheduler.MaxSitemapNesting.

@@ -52,8 +52,9 @@ func TestParseBodyInflatesWithABound(t *testing.T) {
 	}{
 		{"gzip content-encoding bomb", hdr("Content-Encoding", "gzip"), "/", bomb, limit, "<a href=/x>"},
 		{"x-gzip content-encoding", hdr("Content-Encoding", "x-gzip"), "/", page, 21, "<a href=/y>"},
-		{"gzip content-type", hdr("Content-Type", "application/gzip"), "/f", bomb, limit, "<a href=/x>"},
-		{".xml.gz path", hdr("Content-Type", "application/octet-stream"), "/s.XML.GZ", bomb, limit, "<a href=/x>"},
+		{"gzip-coded HTML", hdr("Content-Encoding", "gzip", "Content-Type", "text/html; charset=utf-8"), "/", bomb, limit, "<a href=/x>"},
+		{"gzip content-type, no HTML to parse", hdr("Content-Type", "application/gzip"), "/f", bomb, -1, ""},
+		{".xml.gz path, no HTML to parse", hdr("Content-Type", "application/octet-stream"), "/s.XML.GZ", bomb, -1, ""},
 		{"identity", hdr("Content-Type", "text/html"), "/", []byte("<a href=/z>"), -1, ""},
 		{"claims gzip, is not", hdr("Content-Encoding", "gzip"), "/", []byte("<a href=/z>"), -1, ""},
 	} {

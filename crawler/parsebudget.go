@@ -71,6 +71,12 @@ func parsedAsHTML(r *colly.Response) bool {
 	if ct == "" {
 		ct = http.DetectContentType(r.Body)
 	}
+	return htmlMediaType(ct)
+}
+
+// htmlMediaType reports whether the Content-Type value ct names a type
+// colly parses as HTML: text/html or application/xhtml+xml.
+func htmlMediaType(ct string) bool {
 	mt, _, _ := strings.Cut(ct, ";")
 	switch strings.TrimSpace(strings.ToLower(mt)) {
 	case "text/html", "application/xhtml+xml":

@@ -17,33 +17,54 @@ const maxSitemapBytes = 50 << 20
 // sitemaps in one index): those past it are not followed.
 const maxSitemapURLs = 50000
 
-// parseSitemap reads a sitemap (urlset) or sitemap index, plain or gzip, and
-// returns the page URLs and the sitemap URLs it lists, resolved against base.
-func parseSitemap(body []byte, base string) (pages, sitemaps []string, err error) {
+// maxSitemapDepth bounds the nesting of a sitemap's elements (a urlset
+// nests three deep).
+const maxSitemapDepth = 64
+
+// sitemapURLs are the URLs a sitemap lists, the first maxSitemapURLs of
+// them: pages (a urlset) or sitemaps (a sitemap index).
+type sitemapURLs struct {
+	pages, sitemaps []string
+	firstMore       string // the first URL listed past maxSitemapURLs; the sitemap is not read further
+}
+
+// parseSitemap reads a sitemap (urlset) or sitemap index, plain or gzip,
+// as a stream, and returns the URLs it lists, resolved against base: the
+// first maxSitemapURLs, and the next one if there is one, where it stops
+// reading. A gzip body is read up to maxSitemapBytes inflated. On an error
+// (a syntax error, a body cut at that bound, nesting past maxSitemapDepth)
+// it returns the URLs read before it with the error; a sitemap of 8
+// million URLs in 485 KB of gzip took 345 MB and then gave nothing.
+func parseSitemap(body []byte, base string) (sitemapURLs, error) {
+	var out sitemapURLs
+	var r io.Reader = bytes.NewReader(body)
+	var inflated *countingReader
 	if len(body) > 2 && body[0] == 0x1f && body[1] == 0x8b {
-		zr, zerr := gzip.NewReader(bytes.NewReader(body))
-		if zerr != nil {
-			return nil, nil, fmt.Errorf("crawler: sitemap gzip: %w", zerr)
-		}
-		body, err = io.ReadAll(io.LimitReader(zr, maxSitemapBytes))
+		zr, err := gzip.NewReader(r)
 		if err != nil {
-			return nil, nil, fmt.Errorf("crawler: sitemap gzip: %w", err)
+			return out, fmt.Errorf("crawler: sitemap gzip: %w", err)
 		}
+		inflated = &countingReader{r: io.LimitReader(zr, maxSitemapBytes)}
+		r = inflated
 	}
-	dec := xml.NewDecoder(bytes.NewReader(body))
+	dec := xml.NewDecoder(r)
 	dec.Strict = false
-	var root string
+	var root, parent string
 	var inLoc bool
-	var parent string
 	var loc strings.Builder
-	stack := []string{}
-	for {
-		tok, terr := dec.Token()
-		if terr == io.EOF {
+	var stack []string
+	for out.firstMore == "" {
+		// RawToken: no name space translation, which a sitemap does not
+		// need, and less work per token.
+		tok, err := dec.RawToken()
+		if err == io.EOF {
 			break
 		}
-		if terr != nil {
-			return pages, sitemaps, fmt.Errorf("crawler: sitemap xml: %w", terr)
+		if err != nil {
+			if inflated != nil && inflated.n >= maxSitemapBytes {
+				return out, fmt.Errorf("crawler: sitemap longer than %d MB inflated: read up to there", maxSitemapBytes>>20)
+			}
+			return out, fmt.Errorf("crawler: sitemap xml: %w", err)
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
@@ -51,13 +72,16 @@ func parseSitemap(body []byte, base string) (pages, sitemaps []string, err error
 			if root == "" {
 				root = name
 			}
+			if len(stack) == maxSitemapDepth {
+				return out, fmt.Errorf("crawler: sitemap nested deeper than %d elements", maxSitemapDepth)
+			}
 			if name == "loc" && len(stack) > 0 {
 				inLoc, parent = true, stack[len(stack)-1]
 				loc.Reset()
 			}
 			stack = append(stack, name)
 		case xml.CharData:
-			if inLoc {
+			if inLoc && loc.Len() < maxSitemapLoc {
 				loc.Write(t)
 			}
 		case xml.EndElement:
@@ -68,20 +92,53 @@ func parseSitemap(body []byte, base string) (pages, sitemaps []string, err error
 				continue
 			}
 			inLoc = false
-			u, rerr := resolve(base, strings.TrimSpace(loc.String()))
-			if rerr != nil || u == "" {
-				continue
-			}
-			switch {
-			case root == "sitemapindex" && parent == "sitemap":
-				sitemaps = append(sitemaps, u)
-			case root == "urlset" && parent == "url":
-				pages = append(pages, u)
-			}
+			out.add(root, parent, base, loc.String())
 		}
 	}
-	if root != "urlset" && root != "sitemapindex" {
-		return nil, nil, fmt.Errorf("crawler: sitemap: root element %q is neither urlset nor sitemapindex", root)
+	if out.firstMore == "" && inflated != nil && inflated.n >= maxSitemapBytes {
+		return out, fmt.Errorf("crawler: sitemap longer than %d MB inflated: read up to there", maxSitemapBytes>>20)
 	}
-	return pages, sitemaps, nil
+	if out.firstMore == "" && root != "urlset" && root != "sitemapindex" {
+		return out, fmt.Errorf("crawler: sitemap: root element %q is neither urlset nor sitemapindex", root)
+	}
+	return out, nil
+}
+
+// maxSitemapLoc bounds the text of one <loc> kept while reading; a longer
+// one is refused later as url-too-long (or as an invalid URL).
+const maxSitemapLoc = 64 << 10
+
+// add keeps the URL of a <loc> in parent of a sitemap whose root is root,
+// or counts it past maxSitemapURLs.
+func (s *sitemapURLs) add(root, parent, base, loc string) {
+	var list *[]string
+	switch {
+	case root == "sitemapindex" && parent == "sitemap":
+		list = &s.sitemaps
+	case root == "urlset" && parent == "url":
+		list = &s.pages
+	default:
+		return
+	}
+	u, err := resolve(base, strings.TrimSpace(loc))
+	if err != nil || u == "" {
+		return
+	}
+	if len(s.pages)+len(s.sitemaps) == maxSitemapURLs {
+		s.firstMore = u
+		return
+	}
+	*list = append(*list, u)
+}
+
+// countingReader counts the octets read through it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
 }

@@ -108,7 +108,7 @@ func TestSitemapReadUpToItsProtocolLimit(t *testing.T) {
 	sum := crawlFor(t, cfg, h.URL("/"))
 	skips := skipsFor(t, cfg, scheduler.ReasonMaxLinks)
 	if len(skips) != 1 || skips[0].URL != h.URL(fmt.Sprintf("/s%d", maxSitemapURLs)) || skips[0].Parent != h.URL("/big.xml") ||
-		!strings.Contains(skips[0].Detail, "lists 50005 URLs") {
+		!strings.Contains(skips[0].Detail, "more than the 50000 URLs sitemaps.org allows") {
 		t.Fatalf("max-links skips %+v; want one naming /s50000", skips)
 	}
 	// Every URL taken from the sitemap is either fetched or skipped at
