@@ -52,30 +52,17 @@ func newCollector(tr http.RoundTripper, cfg Config, budget *parseBudget) *colly.
 	})
 	token := strings.ToLower(cfg.Agent.Token)
 	c.OnHTML("base[href]", func(e *colly.HTMLElement) {
-		if j := jobOf(e); j.base == nil {
-			if b, err := e.Request.URL.Parse(strings.TrimSpace(e.Attr("href"))); err == nil {
-				j.base = b
-			}
-		}
+		jobOf(e).noteBase(e.Request.URL, e.Attr("href"))
 	})
 	c.OnHTML("meta[name]", func(e *colly.HTMLElement) {
-		name := strings.ToLower(strings.TrimSpace(e.Attr("name")))
-		if name != "robots" && name != token {
-			return
-		}
-		content := strings.ToLower(e.Attr("content"))
-		if strings.Contains(content, "nofollow") || strings.Contains(content, "none") {
-			jobOf(e).nofollow = true
-		}
+		jobOf(e).noteMeta(e.Attr("name"), e.Attr("content"), token)
 	})
 	c.OnHTML("a[href], area[href]", func(e *colly.HTMLElement) {
 		j := jobOf(e)
 		if j == nil || j.nofollow || !ok2xx(e.Response.StatusCode) {
 			return
 		}
-		if u := j.resolve(e.Request.URL, e.Attr("href")); u != "" {
-			j.links.add(u, cfg.Scope.MaxLinks)
-		}
+		j.noteLink(e.Request.URL, e.Attr("href"), cfg.Scope.MaxLinks)
 	})
 	if cfg.Fetch.Requisites {
 		c.OnHTML("img[src], script[src], link[href]", func(e *colly.HTMLElement) {
@@ -83,21 +70,21 @@ func newCollector(tr http.RoundTripper, cfg Config, budget *parseBudget) *colly.
 			if j == nil || !ok2xx(e.Response.StatusCode) {
 				return
 			}
-			if e.Name == "link" {
-				rel := strings.ToLower(e.Attr("rel"))
-				if !strings.Contains(rel, "stylesheet") && !strings.Contains(rel, "icon") {
-					return
-				}
-			}
-			src := e.Attr("src")
-			if e.Name == "link" {
-				src = e.Attr("href")
-			}
-			if u := j.resolve(e.Request.URL, src); u != "" {
-				j.requisites.add(u, cfg.Scope.MaxLinks)
-			}
+			j.noteRequisite(e.Request.URL, e.Name, e.Attr, cfg.Scope.MaxLinks)
 		})
 	}
+	// A page colly cannot make a document tree of (x/net/html refuses
+	// elements nested over 512 deep, which sloppy pages with unclosed
+	// tags reach) had no links at all, and nothing said so: its links are
+	// read from its tags instead.
+	c.OnError(func(r *colly.Response, err error) {
+		j, _ := r.Ctx.GetAny("job").(*job)
+		if j == nil || !ok2xx(r.StatusCode) || len(r.Body) == 0 || !parsedAsHTML(r) || len(j.links.urls)+len(j.requisites.urls) > 0 {
+			return
+		}
+		j.treeErr = err
+		j.readTags(r.Request.URL, r.Body, token, cfg)
+	})
 	return c
 }
 
@@ -110,6 +97,52 @@ func jobOf(e *colly.HTMLElement) *job {
 }
 
 func ok2xx(code int) bool { return code >= 200 && code < 300 }
+
+// noteBase takes the page's first <base href>.
+func (j *job) noteBase(page *url.URL, href string) {
+	if j.base != nil {
+		return
+	}
+	if b, err := page.Parse(strings.TrimSpace(href)); err == nil {
+		j.base = b
+	}
+}
+
+// noteMeta takes a <meta name content>: robots (or the crawler's own
+// token) with nofollow or none means the page's links are not followed.
+func (j *job) noteMeta(name, content, token string) {
+	name = strings.ToLower(strings.TrimSpace(name))
+	if name != "robots" && name != token {
+		return
+	}
+	content = strings.ToLower(content)
+	if strings.Contains(content, "nofollow") || strings.Contains(content, "none") {
+		j.nofollow = true
+	}
+}
+
+// noteLink takes an <a href> or <area href>.
+func (j *job) noteLink(page *url.URL, href string, max int) {
+	if u := j.resolve(page, href); u != "" {
+		j.links.add(u, max)
+	}
+}
+
+// noteRequisite takes an <img src>, <script src> or <link href> that is a
+// style sheet or an icon; attr reads the element's attributes.
+func (j *job) noteRequisite(page *url.URL, tag string, attr func(string) string, max int) {
+	src := attr("src")
+	if tag == "link" {
+		rel := strings.ToLower(attr("rel"))
+		if !strings.Contains(rel, "stylesheet") && !strings.Contains(rel, "icon") {
+			return
+		}
+		src = attr("href")
+	}
+	if u := j.resolve(page, src); u != "" {
+		j.requisites.add(u, max)
+	}
+}
 
 // outlinks are the links, or the requisites, found in a page, in document
 // order. One page of a trap can hold hundreds of thousands of them, each a

@@ -27,6 +27,7 @@ type job struct {
 	links      outlinks
 	requisites outlinks // with fetch.requisites: images, scripts, style sheets and icons
 	parsing    int64    // bytes of the parse budget held while colly parses the page
+	treeErr    error    // why colly made no document tree of the page (its links were read from its tags)
 	nofollow   bool
 	base       *url.URL // the page's <base href>, if any
 }
@@ -138,6 +139,9 @@ func (c *crawl) handleFetch(ctx context.Context, l *scheduler.Lease) error {
 	hdr.Set(jobHeader, id)
 	err := c.col.Request(http.MethodGet, l.URL, nil, cctx, hdr)
 	c.parse.give(j.parsing)
+	if j.treeErr != nil {
+		c.log.Warn("page made no document tree; its links were read from its tags", "url", l.URL, "err", j.treeErr)
+	}
 	if ex.Start.IsZero() || ex.stopped {
 		// Not sent, or aborted because the crawl is stopping: the lease
 		// stays unfinished, so the URL stays in the durable frontier for
@@ -203,6 +207,9 @@ func (c *crawl) record(j *job) {
 	}
 	if l.Parent != "" {
 		meta = append(meta, archive.Field{Name: "via", Value: l.Parent})
+	}
+	if j.treeErr != nil {
+		meta = append(meta, archive.Field{Name: "outlinks-from", Value: "the page's tags: it made no document tree (" + j.treeErr.Error() + ")"})
 	}
 	for _, link := range j.links.urls {
 		meta = append(meta, archive.Field{Name: "outlink", Value: link})

@@ -222,3 +222,36 @@ func TestLongURLsLoggedCutButCountedApart(t *testing.T) {
 		t.Errorf("max-links lines %+v; want the /z link cut to 2048 octets", ml)
 	}
 }
+
+// TestDeeplyNestedPageStillGivesLinks: x/net/html makes no document tree
+// of elements nested over 512 deep, which a sloppy page of unclosed tags
+// reaches, and the page gave no links, silently (review 15). Its links are
+// read from its tags, and its metadata record says so.
+func TestDeeplyNestedPageStillGivesLinks(t *testing.T) {
+	h := newTestHost(t)
+	h.robotsText("User-agent: *\nCrawl-delay: 0.01\n")
+	h.pages["/"] = func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, `<html><head><base href="/sub/"></head><body><a href="a">a</a>`+strings.Repeat("<div>", 600)+`<a href="/b">b</a>`)
+	}
+	h.html("/sub/a")
+	h.html("/b")
+	cfg := testConfig(t)
+	crawlFor(t, cfg, h.URL("/"))
+	got := map[string]bool{}
+	for _, p := range h.paths() {
+		got[p] = true
+	}
+	if !got["/sub/a"] || !got["/b"] {
+		t.Errorf("requests %v; want /sub/a (through <base>) and /b", h.paths())
+	}
+	found := false
+	for _, r := range warcRecords(t, cfg.Out) {
+		if r.Type() == "metadata" && r.Get("WARC-Target-URI") == h.URL("/") {
+			found = strings.Contains(string(r.Block), "outlinks-from: the page's tags: it made no document tree")
+		}
+	}
+	if !found {
+		t.Error("the page's metadata record does not say its links were read from its tags")
+	}
+}

@@ -1,0 +1,56 @@
+package crawler
+
+import (
+	"bytes"
+	"net/url"
+
+	"golang.org/x/net/html"
+)
+
+// readTags reads a page's links and requisites from its tags, in document
+// order, as the collector's callbacks read them from its document tree:
+// for a page colly could not make a tree of. The tokenizer keeps no stack
+// of elements, so no nesting is too deep for it. <base> and <meta> are
+// taken first, as the callbacks take them before any link.
+func (j *job) readTags(page *url.URL, body []byte, token string, cfg Config) {
+	each := func(fn func(tag string, attr func(string) string)) {
+		z := html.NewTokenizer(bytes.NewReader(body))
+		for {
+			switch z.Next() {
+			case html.ErrorToken:
+				return
+			case html.StartTagToken, html.SelfClosingTagToken:
+				name, more := z.TagName()
+				attrs := map[string]string{}
+				for more {
+					var k, v []byte
+					k, v, more = z.TagAttr()
+					if _, dup := attrs[string(k)]; !dup {
+						attrs[string(k)] = string(v)
+					}
+				}
+				fn(string(name), func(k string) string { return attrs[k] })
+			}
+		}
+	}
+	each(func(tag string, attr func(string) string) {
+		switch tag {
+		case "base":
+			if href := attr("href"); href != "" {
+				j.noteBase(page, href)
+			}
+		case "meta":
+			if name := attr("name"); name != "" {
+				j.noteMeta(name, attr("content"), token)
+			}
+		}
+	})
+	each(func(tag string, attr func(string) string) {
+		switch {
+		case (tag == "a" || tag == "area") && !j.nofollow && attr("href") != "":
+			j.noteLink(page, attr("href"), cfg.Scope.MaxLinks)
+		case cfg.Fetch.Requisites && (tag == "img" && attr("src") != "" || tag == "script" && attr("src") != "" || tag == "link" && attr("href") != ""):
+			j.noteRequisite(page, tag, attr, cfg.Scope.MaxLinks)
+		}
+	})
+}
