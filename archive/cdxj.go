@@ -64,11 +64,24 @@ func cdxFor(rec *Record, filename string, offset, length int64) (cdxEntry, bool)
 	}
 	if typ == "revisit" {
 		e.Mime = "warc/revisit"
-	} else if ct := h.get("Content-Type"); ct != "" {
+	} else if ct := indexed(h.get("Content-Type")); ct != "" {
 		mt, _, _ := strings.Cut(ct, ";")
 		e.Mime = strings.TrimSpace(mt)
 	}
 	return e, true
+}
+
+// maxIndexedHeader is the longest Content-Type or Location value the index,
+// the journal and the mirror take from a response: a server may send one of
+// a megabyte, and the index line would be as long. The record keeps it.
+const maxIndexedHeader = 4096
+
+// indexed returns v, or "" if it is longer than maxIndexedHeader.
+func indexed(v string) string {
+	if len(v) > maxIndexedHeader {
+		return ""
+	}
+	return v
 }
 
 // writeIndex writes the sorted lines to dir/index.cdxj atomically (a

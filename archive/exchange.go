@@ -193,9 +193,9 @@ func (w *Writer) WriteExchange(e Exchange) error {
 		}
 	}
 
-	ie := indexEntry{URL: e.TargetURI, Status: entry.Status, ContentType: contentType}
+	ie := indexEntry{URL: e.TargetURI, Status: entry.Status, ContentType: indexed(contentType)}
 	if isRedirect(entry.Status) {
-		ie.Location = head.get("Location")
+		ie.Location = indexed(head.get("Location"))
 	}
 	if canDedupe && !revisit {
 		ie.Digest, ie.Date, ie.ID = payloadDigest, wdate, respID

@@ -41,9 +41,9 @@ func entryFor(rec *Record, file string, off, length int64) (indexEntry, bool) {
 	}
 	h := parseHTTPHead(rec.Block)
 	e := indexEntry{CDXJ: c.line(), File: file, End: off + length, URL: c.URL, Status: c.Status,
-		ContentType: h.get("Content-Type")}
+		ContentType: indexed(h.get("Content-Type"))}
 	if isRedirect(c.Status) {
-		e.Location = h.get("Location")
+		e.Location = indexed(h.get("Location"))
 	}
 	if p, ok := rec.Payload(); ok && len(p) > 0 && rec.Type() == "response" &&
 		rec.Get("WARC-Truncated") == "" && isDedupable(c.Status) {

@@ -291,7 +291,7 @@ func (c *crawl) recordSkip(s scheduler.Skip) {
 	if m := c.cfg.Scope.MaxURLLength; m > 0 && len(s.URL) > m {
 		// A trap's URLs can be as long as the page that links them, and
 		// so would the log line be.
-		s.URL = cutURL(s.URL, m)
+		s.URL = cutForLog(s.URL, m)
 		s.Detail += fmt.Sprintf("; URL logged cut to its first %d octets", len(s.URL))
 	}
 	c.logs.skips.write(crawllog.SkipEntry{Time: s.Time.UTC(), URL: s.URL, Host: s.Authority, Reason: string(s.Reason),

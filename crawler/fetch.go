@@ -218,7 +218,7 @@ func (c *crawl) record(j *job) {
 		if o.dropped > 0 {
 			first := o.first
 			if m := c.cfg.Scope.MaxURLLength; m > 0 {
-				first = cutURL(first, m)
+				first = cutForLog(first, m)
 			}
 			meta = append(meta, archive.Field{Name: "outlinks-not-followed", Value: fmt.Sprintf("%d %s past the %d distinct URLs followed (scope.max_links_per_page, repeats counted), the first to %s",
 				o.dropped, o.what, c.cfg.Scope.MaxLinks, first)})
@@ -373,19 +373,25 @@ func crawlEntry(ex *exchange, u, host, kind string) crawllog.CrawlEntry {
 		Bytes: int64(len(ex.Body)), DurationMS: float64(ex.Duration) / float64(time.Millisecond),
 		PaceSeconds: ex.PaceSeconds, PaceRule: ex.PaceRule, Truncated: ex.truncated()}
 	if ex.Header != nil {
-		e.ContentType = ex.Header.Get("Content-Type")
+		e.ContentType = cutForLog(ex.Header.Get("Content-Type"), maxLoggedValue)
 		if ex.Status >= 300 && ex.Status < 400 {
-			e.Redirect = ex.Header.Get("Location")
+			e.Redirect = cutForLog(ex.Header.Get("Location"), maxLoggedValue)
 		}
 	}
 	if ex.Err != nil {
-		e.Error = ex.Err.Error()
+		e.Error = cutForLog(ex.Err.Error(), maxLoggedValue)
 	}
 	return e
 }
 
+// maxLoggedValue is the most of a value a server chose (a Content-Type, a
+// Location, an error quoting its bytes) a log line keeps: one of 900 KB
+// made a 900 KB line per request.
+const maxLoggedValue = 2048
+
 // onRobotsFetch logs and archives each robots.txt request (and redirect hop).
 func (c *crawl) onRobotsFetch(e crawllog.RobotsEntry, ex *exchange) {
+	e.Error = cutForLog(e.Error, maxLoggedValue)
 	c.logs.robots.write(e)
 	if ex.Start.IsZero() {
 		return

@@ -77,9 +77,10 @@ func (l *logs) close() error {
 	return nil
 }
 
-// cutURL returns the longest start of u of at most n octets that ends
-// neither inside a UTF-8 sequence nor inside a %XX escape.
-func cutURL(u string, n int) string {
+// cutForLog returns the longest start of u of at most n octets that ends
+// neither inside a UTF-8 sequence nor inside a %XX escape: how URLs and
+// other values a server chose are cut in the logs.
+func cutForLog(u string, n int) string {
 	if len(u) <= n {
 		return u
 	}

@@ -97,6 +97,7 @@ type robotsLayer struct {
 	states   map[string]*robotsState
 	lru      *list.List // of authority strings, most recent at front
 	inflight map[string]*robotsCall
+	maxURL   int           // scope.max_url_length: longer redirect targets are not followed
 	bytes    int64         // the sizes of the states, summed
 	squeeze  robotsSqueeze // what robots.cache_bytes made the cache drop
 	// warn, if set, is told the first time robots.cache_bytes drops the
@@ -139,7 +140,9 @@ func newRobotsLayer(tr *politeTransport, store robotsStore, cfg RobotsConfig, ag
 // live robots.txt lookup.
 func newPoliteStack(cfg Config, sched *scheduler.Scheduler, store robotsStore, busy func(string) bool, onFetch func(crawllog.RobotsEntry, *exchange)) (*politeTransport, *robotsLayer) {
 	tr := newPoliteTransport(sched, cfg.UserAgentHeader(), cfg.Fetch.MaxBody, cfg.Fetch.Timeout)
-	return tr, newRobotsLayer(tr, store, cfg.Robots, cfg.Agent.Token, busy, onFetch)
+	l := newRobotsLayer(tr, store, cfg.Robots, cfg.Agent.Token, busy, onFetch)
+	l.maxURL = cfg.Scope.MaxURLLength
+	return tr, l
 }
 
 // cached returns the robots.txt state for authority from memory or the
@@ -446,6 +449,12 @@ func (l *robotsLayer) fetch(ctx context.Context, authority string, prev *robotsS
 		next, perr := url.Parse(loc)
 		base, _ := url.Parse(target)
 		if perr != nil || base == nil {
+			break
+		}
+		if to := base.ResolveReference(next).String(); l.maxURL > 0 && len(to) > l.maxURL {
+			// Not followed, as a redirect past the fifth is not: the 3xx
+			// stands (RFC 9309 2.3.1.2), and the log says why.
+			lastEntry.Error = fmt.Sprintf("crawler: robots.txt redirects to a URL of %d octets, longer than %d (scope.max_url_length): not followed", len(to), l.maxURL)
 			break
 		}
 		lastEntry.Outcome = outcomeRedirect

@@ -3,9 +3,11 @@ package crawler
 import (
 	"fmt"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/crawlproject/crawl/crawllog"
 	"github.com/crawlproject/crawl/scheduler"
@@ -187,8 +189,8 @@ func TestCutURLEndsOnAWholeCharacterAndEscape(t *testing.T) {
 		{"http://a.test/%41%42", 17, "http://a.test/%41"}, // a whole escape
 		{"http://a.test/%41%42", 18, "http://a.test/%41"}, // ends after the second "%"
 	} {
-		if got := cutURL(tc.u, tc.n); got != tc.want {
-			t.Errorf("cutURL(%q, %d) = %q, want %q", tc.u, tc.n, got, tc.want)
+		if got := cutForLog(tc.u, tc.n); got != tc.want {
+			t.Errorf("cutForLog(%q, %d) = %q, want %q", tc.u, tc.n, got, tc.want)
 		}
 	}
 }
@@ -253,5 +255,48 @@ func TestDeeplyNestedPageStillGivesLinks(t *testing.T) {
 	}
 	if !found {
 		t.Error("the page's metadata record does not say its links were read from its tags")
+	}
+}
+
+// TestServerChosenValuesAreLoggedCut: a Location or Content-Type of
+// 100 KB went whole into crawl.jsonl, the archive index and its journal,
+// and a robots.txt redirect to a 100 KB URL was followed (review 15). Log
+// and index lines stay short; the robots.txt redirect is not followed, as
+// one past the fifth is not (RFC 9309 2.3.1.2), and the log says why.
+func TestServerChosenValuesAreLoggedCut(t *testing.T) {
+	long := "/" + strings.Repeat("L", 100_000)
+	h := newTestHost(t)
+	h.robots = func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, long, http.StatusFound)
+	}
+	h.pages["/"] = func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html; x="+strings.Repeat("C", 100_000))
+		fmt.Fprint(w, `<a href="/moved">m</a>`)
+	}
+	h.pages["/moved"] = func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, long, http.StatusFound)
+	}
+	cfg := testConfig(t)
+	cfg.Politeness.DefaultDelay = 20 * time.Millisecond
+	crawlFor(t, cfg, h.URL("/"))
+	for _, p := range h.paths() {
+		if len(p) > 100 {
+			t.Errorf("requested a URL of %d octets", len(p))
+		}
+	}
+	for _, name := range []string{crawllog.CrawlLogFile, crawllog.RobotsLogFile, crawllog.SkipLogFile, "archive/index.cdxj", "archive/index.journal"} {
+		data, err := os.ReadFile(filepath.Join(cfg.Out, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(data), "\n") {
+			if len(line) > 8<<10 {
+				t.Errorf("%s line %d is %d octets", name, i+1, len(line))
+			}
+		}
+	}
+	robots := readJSONL[crawllog.RobotsEntry](t, filepath.Join(cfg.Out, crawllog.RobotsLogFile))
+	if len(robots) != 1 || robots[0].Outcome != outcomeUnavailable || !strings.Contains(robots[0].Error, "longer than 2048 (scope.max_url_length): not followed") {
+		t.Errorf("robots.jsonl %+v; want one unavailable line saying the redirect was not followed", robots)
 	}
 }
