@@ -50,7 +50,12 @@ func runCrawl(ctx context.Context, cfg crawler.Config, stdout, stderr io.Writer)
 	if progress != nil {
 		logTo = clearLine{stderr}
 	}
-	opts := crawler.Options{Seeds: seeds, Logger: newLogger(cfg, logTo), Progress: progress}
+	logger := newLogger(cfg, logTo)
+	// net/http writes to the log package's logger (a server's unasked-for
+	// bytes on an idle connection, for one), which went to stderr as raw
+	// lines, breaking --log-format json: it goes through ours.
+	slog.SetDefault(logger)
+	opts := crawler.Options{Seeds: seeds, Logger: logger, Progress: progress}
 	sum, err := crawler.Run(ctx, cfg, opts)
 	return reportRun(ctx, cfg, sum, err, stdout)
 }
