@@ -226,18 +226,13 @@ func (t *politeTransport) RoundTrip(in *http.Request) (*http.Response, error) {
 		t.fail(in, ex, err)
 		return nil, err
 	}
-	if resp.StatusCode == http.StatusSwitchingProtocols {
-		// net/http hands back the raw connection as the body of a 101 and
-		// no longer watches the request's deadline: reading it could block
-		// past fetch.timeout, and past Ctrl-C, for as long as the server
-		// holds the connection. The crawler never asks for an upgrade.
+	if err := badStatus(resp); err != nil {
 		resp.Body.Close()
 		ex.Duration = time.Since(ex.Start)
 		rec.detach()
 		t.pace.Answered(auth, time.Now())
 		ex.Status, ex.Header = resp.StatusCode, resp.Header
 		ex.record(rec, req, resp)
-		err := fmt.Errorf("crawler: the server switched protocols (101, Upgrade: %q), which the crawler never asks for", resp.Header.Get("Upgrade"))
 		t.fail(in, ex, err)
 		return nil, err
 	}
@@ -277,6 +272,22 @@ func (t *politeTransport) RoundTrip(in *http.Request) (*http.Response, error) {
 	// Already inflated where colly would inflate (parseBody), with a bound.
 	resp.Uncompressed = true
 	return resp, nil
+}
+
+// badStatus returns why a response is no answer the crawler can use, or
+// nil: a 101 Switching Protocols, whose body net/http hands back as the
+// raw connection without watching the request's deadline (reading it
+// could block past fetch.timeout and Ctrl-C for as long as the server
+// holds it; the crawler never asks for an upgrade), or a status code
+// under 100 (net/http reads "000" as 0).
+func badStatus(resp *http.Response) error {
+	switch {
+	case resp.StatusCode == http.StatusSwitchingProtocols:
+		return fmt.Errorf("crawler: the server switched protocols (101, Upgrade: %q), which the crawler never asks for", resp.Header.Get("Upgrade"))
+	case resp.StatusCode < 100:
+		return fmt.Errorf("crawler: status code %03d is no HTTP status", resp.StatusCode)
+	}
+	return nil
 }
 
 // fail ends a sent exchange that failed with err. It is the one place

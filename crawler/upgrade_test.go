@@ -49,3 +49,23 @@ func TestSwitchingProtocolsDoesNotHang(t *testing.T) {
 		t.Errorf("/up logged as %+v; want status 101 with the error", up)
 	}
 }
+
+// TestStatusZeroIsAnError: "HTTP/1.1 000" was logged as status 0 with no
+// error, counted neither as fetched nor as an error (review 15).
+func TestStatusZeroIsAnError(t *testing.T) {
+	s := newRawServer(t, map[string]rawRoute{
+		"/zero": {resp: "HTTP/1.1 000 Nothing\r\nContent-Length: 2\r\n\r\nok", end: "close"},
+	}, nil)
+	cfg := testConfig(t)
+	cfg.Politeness.MaxFailures = 1
+	crawlFor(t, cfg, s.URL("/zero"))
+	var got *crawllog.CrawlEntry
+	for _, e := range readJSONL[crawllog.CrawlEntry](t, filepath.Join(cfg.Out, crawllog.CrawlLogFile)) {
+		if e.URL == s.URL("/zero") {
+			got = &e
+		}
+	}
+	if got == nil || !strings.Contains(got.Error, "status code 000 is no HTTP status") {
+		t.Errorf("/zero logged as %+v; want the error", got)
+	}
+}
