@@ -76,6 +76,9 @@ type SkipEntry struct {
 	// Queued is true for a URL of a deferred host: it stays in the
 	// frontier for the next run, which fetches it or logs it again.
 	Queued bool `json:"queued,omitempty"`
+	// Folded is not in the file: a reader that keeps one entry for many
+	// like it (report does) counts here the lines it folded into this one.
+	Folded int `json:"-"`
 }
 
 // RobotsEntry is one line of robots.jsonl: one robots.txt fetch.

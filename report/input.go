@@ -4,10 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
+	"unique"
 
 	"github.com/crawlproject/crawl/crawllog"
 )
@@ -65,10 +67,9 @@ func readInput(dir string) (*input, error) {
 	if in.requests, err = readJSONL[request](dir, CrawlFile, &in.notes); err != nil {
 		return nil, err
 	}
-	if in.skips, err = readJSONL[skip](dir, SkipsFile, &in.notes); err != nil {
+	if in.skips, err = readSkips(dir, &in.summary, &in.notes); err != nil {
 		return nil, err
 	}
-	in.skips = currentSkips(in.skips, &in.summary)
 	if in.robots, err = readJSONL[robotsFetch](dir, RobotsFile, &in.notes); err != nil {
 		return nil, err
 	}
@@ -89,36 +90,101 @@ func readJSONL[T any](dir, name string, notes *[]string) ([]T, error) {
 	}
 	defer f.Close()
 	var out []T
-	bad, firstBad, err := crawllog.ReadJSONL(f, func(v T) { out = append(out, v) })
-	if err != nil {
-		return nil, fmt.Errorf("report: read %s: %w", name, err)
-	}
-	if bad > 0 {
-		*notes = append(*notes, fmt.Sprintf("%s: ignored %d malformed line(s), the first on line %d.", name, bad, firstBad))
+	if err := readLines(f, name, notes, func(v T) {
+		share(&v)
+		out = append(out, v)
+	}); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
 
-// currentSkips drops the lines of URLs that stayed queued (queued: true,
-// their host deferred) logged before the summary's latest crawl run: that
-// run fetched such a URL or logged it again, so the report counts each
-// waiting URL once, as the summary's totals do.
-func currentSkips(skips []skip, s *summary) []skip {
+// readLines calls fn with each well-formed line of f, the file name; the
+// malformed and over-long ones are counted in a note.
+func readLines[T any](f io.Reader, name string, notes *[]string, fn func(T)) error {
+	bad, firstBad, err := crawllog.ReadJSONL(f, fn)
+	if err != nil {
+		return fmt.Errorf("report: read %s: %w", name, err)
+	}
+	if bad > 0 {
+		*notes = append(*notes, fmt.Sprintf("%s: ignored %d malformed line(s), the first on line %d.", name, bad, firstBad))
+	}
+	return nil
+}
+
+// share makes the fields of a log line that repeat from line to line (the
+// host, the reason and its detail, the parent page, the pace rule, ...)
+// refer to one copy of each distinct value: a crawl's logs are read whole,
+// and a million skip lines took 1.2 GB with a copy of each per line. URLs,
+// which do not repeat, keep their own.
+func share(v any) {
+	switch x := v.(type) {
+	case *skip:
+		for _, s := range []*string{&x.Host, &x.Reason, &x.Detail, &x.Rule, &x.Parent} {
+			*s = unique.Make(*s).Value()
+		}
+	case *request:
+		for _, s := range []*string{&x.Host, &x.Kind, &x.ContentType, &x.Parent, &x.PaceRule, &x.RobotsRule, &x.Error} {
+			*s = unique.Make(*s).Value()
+		}
+	case *robotsFetch:
+		for _, s := range []*string{&x.Host, &x.Outcome, &x.Error} {
+			*s = unique.Make(*s).Value()
+		}
+	}
+}
+
+// maxSkipsPerKind is how many skip lines of one host, reason and
+// robots.txt line the report keeps; the lines after them are folded into
+// the last one kept (SkipEntry.Folded). Every part of the report shows at
+// most the first 20 URLs of such a kind and counts the rest, so nothing it
+// shows changes; a million lines of one kind took 1.2 GB to read.
+const maxSkipsPerKind = maxDeferred + 1
+
+// readSkips reads dir's skip log, folded (maxSkipsPerKind), without the
+// lines of URLs that stayed queued (queued: true, their host deferred)
+// logged before the summary's latest crawl run: that run fetched such a
+// URL or logged it again, so the report counts each waiting URL once, as
+// the summary's totals do.
+func readSkips(dir string, s *summary, notes *[]string) ([]skip, error) {
+	f, err := os.Open(filepath.Join(dir, SkipsFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		*notes = append(*notes, SkipsFile+" is missing; its part of the report is empty.")
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("report: open %s: %w", SkipsFile, err)
+	}
+	defer f.Close()
 	var last time.Time
 	for _, r := range s.Runs {
 		if r.Mode == crawllog.ModeCrawl && r.Started.After(last) {
 			last = r.Started
 		}
 	}
-	if last.IsZero() {
-		return skips
+	type kind struct {
+		host, reason string
+		line         int
 	}
-	out := skips[:0]
-	for _, k := range skips {
+	kept := map[kind]int{}   // entries kept of each kind
+	lastOf := map[kind]int{} // the index in out of the last one
+	var out []skip
+	err = readLines(f, SkipsFile, notes, func(k skip) {
 		if k.Queued && k.Time.Before(last) {
-			continue
+			return
 		}
+		share(&k)
+		key := kind{k.Host, k.Reason, k.Line}
+		if kept[key] == maxSkipsPerKind {
+			out[lastOf[key]].Folded++
+			return
+		}
+		kept[key]++
+		lastOf[key] = len(out)
 		out = append(out, k)
-	}
-	return out
+	})
+	return out, err
 }
+
+// weight is how many skip lines k stands for.
+func weight(k skip) int { return 1 + k.Folded }

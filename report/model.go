@@ -328,14 +328,17 @@ func fillHost(hv *hostView, hs hostSummary, reqs []request, skips []skip, fetche
 		hv.Events = append(hv.Events, row)
 	}
 	counts := make(map[string]int)
+	lines := 0
 	for _, k := range skips {
-		counts[k.Reason]++
+		w := weight(k)
+		counts[k.Reason] += w
+		lines += w
 		if k.Reason == "visit-time-deferred" {
 			if len(hv.DeferredURLs) < maxDeferred {
 				hv.DeferredURLs = append(hv.DeferredURLs, k.URL)
-			} else {
-				hv.DeferredMore++
+				w--
 			}
+			hv.DeferredMore += w
 		}
 	}
 	for reason, n := range counts {
@@ -346,7 +349,7 @@ func fillHost(hv *hostView, hs hostSummary, reqs []request, skips []skip, fetche
 		return a.Count > b.Count || a.Count == b.Count && a.Reason < b.Reason
 	})
 	if hv.Skipped == 0 {
-		hv.Skipped = len(skips)
+		hv.Skipped = lines
 	}
 	hv.Robots = robotsViewFor(hv.ID, hv.Host, hs.Robots, reqs, skips, fetches, paceRules)
 	hv.requestRows(sorted, started) // links to the robots.txt lines shown

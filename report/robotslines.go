@@ -161,7 +161,7 @@ func buildRobotsLines(hostID, authority, body string, reqs []request, skips []sk
 	}
 	lists := make(map[int]map[string]*urlList)
 	danglingSet := make(map[int]bool)
-	add := func(n int, label, class, u string) {
+	add := func(n int, label, class, u string, w int) {
 		if n < 1 || n > len(lines) {
 			danglingSet[n] = true
 			return
@@ -174,22 +174,22 @@ func buildRobotsLines(hostID, authority, body string, reqs []request, skips []sk
 			l = &urlList{Label: label, Class: class}
 			lists[n][label] = l
 		}
-		l.Count++
+		l.Count += w
 		if len(l.URLs) < maxListed {
 			l.URLs = append(l.URLs, pathOf(u, authority))
-		} else {
-			l.More++
+			w-- // the lines folded into this one come after it
 		}
+		l.More += w
 	}
 	for _, r := range reqs {
 		if r.RobotsLine > 0 && r.Kind != "robots" {
-			add(r.RobotsLine, "allowed", "allowed", r.URL)
+			add(r.RobotsLine, "allowed", "allowed", r.URL, 1)
 		}
 	}
 	for _, s := range skips {
 		if s.Line > 0 {
 			label, class := skipLabel(s.Reason)
-			add(s.Line, label, class, s.URL)
+			add(s.Line, label, class, s.URL, weight(s))
 		}
 	}
 	for n, rules := range paceLines(paceRules) {

@@ -77,11 +77,13 @@ func skipGroups(skips []skip, counted map[string]int, byHost map[string]*hostVie
 	}
 	for _, k := range skips {
 		g := group(k.Reason)
-		g.Count++
+		w := weight(k)
+		g.Count += w
 		if len(g.Examples) >= maxExamples {
-			g.More++
+			g.More += w
 			continue
 		}
+		g.More += w - 1 // the lines folded into k come after it
 		h := hostOf(k.Host, k.URL)
 		ex := skipExample{URL: k.URL, Detail: k.Detail, Rule: k.Rule, Host: h}
 		if hv := byHost[h]; hv != nil {
