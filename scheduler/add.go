@@ -91,7 +91,7 @@ func (s *Scheduler) Add(c Candidate) (*Skip, error) {
 		sk.Parent = c.Parent
 		return &sk, nil
 	}
-	if counted(c.Kind) {
+	if limited(c.Kind) {
 		if why := s.pageLimitReached(h); why != "" {
 			return skip(ReasonMaxPages, why)
 		}

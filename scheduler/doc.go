@@ -169,7 +169,8 @@
 //   - Scope.MaxPages and Scope.MaxPagesPerHost count pages and requisites
 //     fetched (a response that is not a redirect nor a failure retried):
 //     robots.txt, sitemaps, redirects and URLs refused by robots.txt do not
-//     count. Add still accepts URLs until a limit is reached; the queued
+//     count. Sitemaps are skipped with the pages once a limit of their host
+//     is reached: they are read only for the pages they list. Add still accepts URLs until a limit is reached; the queued
 //     ones beyond it are skipped with max-pages at once (a limit reached
 //     is final, and a skip sends no request, so no host's pace is waited
 //     out), and a page that could exceed a limit waits for the page leases

@@ -11,6 +11,13 @@ import (
 // do not.
 func counted(k Kind) bool { return k == KindPage || k == KindRequisite }
 
+// limited reports whether URLs of kind k are skipped once a page limit of
+// their host is reached: the counted kinds, and sitemaps, which are read
+// only for the pages they list (an index of 2,000 sitemaps was read whole
+// after max_pages_per_host 3 was reached, and each of its 200,000 pages
+// logged as a max-pages skip).
+func limited(k Kind) bool { return counted(k) || k == KindSitemap }
+
 // countsAsPage reports whether a finished lease used up one page of the
 // limits: a response arrived and it was not a redirect (whose target is
 // counted when it is fetched) nor a failure to be retried.
@@ -62,7 +69,7 @@ func (s *Scheduler) limitHeadLocked(h *host) bool {
 		return false
 	}
 	if len(h.cache) > 0 {
-		return counted(h.cache[0].Kind)
+		return limited(h.cache[0].Kind)
 	}
 	return h.spill > 0 && !h.refilling
 }
@@ -78,7 +85,7 @@ func (s *Scheduler) limitSkipLocked(h *host, now time.Time) bool {
 		return false
 	}
 	n := 0
-	for len(h.cache) > 0 && counted(h.cache[0].Kind) {
+	for len(h.cache) > 0 && limited(h.cache[0].Kind) {
 		e := h.cache[0]
 		s.skipHead(h, Skip{URL: e.URL, Parent: e.Parent, Authority: h.auth, Reason: ReasonMaxPages,
 			Detail: why + "; not fetched", Time: now})

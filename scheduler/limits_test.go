@@ -93,7 +93,9 @@ func (d *limitDriver) skipped(r Reason) []string {
 
 // TestMaxPagesCountsPagesFetched is the review's repro: max_pages counts
 // pages fetched, so URLs refused by robots.txt, redirects and sitemaps do
-// not use up the limit; the pages beyond it are skipped when they come up.
+// not use up the limit; the pages beyond it are skipped when they come up,
+// and so are sitemaps, read only for the pages they list (review 14: an
+// index of 2,000 sitemaps was read whole past the limit).
 func TestMaxPagesCountsPagesFetched(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		cfg := testConfig()
@@ -101,26 +103,28 @@ func TestMaxPagesCountsPagesFetched(t *testing.T) {
 		d := newLimitDriver(t, cfg, NewMemStore())
 		defer d.s.Close()
 		d.add(Candidate{URL: "http://a.test/", Seed: true})
+		d.add(Candidate{URL: "http://a.test/sm.xml", Kind: KindSitemap})
 		for _, p := range []string{"/no-1", "/redir", "/p0", "/p1", "/p2", "/p3"} {
 			d.add(Candidate{URL: "http://a.test" + p, Depth: 1})
 		}
-		d.add(Candidate{URL: "http://a.test/sm.xml", Kind: KindSitemap})
+		d.add(Candidate{URL: "http://a.test/sm2.xml", Kind: KindSitemap})
 		d.run()
-		// Order: the sitemap was queued last, and /r-target after it.
-		if want := []string{"/", "/redir", "/p0", "/p1", "/sm.xml"}; !slices.Equal(d.fetched, want) {
+		// Order: the first sitemap before the pages, a second one last,
+		// and /r-target after it.
+		if want := []string{"/", "/sm.xml", "/redir", "/p0", "/p1"}; !slices.Equal(d.fetched, want) {
 			t.Errorf("fetched %v, want %v", d.fetched, want)
 		}
-		if got, want := d.skipped(ReasonMaxPages), []string{"/p2", "/p3", "/r-target"}; !slices.Equal(got, want) {
+		if got, want := d.skipped(ReasonMaxPages), []string{"/p2", "/p3", "/sm2.xml", "/r-target"}; !slices.Equal(got, want) {
 			t.Errorf("max-pages skips %v, want %v", got, want)
 		}
 		if sk, _ := d.s.Add(Candidate{URL: "http://a.test/late", Depth: 1}); sk == nil || sk.Reason != ReasonMaxPages {
 			t.Errorf("add after the limit: %+v, want max-pages", sk)
 		}
-		if sk, _ := d.s.Add(Candidate{URL: "http://a.test/late.xml", Kind: KindSitemap}); sk != nil {
-			t.Errorf("a sitemap is not a page: %+v", sk)
+		if sk, _ := d.s.Add(Candidate{URL: "http://a.test/late.xml", Kind: KindSitemap}); sk == nil || sk.Reason != ReasonMaxPages {
+			t.Errorf("a sitemap added after the limit: %+v, want max-pages", sk)
 		}
-		if st := d.s.Stats(); st.Queued != 1 {
-			t.Errorf("queued %d, want 1 (the sitemap)", st.Queued)
+		if st := d.s.Stats(); st.Queued != 0 {
+			t.Errorf("queued %d, want none", st.Queued)
 		}
 	})
 }
