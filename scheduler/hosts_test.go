@@ -346,3 +346,32 @@ func TestRobotsLeaseHoldsPagesAndExpireRules(t *testing.T) {
 		}
 	})
 }
+
+// TestDeferredByRobotsRetryIsSaid: a host whose robots.txt was unreachable
+// waits for its retry (RFC 9309 2.4); past MaxWait it is deferred, and its
+// status names that retry, as its skips do, not the back-off interval the
+// failed request also set (review 14: "deferred until +30s (back-off 2s)").
+func TestDeferredByRobotsRetryIsSaid(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cfg := testConfig()
+		cfg.MaxWait = 10 * time.Second
+		cfg.BackoffBase = 2 * time.Second
+		s, err := Open(cfg, NewMemStore())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		s.Add(Candidate{URL: "http://a.test/1"})
+		l, err := s.Next(context.Background())
+		if err != nil || l.Kind != KindRobots {
+			t.Fatalf("first lease %+v %v", l, err)
+		}
+		s.Observe(l.Authority, 0, 0, "", errors.New("connection refused"))
+		s.RulesFailed(l.Authority, time.Now().Add(30*time.Second))
+		s.Finish(l, Result{})
+		st := s.Host(l.Authority)
+		if st.State != StateDeferred || st.DeferReason != "robots.txt retry after 1 failure" {
+			t.Errorf("status %s, deferred by %q; want deferred by the robots.txt retry", st.State, st.DeferReason)
+		}
+	})
+}
