@@ -175,3 +175,55 @@ func TestRobotsRedirectToDeferredHostEnds(t *testing.T) {
 		t.Error("robots.jsonl has no unreachable line for A naming the redirect it could not follow")
 	}
 }
+
+// TestRobotsRedirectUsesTheTargetsCachedCopy: hosts whose robots.txt
+// redirects to another host's robots.txt (http://a to https://www.a, a
+// hosting platform's shared file) each fetched it again, waiting in a
+// worker for that host's pace (review 15). A fresh cached copy of it
+// answers with no request; its rules apply to the redirecting host (RFC
+// 9309 2.3.1.2), and robots.jsonl names the copy.
+func TestRobotsRedirectUsesTheTargetsCachedCopy(t *testing.T) {
+	b := newTestHost(t)
+	b.robotsText("User-agent: *\nDisallow: /private\n")
+	b.html("/")
+	var as []*testHost
+	seeds := []string{b.URL("/")}
+	for range 3 {
+		a := newTestHost(t)
+		a.robots = func(w http.ResponseWriter, r *http.Request) {
+			time.Sleep(300 * time.Millisecond) // B's own robots.txt is read first
+			http.Redirect(w, r, b.URL("/robots.txt"), http.StatusMovedPermanently)
+		}
+		a.html("/", "/private/x", "/ok")
+		a.html("/ok")
+		as = append(as, a)
+		seeds = append(seeds, a.URL("/"))
+	}
+	cfg := testConfig(t)
+	cfg.Politeness.DefaultDelay = 50 * time.Millisecond
+	crawlFor(t, cfg, seeds...)
+	n := 0
+	for _, p := range b.paths() {
+		if p == "/robots.txt" {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("B's robots.txt requested %d times, want once", n)
+	}
+	for _, a := range as {
+		a.assertNever("/private")
+		if got := strings.Join(a.paths(), " "); !strings.Contains(got, "/ok") {
+			t.Errorf("%s: requests %s; want /ok fetched", a.srv.URL, got)
+		}
+	}
+	copies := 0
+	for _, e := range readJSONL[crawllog.RobotsEntry](t, filepath.Join(cfg.Out, crawllog.RobotsLogFile)) {
+		if e.CopyOf == b.srv.URL && e.Outcome == outcomeParsed && e.URL == b.URL("/robots.txt") {
+			copies++
+		}
+	}
+	if copies != 3 {
+		t.Errorf("%d robots.jsonl lines answered from B's copy, want 3", copies)
+	}
+}

@@ -405,7 +405,19 @@ func (l *robotsLayer) fetch(ctx context.Context, authority string, prev *robotsS
 	var hdr http.Header
 	var last *exchange
 	var lastEntry crawllog.RobotsEntry
+	var copyExpires time.Time // the expiry of another host's copy that answered
 	for hop := 0; ; hop++ {
+		if st := l.copyFor(hop, authority, target); st != nil {
+			// A redirect to another host's robots.txt, which the cache
+			// holds fresh: its copy answers, with no request (N hosts
+			// redirecting to one, as http://a to https://www.a, made N
+			// requests to it, each waited for in a worker).
+			status, body, hdr, rec.Truncated, copyExpires = st.rec.Status, st.rec.Body, nil, st.rec.Truncated, st.rec.Expires
+			last = &exchange{URL: target}
+			lastEntry = crawllog.RobotsEntry{Time: time.Now().UTC(), Host: authority, URL: target, Status: status, Bytes: int64(len(body)),
+				Redirects: append([]string{}, rec.Redirects...), Truncated: rec.Truncated, CopyOf: st.rec.Authority}
+			break
+		}
 		ex, err := l.get(ctx, target)
 		if ex.Start.IsZero() && err != nil {
 			var wait *scheduler.WaitError
@@ -525,7 +537,33 @@ func (l *robotsLayer) fetch(ctx context.Context, authority string, prev *robotsS
 		return rec, nil
 	}
 	rec.Expires = now.Add(ttlFor(hdr, l.cfg.CacheTTL))
+	if !copyExpires.IsZero() && copyExpires.Before(rec.Expires) {
+		rec.Expires = copyExpires
+	}
 	return rec, nil
+}
+
+// copyFor returns, for a redirect hop (hop > 0), the cached state of the
+// host whose robots.txt target is, if target is exactly that (no query) on
+// another host than authority, and the state is fresh and read (not
+// unreachable), else nil.
+func (l *robotsLayer) copyFor(hop int, authority, target string) *robotsState {
+	if hop == 0 {
+		return nil
+	}
+	u, err := url.Parse(target)
+	if err != nil || u.Path != "/robots.txt" || u.RawQuery != "" || u.Host == "" {
+		return nil
+	}
+	other := scheduler.Authority(u)
+	if other == authority {
+		return nil
+	}
+	st, fresh := l.cached(other, time.Now())
+	if st == nil || !fresh || !st.good() || st.rec.Stale {
+		return nil
+	}
+	return st
 }
 
 // truncated reports whether a robots.txt answer was cut: by the timeout or

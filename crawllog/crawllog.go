@@ -96,6 +96,9 @@ type RobotsEntry struct {
 	// Expires is when the copy stops being used: absent on a redirect
 	// hop (Outcome "redirect"), which is not a copy of anything.
 	Expires time.Time `json:"expires,omitzero"`
+	// CopyOf names the host whose robots.txt a redirect led to and
+	// whose cached copy answered it: no request was made.
+	CopyOf string `json:"copy_of,omitempty"`
 }
 
 // Summary is the end-of-crawl report, written as summary.json. It covers
