@@ -227,3 +227,38 @@ func TestRobotsRedirectUsesTheTargetsCachedCopy(t *testing.T) {
 		t.Errorf("%d robots.jsonl lines answered from B's copy, want 3", copies)
 	}
 }
+
+// TestRobotsRedirectHopsKeepPerHost: robots.txt redirect hops from several
+// hosts to one slow host took no place among its requests in flight, so it
+// had one from each at once (review 15); they now count, and
+// politeness.per_host (1) holds.
+func TestRobotsRedirectHopsKeepPerHost(t *testing.T) {
+	b := newTestHost(t)
+	b.robots = func(w http.ResponseWriter, _ *http.Request) {
+		time.Sleep(300 * time.Millisecond)
+		w.WriteHeader(http.StatusServiceUnavailable) // never cached as a copy
+	}
+	b.html("/")
+	seeds := []string{b.URL("/")}
+	for range 3 {
+		a := newTestHost(t)
+		a.robots = func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, b.URL("/robots.txt"), http.StatusMovedPermanently)
+		}
+		a.html("/")
+		seeds = append(seeds, a.URL("/"))
+	}
+	cfg := testConfig(t)
+	cfg.Politeness.DefaultDelay = 10 * time.Millisecond
+	cfg.Politeness.MaxFailures = 2
+	crawlFor(t, cfg, seeds...)
+	b.mu.Lock()
+	most := b.max
+	b.mu.Unlock()
+	if most != 1 {
+		t.Errorf("B had %d requests in flight at once; politeness.per_host is 1", most)
+	}
+	if n := len(b.requests()); n < 2 {
+		t.Errorf("B saw %d requests; the hops did not reach it", n)
+	}
+}

@@ -418,7 +418,7 @@ func (l *robotsLayer) fetch(ctx context.Context, authority string, prev *robotsS
 				Redirects: append([]string{}, rec.Redirects...), Truncated: rec.Truncated, CopyOf: st.rec.Authority}
 			break
 		}
-		ex, err := l.get(ctx, target)
+		ex, err := l.get(ctx, target, scheduler.Authority(mustURL(target)) != authority)
 		if ex.Start.IsZero() && err != nil {
 			var wait *scheduler.WaitError
 			if hop == 0 || ctx.Err() != nil || !errors.As(err, &wait) {
@@ -575,14 +575,16 @@ func (l *robotsLayer) truncated(ex *exchange) bool {
 }
 
 // get sends one GET through the polite transport and returns what it saw.
-func (l *robotsLayer) get(ctx context.Context, target string) (*exchange, error) {
+// hop marks a redirect hop to another host than the lease's: it takes a
+// place among that host's requests in flight (Scheduler.WaitHop).
+func (l *robotsLayer) get(ctx context.Context, target string, hop bool) (*exchange, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, target, nil)
 	if err != nil {
 		return &exchange{URL: target}, err
 	}
 	id, ex := l.tr.track()
 	defer l.tr.untrack(id)
-	ex.robots, ex.limit = true, l.cfg.MaxBytes+1
+	ex.robots, ex.limit, ex.hop = true, l.cfg.MaxBytes+1, hop
 	req.Header.Set(jobHeader, id)
 	resp, err := l.client.Do(req)
 	if err != nil {

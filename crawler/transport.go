@@ -32,6 +32,8 @@ type pacer interface {
 	Wait(ctx context.Context, authority string) error
 	Observe(authority string, status int, dur time.Duration, retryAfter string, err error)
 	Answered(authority string, at time.Time)
+	WaitHop(ctx context.Context, authority string) error
+	ReleaseHop(authority string)
 	Host(authority string) scheduler.HostStatus
 }
 
@@ -78,6 +80,7 @@ type exchange struct {
 	Err         error
 
 	robots bool  // a robots.txt fetch or one of its redirect hops: always permitted
+	hop    bool  // a redirect hop of a robots.txt fetch, to another host than the lease's
 	limit  int64 // a smaller body cap for this request (robots.max_bytes); 0: the transport's
 	// stopped reports that the request failed because its caller's
 	// context ended: the crawl is stopping, and the failure is no outcome
@@ -167,9 +170,18 @@ func (t *politeTransport) RoundTrip(in *http.Request) (*http.Response, error) {
 			return nil, fmt.Errorf("%w: %w", errNotPermitted, err)
 		}
 	}
-	if err := t.pace.Wait(req.Context(), auth); err != nil {
+	wait := t.pace.Wait
+	if ex.hop {
+		// No lease of this host stands for the request: it takes a place
+		// among the host's requests in flight (politeness.per_host).
+		wait = t.pace.WaitHop
+	}
+	if err := wait(req.Context(), auth); err != nil {
 		ex.Err = err
 		return nil, err
+	}
+	if ex.hop {
+		defer t.pace.ReleaseHop(auth)
 	}
 	// The interval in force for this start: the pace, or a Retry-After or
 	// back-off that held it longer (the scheduler names which).

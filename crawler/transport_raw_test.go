@@ -158,8 +158,10 @@ func (p *freePace) Observe(_ string, status int, _ time.Duration, _ string, err 
 	defer p.mu.Unlock()
 	p.observed = append(p.observed, fmt.Sprintf("%d %v", status, err != nil))
 }
-func (*freePace) Answered(string, time.Time)       {}
-func (*freePace) Host(string) scheduler.HostStatus { return scheduler.HostStatus{} }
+func (*freePace) Answered(string, time.Time)            {}
+func (*freePace) WaitHop(context.Context, string) error { return nil }
+func (*freePace) ReleaseHop(string)                     {}
+func (*freePace) Host(string) scheduler.HostStatus      { return scheduler.HostStatus{} }
 
 type permitAll struct{}
 

@@ -375,3 +375,51 @@ func TestDeferredByRobotsRetryIsSaid(t *testing.T) {
 		}
 	})
 }
+
+// TestWaitHopCountsAmongRequestsInFlight: a request no lease of the host
+// stands for (a robots.txt redirect hop from another host) waits while
+// PerHost leases of the host are out, and while it is in flight the host
+// gives no lease (review 15: N hosts redirecting their robots.txt to one
+// sent it N requests at once).
+func TestWaitHopCountsAmongRequestsInFlight(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cfg := testConfig()
+		cfg.DefaultDelay = 0
+		s, err := Open(cfg, NewMemStore())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		s.Add(Candidate{URL: "http://b.test/1"})
+		ctx := context.Background()
+		l, err := s.Next(ctx) // B's robots.txt lease
+		if err != nil {
+			t.Fatal(err)
+		}
+		hopped := make(chan error, 1)
+		go func() { hopped <- s.WaitHop(ctx, l.Authority) }()
+		synctest.Wait()
+		select {
+		case err := <-hopped:
+			t.Fatalf("the hop went out with B's lease in flight: %v", err)
+		default:
+		}
+		s.SetRules(l.Authority, Rules{})
+		s.Finish(l, Result{Status: 200})
+		if err := <-hopped; err != nil {
+			t.Fatalf("the hop after the lease ended: %v", err)
+		}
+		next := make(chan *Lease, 1)
+		go func() { l, _ := s.Next(ctx); next <- l }()
+		synctest.Wait()
+		select {
+		case l := <-next:
+			t.Fatalf("B gave a lease (%s) with the hop in flight", l.URL)
+		default:
+		}
+		s.ReleaseHop(l.Authority)
+		if l := <-next; l == nil || l.URL != "http://b.test/1" {
+			t.Fatalf("after the hop: %+v", l)
+		}
+	})
+}

@@ -59,7 +59,7 @@ func (s *Scheduler) Next(ctx context.Context) (*Lease, error) {
 					s.mu.Unlock()
 					continue
 				}
-				if h.inflight >= s.cfg.PerHost {
+				if h.inflight+h.hops >= s.cfg.PerHost {
 					// Placed for a refused head whose rules expired
 					// since: it has no lease to give.
 					s.fixAt(h, now)
@@ -130,7 +130,7 @@ func (s *Scheduler) Next(ctx context.Context) (*Lease, error) {
 // idleLocked reports whether nothing can change the frontier by itself: no
 // lease out, no refill or drop in progress.
 func (s *Scheduler) idleLocked() bool {
-	return s.leases == 0 && len(s.refills) == 0 && len(s.drops) == 0 && !s.busy
+	return s.leases == 0 && s.hops == 0 && len(s.refills) == 0 && len(s.drops) == 0 && !s.busy
 }
 
 // popHead removes and returns the entry at the head of h's queue in RAM,

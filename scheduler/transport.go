@@ -104,6 +104,54 @@ func (s *Scheduler) Wait(ctx context.Context, authority string) error {
 	return nil
 }
 
+// WaitHop is Wait for a request that no lease of the host stands for: a
+// robots.txt redirect hop from another host. It first waits until fewer
+// than Config.PerHost requests are in flight to the host, its leases and
+// such requests counted (N hosts whose robots.txt redirects to one sent it
+// N requests at once), and takes a place, which its leases then count
+// too. After a nil WaitHop, call ReleaseHop once the request is done.
+func (s *Scheduler) WaitHop(ctx context.Context, authority string) error {
+	s.mu.Lock()
+	for {
+		if s.closed {
+			s.mu.Unlock()
+			return ErrClosed
+		}
+		if h := s.host(authority); h.inflight+h.hops < s.cfg.PerHost {
+			h.hops++
+			s.hops++
+			s.fixAt(h, time.Now())
+			break
+		}
+		wake := s.wake
+		s.mu.Unlock()
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-wake:
+		}
+		s.mu.Lock()
+	}
+	s.mu.Unlock()
+	if err := s.Wait(ctx, authority); err != nil {
+		s.ReleaseHop(authority)
+		return err
+	}
+	return nil
+}
+
+// ReleaseHop gives back the place a nil WaitHop took.
+func (s *Scheduler) ReleaseHop(authority string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if h := s.hosts[authority]; h != nil && h.hops > 0 {
+		h.hops--
+		s.hops--
+		s.fixAt(h, time.Now())
+	}
+	s.notify()
+}
+
 // tokenLocked takes the token for a start at or after sc.start from h's
 // rate.Limiter (burst 1). The limiter is re-armed from the recorded last
 // start whenever the interval changes, so fractional tokens never carry
