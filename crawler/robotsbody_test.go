@@ -262,3 +262,40 @@ func TestRobotsRedirectHopsKeepPerHost(t *testing.T) {
 		t.Errorf("B saw %d requests; the hops did not reach it", n)
 	}
 }
+
+// TestRobotsRedirectLoopBetweenHostsEnds: two hosts whose robots.txt
+// redirect to each other (a <-> www.a) hung the crawl once redirect hops
+// took places among the target's requests in flight (review 16): each
+// host's lease waited for a place the other's lease held. A place is held
+// by a request being sent only, and the loop ends as RFC 9309 2.3.1.2
+// has it: past five redirects, robots.txt is unavailable.
+func TestRobotsRedirectLoopBetweenHostsEnds(t *testing.T) {
+	a, b := newTestHost(t), newTestHost(t)
+	a.robots = func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, b.URL("/robots.txt"), http.StatusMovedPermanently)
+	}
+	b.robots = func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, a.URL("/robots.txt"), http.StatusMovedPermanently)
+	}
+	a.html("/")
+	b.html("/")
+	cfg := testConfig(t)
+	cfg.Politeness.DefaultDelay = 10 * time.Millisecond
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, err := Run(ctx, cfg, Options{Seeds: []string{a.URL("/"), b.URL("/")}}); err != nil {
+		t.Fatalf("crawl: %v (it must end by itself)", err)
+	}
+	for _, h := range []*testHost{a, b} {
+		got := strings.Join(h.paths(), " ")
+		if !strings.HasSuffix(got, " /") {
+			t.Errorf("%s: requests %s; want / fetched, robots.txt unavailable after the loop", h.srv.URL, got)
+		}
+		h.mu.Lock()
+		most := h.max
+		h.mu.Unlock()
+		if most > 1 {
+			t.Errorf("%s had %d requests in flight at once", h.srv.URL, most)
+		}
+	}
+}

@@ -32,6 +32,7 @@ type pacer interface {
 	Wait(ctx context.Context, authority string) error
 	Observe(authority string, status int, dur time.Duration, retryAfter string, err error)
 	Answered(authority string, at time.Time)
+	Release(authority string)
 	WaitHop(ctx context.Context, authority string) error
 	ReleaseHop(authority string)
 	Host(authority string) scheduler.HostStatus
@@ -170,19 +171,17 @@ func (t *politeTransport) RoundTrip(in *http.Request) (*http.Response, error) {
 			return nil, fmt.Errorf("%w: %w", errNotPermitted, err)
 		}
 	}
-	wait := t.pace.Wait
+	// A hop has no lease of this host: it takes a place among the host's
+	// requests in flight (politeness.per_host) with WaitHop.
+	wait, release := t.pace.Wait, t.pace.Release
 	if ex.hop {
-		// No lease of this host stands for the request: it takes a place
-		// among the host's requests in flight (politeness.per_host).
-		wait = t.pace.WaitHop
+		wait, release = t.pace.WaitHop, t.pace.ReleaseHop
 	}
 	if err := wait(req.Context(), auth); err != nil {
 		ex.Err = err
 		return nil, err
 	}
-	if ex.hop {
-		defer t.pace.ReleaseHop(auth)
-	}
+	defer release(auth)
 	// The interval in force for this start: the pace, or a Retry-After or
 	// back-off that held it longer (the scheduler names which).
 	hs := t.pace.Host(auth)

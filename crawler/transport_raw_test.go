@@ -159,6 +159,7 @@ func (p *freePace) Observe(_ string, status int, _ time.Duration, _ string, err 
 	p.observed = append(p.observed, fmt.Sprintf("%d %v", status, err != nil))
 }
 func (*freePace) Answered(string, time.Time)            {}
+func (*freePace) Release(string)                        {}
 func (*freePace) WaitHop(context.Context, string) error { return nil }
 func (*freePace) ReleaseHop(string)                     {}
 func (*freePace) Host(string) scheduler.HostStatus      { return scheduler.HostStatus{} }

@@ -28,7 +28,8 @@ type host struct {
 	floor      time.Time     // restart floor: persisted NextAllowed until SetRules
 	restored   time.Duration // previous process's rules-based interval (HostRecord.RulesPace); 0 if none
 	inflight   int
-	hops       int       // requests in flight that no lease of the host stands for (WaitHop)
+	sending    int       // requests in flight: from a nil Wait or WaitHop to their Release
+	hops       int       // of those, hops: requests no lease of the host stands for (WaitHop)
 	pageLeases int       // outstanding leases of counted kinds (page limits)
 	reserved   time.Time // start reserved by the latest lease not yet Waited
 	cache      []Entry   // head of the queue, in Seq order

@@ -378,9 +378,11 @@ func TestDeferredByRobotsRetryIsSaid(t *testing.T) {
 
 // TestWaitHopCountsAmongRequestsInFlight: a request no lease of the host
 // stands for (a robots.txt redirect hop from another host) waits while
-// PerHost leases of the host are out, and while it is in flight the host
-// gives no lease (review 15: N hosts redirecting their robots.txt to one
-// sent it N requests at once).
+// PerHost requests are in flight to the host, and the host's own request
+// waits while hops fill its places (review 15: N hosts redirecting their
+// robots.txt to one sent it N requests at once). A lease waiting for its
+// pace holds no place (review 16: two hosts whose robots.txt redirect to
+// each other hung the crawl).
 func TestWaitHopCountsAmongRequestsInFlight(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		cfg := testConfig()
@@ -390,36 +392,50 @@ func TestWaitHopCountsAmongRequestsInFlight(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer s.Close()
-		s.Add(Candidate{URL: "http://b.test/1"})
 		ctx := context.Background()
-		l, err := s.Next(ctx) // B's robots.txt lease
-		if err != nil {
+		const a, b = "http://a.test:80", "http://b.test:80"
+		done := func(ch chan error) bool {
+			synctest.Wait()
+			select {
+			case err := <-ch:
+				if err != nil {
+					t.Fatal(err)
+				}
+				return true
+			default:
+				return false
+			}
+		}
+		// B's own request is in flight: a hop to B waits for it.
+		if err := s.Wait(ctx, b); err != nil {
 			t.Fatal(err)
 		}
-		hopped := make(chan error, 1)
-		go func() { hopped <- s.WaitHop(ctx, l.Authority) }()
-		synctest.Wait()
-		select {
-		case err := <-hopped:
-			t.Fatalf("the hop went out with B's lease in flight: %v", err)
-		default:
+		hop := make(chan error, 1)
+		go func() { hop <- s.WaitHop(ctx, b) }()
+		if done(hop) {
+			t.Fatal("a hop went out with B's request in flight")
 		}
-		s.SetRules(l.Authority, Rules{})
-		s.Finish(l, Result{Status: 200})
-		if err := <-hopped; err != nil {
-			t.Fatalf("the hop after the lease ended: %v", err)
+		s.Release(b)
+		if !done(hop) {
+			t.Fatal("the hop still waits after B's request ended")
 		}
-		next := make(chan *Lease, 1)
-		go func() { l, _ := s.Next(ctx); next <- l }()
-		synctest.Wait()
-		select {
-		case l := <-next:
-			t.Fatalf("B gave a lease (%s) with the hop in flight", l.URL)
-		default:
+		// The hop is in flight: B's next request waits for it.
+		own := make(chan error, 1)
+		go func() { own <- s.Wait(ctx, b) }()
+		if done(own) {
+			t.Fatal("B's request went out with a hop to B in flight")
 		}
-		s.ReleaseHop(l.Authority)
-		if l := <-next; l == nil || l.URL != "http://b.test/1" {
-			t.Fatalf("after the hop: %+v", l)
+		s.ReleaseHop(b)
+		if !done(own) {
+			t.Fatal("B's request still waits after the hop ended")
+		}
+		s.Release(b)
+		// Hops both ways, with nothing in flight: neither waits.
+		toA, toB := make(chan error, 1), make(chan error, 1)
+		go func() { toA <- s.WaitHop(ctx, a) }()
+		go func() { toB <- s.WaitHop(ctx, b) }()
+		if !done(toA) || !done(toB) {
+			t.Fatal("hops between two idle hosts wait")
 		}
 	})
 }

@@ -59,7 +59,7 @@ func (s *Scheduler) Next(ctx context.Context) (*Lease, error) {
 					s.mu.Unlock()
 					continue
 				}
-				if h.inflight+h.hops >= s.cfg.PerHost {
+				if h.inflight >= s.cfg.PerHost {
 					// Placed for a refused head whose rules expired
 					// since: it has no lease to give.
 					s.fixAt(h, now)

@@ -70,7 +70,7 @@ type Scheduler struct {
 	flushDone   chan struct{}
 	cacheTotal  int
 	leases      int
-	hops        int                // WaitHop places taken, over all hosts: the crawl is not idle while any is
+	hops        int                // hop requests in flight, over all hosts: the crawl is not idle while any is
 	waiters     int                // goroutines in awaitFlush
 	hurry       chan struct{}      // cuts the flusher's coalescing wait short when a goroutine starts waiting for a flush (capacity 1)
 	pages       int                // pages fetched, as counted by Scope.MaxPages
@@ -381,7 +381,7 @@ func (s *Scheduler) fixAt(h *host, now time.Time) {
 // is empty but whose store queue is not counts as eligible: Next asks the
 // flusher to refill its head when it comes due.
 func (s *Scheduler) eligible(h *host) bool {
-	if h.rec.Dropped || h.inflight+h.hops >= s.cfg.PerHost {
+	if h.rec.Dropped || h.inflight >= s.cfg.PerHost {
 		return false
 	}
 	if !h.rulesKnown {

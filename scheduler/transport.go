@@ -44,12 +44,37 @@ func (e *WaitError) Unwrap() error { return e.Err }
 // ends during the wait, the reserved start stays spent: a cancelled request
 // never makes a host faster.
 func (s *Scheduler) Wait(ctx context.Context, authority string) error {
+	return s.wait(ctx, authority, false)
+}
+
+// wait is Wait, or WaitHop if hop. A request first waits for a place among
+// the host's requests in flight: a hop while PerHost requests are in
+// flight, a lease's request while hops fill them (its lease already counts
+// it among the host's leases). A place is held only by a request being
+// sent, which fetch.timeout bounds, never by a lease waiting for its pace:
+// two hosts whose robots.txt redirect to each other both get their hop.
+func (s *Scheduler) wait(ctx context.Context, authority string, hop bool) error {
 	s.mu.Lock()
-	if s.closed {
+	var h *host
+	for {
+		if s.closed {
+			s.mu.Unlock()
+			return ErrClosed
+		}
+		h = s.host(authority)
+		full := h.sending >= s.cfg.PerHost
+		if !full || !hop && h.hops == 0 {
+			break
+		}
+		wake := s.wake
 		s.mu.Unlock()
-		return ErrClosed
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-wake:
+		}
+		s.mu.Lock()
 	}
-	h := s.host(authority)
 	now := time.Now()
 	if h.rec.Dropped {
 		s.mu.Unlock()
@@ -88,6 +113,13 @@ func (s *Scheduler) Wait(ctx context.Context, authority string) error {
 		// nothing to keep, and the record is written behind.
 		err = s.awaitFlush(g)
 	}
+	if err == nil {
+		h.sending++
+		if hop {
+			h.hops++
+			s.hops++
+		}
+	}
 	s.mu.Unlock()
 	if err != nil {
 		return err
@@ -97,6 +129,7 @@ func (s *Scheduler) Wait(ctx context.Context, authority string) error {
 		defer t.Stop()
 		select {
 		case <-ctx.Done():
+			s.release(authority, hop)
 			return ctx.Err()
 		case <-t.C:
 		}
@@ -105,49 +138,32 @@ func (s *Scheduler) Wait(ctx context.Context, authority string) error {
 }
 
 // WaitHop is Wait for a request that no lease of the host stands for: a
-// robots.txt redirect hop from another host. It first waits until fewer
-// than Config.PerHost requests are in flight to the host, its leases and
-// such requests counted (N hosts whose robots.txt redirects to one sent it
-// N requests at once), and takes a place, which its leases then count
-// too. After a nil WaitHop, call ReleaseHop once the request is done.
+// robots.txt redirect hop from another host. It waits while
+// Config.PerHost requests are in flight to the host (N hosts whose
+// robots.txt redirects to one sent it N requests at once), and the host's
+// own requests wait while hops fill its places. After a nil WaitHop, call
+// ReleaseHop once the request is done.
 func (s *Scheduler) WaitHop(ctx context.Context, authority string) error {
-	s.mu.Lock()
-	for {
-		if s.closed {
-			s.mu.Unlock()
-			return ErrClosed
-		}
-		if h := s.host(authority); h.inflight+h.hops < s.cfg.PerHost {
-			h.hops++
-			s.hops++
-			s.fixAt(h, time.Now())
-			break
-		}
-		wake := s.wake
-		s.mu.Unlock()
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-wake:
-		}
-		s.mu.Lock()
-	}
-	s.mu.Unlock()
-	if err := s.Wait(ctx, authority); err != nil {
-		s.ReleaseHop(authority)
-		return err
-	}
-	return nil
+	return s.wait(ctx, authority, true)
 }
 
-// ReleaseHop gives back the place a nil WaitHop took.
-func (s *Scheduler) ReleaseHop(authority string) {
+// Release ends a request that a nil Wait let start.
+func (s *Scheduler) Release(authority string) { s.release(authority, false) }
+
+// ReleaseHop ends a request that a nil WaitHop let start.
+func (s *Scheduler) ReleaseHop(authority string) { s.release(authority, true) }
+
+func (s *Scheduler) release(authority string, hop bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if h := s.hosts[authority]; h != nil && h.hops > 0 {
+	h := s.hosts[authority]
+	if h == nil || h.sending == 0 {
+		return
+	}
+	h.sending--
+	if hop && h.hops > 0 {
 		h.hops--
 		s.hops--
-		s.fixAt(h, time.Now())
 	}
 	s.notify()
 }
