@@ -439,3 +439,55 @@ func TestWaitHopCountsAmongRequestsInFlight(t *testing.T) {
 		}
 	})
 }
+
+// TestReleasedPlaceGoesToOneRequest: requests woken by one Release take
+// the freed place one at a time; the place is taken under the lock that
+// saw it free, before the start is made durable (which lets the lock go).
+// Counted after, every hop woken got through (review 17: 4 in flight with
+// per_host 1).
+func TestReleasedPlaceGoesToOneRequest(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cfg := testConfig()
+		cfg.DefaultDelay = 10 * time.Millisecond // starts are made durable
+		s, err := Open(cfg, slowApplyStore{NewMemStore()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		ctx := context.Background()
+		const b = "http://b.test:80"
+		if err := s.Wait(ctx, b); err != nil {
+			t.Fatal(err)
+		}
+		hops := make(chan error, 3)
+		for range 3 {
+			go func() { hops <- s.WaitHop(ctx, b) }()
+		}
+		synctest.Wait()
+		if len(hops) != 0 {
+			t.Fatalf("%d hops went out with B's request in flight", len(hops))
+		}
+		s.Release(b)
+		for want := 1; want <= 3; want++ {
+			time.Sleep(time.Second) // past every pace
+			synctest.Wait()
+			if len(hops) != 1 {
+				t.Fatalf("after %d releases, %d hops out at once; per_host is 1", want, len(hops))
+			}
+			if err := <-hops; err != nil {
+				t.Fatal(err)
+			}
+			s.ReleaseHop(b)
+		}
+	})
+}
+
+// slowApplyStore takes 50 ms (of fake time) to apply each batch, as a disk
+// store syncing does: the scheduler's lock is let go while a start is made
+// durable.
+type slowApplyStore struct{ Store }
+
+func (s slowApplyStore) Apply(ops []Op) error {
+	time.Sleep(50 * time.Millisecond)
+	return s.Store.Apply(ops)
+}

@@ -50,9 +50,12 @@ func (s *Scheduler) Wait(ctx context.Context, authority string) error {
 // wait is Wait, or WaitHop if hop. A request first waits for a place among
 // the host's requests in flight: a hop while PerHost requests are in
 // flight, a lease's request while hops fill them (its lease already counts
-// it among the host's leases). A place is held only by a request being
-// sent, which fetch.timeout bounds, never by a lease waiting for its pace:
-// two hosts whose robots.txt redirect to each other both get their hop.
+// it among the host's leases). The place is taken at once, under the lock
+// that checked it (awaitFlush below lets the lock go, and every request
+// woken by a Release would otherwise see the same free place), and held
+// until Release: through the request's pace sleep and its sending, never
+// by a lease alone, so two hosts whose robots.txt redirect to each other
+// both get their hop.
 func (s *Scheduler) wait(ctx context.Context, authority string, hop bool) error {
 	s.mu.Lock()
 	var h *host
@@ -64,6 +67,7 @@ func (s *Scheduler) wait(ctx context.Context, authority string, hop bool) error 
 		h = s.host(authority)
 		full := h.sending >= s.cfg.PerHost
 		if !full || !hop && h.hops == 0 {
+			s.place(h, hop, +1)
 			break
 		}
 		wake := s.wake
@@ -76,24 +80,25 @@ func (s *Scheduler) wait(ctx context.Context, authority string, hop bool) error 
 		s.mu.Lock()
 	}
 	now := time.Now()
-	if h.rec.Dropped {
+	refuse := func(err error) error { // s.mu is held
+		s.place(h, hop, -1)
 		s.mu.Unlock()
-		return &WaitError{Authority: authority, Reason: h.rec.DropReason, Err: ErrHostDropped}
+		return err
+	}
+	if h.rec.Dropped {
+		return refuse(&WaitError{Authority: authority, Reason: h.rec.DropReason, Err: ErrHostDropped})
 	}
 	p := h.pace()
 	p.base = h.rec.LastStart // the caller's own lease reservation is this request
 	if open, next := openAt(p.rules.VisitTimes, now); !open {
-		s.mu.Unlock()
-		return &WaitError{Authority: authority, Until: next, Reason: visitString(h), Err: ErrParked}
+		return refuse(&WaitError{Authority: authority, Until: next, Reason: visitString(h), Err: ErrParked})
 	}
 	sc := earliest(&s.cfg, &p, now)
 	if sc.parked {
-		s.mu.Unlock()
-		return &WaitError{Authority: authority, Until: sc.start, Reason: visitString(h), Err: ErrParked}
+		return refuse(&WaitError{Authority: authority, Until: sc.start, Reason: visitString(h), Err: ErrParked})
 	}
 	if sc.start.Sub(now) > s.cfg.MaxWait {
-		s.mu.Unlock()
-		return &WaitError{Authority: authority, Until: sc.start, Reason: sc.src, Err: ErrWaitTooLong}
+		return refuse(&WaitError{Authority: authority, Until: sc.start, Reason: sc.src, Err: ErrWaitTooLong})
 	}
 	start := s.tokenLocked(h, sc, now)
 	h.noteStart(&p, sc, start, now, s.cfg.Margin)
@@ -113,17 +118,10 @@ func (s *Scheduler) wait(ctx context.Context, authority string, hop bool) error 
 		// nothing to keep, and the record is written behind.
 		err = s.awaitFlush(g)
 	}
-	if err == nil {
-		h.sending++
-		if hop {
-			h.hops++
-			s.hops++
-		}
+	if err != nil {
+		return refuse(err)
 	}
 	s.mu.Unlock()
-	if err != nil {
-		return err
-	}
 	if d := start.Sub(now); d > 0 {
 		t := time.NewTimer(d)
 		defer t.Stop()
@@ -156,16 +154,23 @@ func (s *Scheduler) ReleaseHop(authority string) { s.release(authority, true) }
 func (s *Scheduler) release(authority string, hop bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	h := s.hosts[authority]
-	if h == nil || h.sending == 0 {
-		return
+	if h := s.hosts[authority]; h != nil && h.sending > 0 {
+		s.place(h, hop, -1)
 	}
-	h.sending--
-	if hop && h.hops > 0 {
-		h.hops--
-		s.hops--
+}
+
+// place takes (d = +1) or gives back (d = -1) a place among h's requests
+// in flight, a hop's if hop; giving one back wakes the requests waiting
+// for it. s.mu is held.
+func (s *Scheduler) place(h *host, hop bool, d int) {
+	h.sending += d
+	if hop {
+		h.hops += d
+		s.hops += d
 	}
-	s.notify()
+	if d < 0 {
+		s.notify()
+	}
 }
 
 // tokenLocked takes the token for a start at or after sc.start from h's
