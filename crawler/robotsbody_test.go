@@ -299,3 +299,33 @@ func TestRobotsRedirectLoopBetweenHostsEnds(t *testing.T) {
 		}
 	}
 }
+
+// TestRobotsRedirectTargetKeptForTheNext: eight hosts whose robots.txt
+// redirects to the robots.txt of a host that is not crawled itself asked
+// it eight times, one at a time (review 17). The redirects to it wait for
+// the first, whose answer is kept as that host's robots.txt, and are
+// answered from it.
+func TestRobotsRedirectTargetKeptForTheNext(t *testing.T) {
+	b := newTestHost(t)
+	b.robotsText("User-agent: *\nDisallow: /private\n")
+	var seeds []string
+	var as []*testHost
+	for range 8 {
+		a := newTestHost(t)
+		a.robots = func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, b.URL("/robots.txt"), http.StatusMovedPermanently)
+		}
+		a.html("/", "/private/x")
+		as = append(as, a)
+		seeds = append(seeds, a.URL("/"))
+	}
+	cfg := testConfig(t)
+	cfg.Politeness.DefaultDelay = 10 * time.Millisecond
+	crawlFor(t, cfg, seeds...)
+	if n := len(b.requests()); n != 1 {
+		t.Errorf("B's robots.txt requested %d times; want once", n)
+	}
+	for _, a := range as {
+		a.assertNever("/private")
+	}
+}

@@ -97,9 +97,10 @@ type robotsLayer struct {
 	states   map[string]*robotsState
 	lru      *list.List // of authority strings, most recent at front
 	inflight map[string]*robotsCall
-	maxURL   int           // scope.max_url_length: longer redirect targets are not followed
-	bytes    int64         // the sizes of the states, summed
-	squeeze  robotsSqueeze // what robots.cache_bytes made the cache drop
+	hopping  map[string]chan struct{} // hosts whose robots.txt a redirect hop is fetching; closed when its answer is adopted
+	maxURL   int                      // scope.max_url_length: longer redirect targets are not followed
+	bytes    int64                    // the sizes of the states, summed
+	squeeze  robotsSqueeze            // what robots.cache_bytes made the cache drop
 	// warn, if set, is told the first time robots.cache_bytes drops the
 	// file of a host with queued URLs (with l.mu held).
 	warn func(msg string, args ...any)
@@ -129,7 +130,7 @@ func newRobotsLayer(tr *politeTransport, store robotsStore, cfg RobotsConfig, ag
 			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 		},
 		tr: tr, store: store, cfg: cfg, agent: agent, busy: busy, onFetch: onFetch,
-		states: map[string]*robotsState{}, lru: list.New(), inflight: map[string]*robotsCall{},
+		states: map[string]*robotsState{}, lru: list.New(), inflight: map[string]*robotsCall{}, hopping: map[string]chan struct{}{},
 	}
 	tr.gate = l
 	return l
@@ -406,8 +407,23 @@ func (l *robotsLayer) fetch(ctx context.Context, authority string, prev *robotsS
 	var last *exchange
 	var lastEntry crawllog.RobotsEntry
 	var copyExpires time.Time // the expiry of another host's copy that answered
+	var turn func()           // ends this fetch's turn at another host's robots.txt (copyOrTurn)
+	defer func() {
+		if turn != nil {
+			turn()
+		}
+	}()
 	for hop := 0; ; hop++ {
-		if st := l.copyFor(hop, authority, target); st != nil {
+		if turn != nil {
+			turn() // a fetch holds one turn at most, so turns cannot wait on each other
+			turn = nil
+		}
+		st, t, err := l.copyOrTurn(ctx, hop, authority, target)
+		if err != nil {
+			return rec, err
+		}
+		turn = t
+		if st != nil {
 			// A redirect to another host's robots.txt, which the cache
 			// holds fresh: its copy answers, with no request (N hosts
 			// redirecting to one, as http://a to https://www.a, made N
@@ -540,30 +556,88 @@ func (l *robotsLayer) fetch(ctx context.Context, authority string, prev *robotsS
 	if !copyExpires.IsZero() && copyExpires.Before(rec.Expires) {
 		rec.Expires = copyExpires
 	}
+	if copyExpires.IsZero() && len(rec.Redirects) > 0 && (rec.Status < 300 || rec.Status >= 400) {
+		// The answer of the host the redirects ended on, not a redirect
+		// cut short (its own fetch would follow it further).
+		l.adopt(rec, target)
+	}
 	return rec, nil
 }
 
-// copyFor returns, for a redirect hop (hop > 0), the cached state of the
-// host whose robots.txt target is, if target is exactly that (no query) on
-// another host than authority, and the state is fresh and read (not
-// unreachable), else nil.
-func (l *robotsLayer) copyFor(hop int, authority, target string) *robotsState {
+// adopt keeps the answer a redirect led to as the robots.txt of its own
+// host too, when target is exactly another host's /robots.txt that the
+// cache does not hold fresh: the next host redirected there is answered by
+// it (copyOrTurn), with no request, and so is that host's own robots.txt
+// lease. 8 hosts redirecting to one host that is not crawled itself asked
+// it 8 times.
+func (l *robotsLayer) adopt(rec robotsRecord, target string) {
+	u, err := url.Parse(target)
+	if err != nil || u.Path != "/robots.txt" || u.RawQuery != "" || u.Host == "" {
+		return
+	}
+	other := scheduler.Authority(u)
+	if other == rec.Authority {
+		return
+	}
+	if st, fresh := l.cached(other, time.Now()); st != nil && fresh {
+		return
+	}
+	rec.Authority, rec.URL, rec.Redirects = other, target, nil
+	data, err := json.Marshal(rec)
+	if err != nil || l.store.PutRobots(other, data) != nil {
+		return
+	}
+	st := l.prepare(rec)
+	l.mu.Lock()
+	if cur := l.states[other]; cur == nil || cur.rec.Fetched.Before(rec.Fetched) {
+		l.put(st)
+	}
+	l.mu.Unlock()
+}
+
+// copyOrTurn returns, for a redirect hop (hop > 0) to exactly another
+// host's /robots.txt (no query), that host's fresh cached state, if the
+// cache holds one; else a turn to fetch it, which the caller ends (its
+// end func) once the answer is adopted: redirects to the same robots.txt
+// from several hosts wait for the first and then take its copy, instead
+// of each asking. No turn for other hops (nil, nil). An error only if ctx
+// ended while waiting.
+func (l *robotsLayer) copyOrTurn(ctx context.Context, hop int, authority, target string) (*robotsState, func(), error) {
 	if hop == 0 {
-		return nil
+		return nil, nil, nil
 	}
 	u, err := url.Parse(target)
 	if err != nil || u.Path != "/robots.txt" || u.RawQuery != "" || u.Host == "" {
-		return nil
+		return nil, nil, nil
 	}
 	other := scheduler.Authority(u)
 	if other == authority {
-		return nil
+		return nil, nil, nil
 	}
-	st, fresh := l.cached(other, time.Now())
-	if st == nil || !fresh || !st.good() || st.rec.Stale {
-		return nil
+	for {
+		if st, fresh := l.cached(other, time.Now()); st != nil && fresh && st.good() && !st.rec.Stale {
+			return st, nil, nil
+		}
+		l.mu.Lock()
+		busy := l.hopping[other]
+		if busy == nil {
+			done := make(chan struct{})
+			l.hopping[other] = done
+			l.mu.Unlock()
+			return nil, func() {
+				l.mu.Lock()
+				delete(l.hopping, other)
+				l.mu.Unlock()
+				close(done)
+			}, nil
+		}
+		l.mu.Unlock()
+		select {
+		case <-ctx.Done():
+			return nil, nil, ctx.Err()
+		case <-busy:
+		}
 	}
-	return st
 }
 
 // truncated reports whether a robots.txt answer was cut: by the timeout or
