@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -80,28 +79,27 @@ func readInput(dir string) (*input, error) {
 // no records and a note; malformed or over-long lines are skipped and
 // counted in a note. Other read errors are returned.
 func readJSONL[T any](dir, name string, notes *[]string) ([]T, error) {
+	var out []T
+	err := eachLine(dir, name, notes, func(v T) {
+		share(&v)
+		out = append(out, v)
+	})
+	return out, err
+}
+
+// eachLine calls fn with each well-formed line of dir/name. A missing file
+// calls it never and leaves a note; the malformed and over-long lines are
+// counted in a note. Other read errors are returned.
+func eachLine[T any](dir, name string, notes *[]string, fn func(T)) error {
 	f, err := os.Open(filepath.Join(dir, name))
 	if errors.Is(err, fs.ErrNotExist) {
 		*notes = append(*notes, name+" is missing; its part of the report is empty.")
-		return nil, nil
+		return nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("report: open %s: %w", name, err)
+		return fmt.Errorf("report: open %s: %w", name, err)
 	}
 	defer f.Close()
-	var out []T
-	if err := readLines(f, name, notes, func(v T) {
-		share(&v)
-		out = append(out, v)
-	}); err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
-// readLines calls fn with each well-formed line of f, the file name; the
-// malformed and over-long ones are counted in a note.
-func readLines[T any](f io.Reader, name string, notes *[]string, fn func(T)) error {
 	bad, firstBad, err := crawllog.ReadJSONL(f, fn)
 	if err != nil {
 		return fmt.Errorf("report: read %s: %w", name, err)
@@ -147,15 +145,6 @@ const maxSkipsPerKind = maxDeferred + 1
 // URL or logged it again, so the report counts each waiting URL once, as
 // the summary's totals do.
 func readSkips(dir string, s *summary, notes *[]string) ([]skip, error) {
-	f, err := os.Open(filepath.Join(dir, SkipsFile))
-	if errors.Is(err, fs.ErrNotExist) {
-		*notes = append(*notes, SkipsFile+" is missing; its part of the report is empty.")
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("report: open %s: %w", SkipsFile, err)
-	}
-	defer f.Close()
 	var last time.Time
 	for _, r := range s.Runs {
 		if r.Mode == crawllog.ModeCrawl && r.Started.After(last) {
@@ -169,7 +158,7 @@ func readSkips(dir string, s *summary, notes *[]string) ([]skip, error) {
 	kept := map[kind]int{}   // entries kept of each kind
 	lastOf := map[kind]int{} // the index in out of the last one
 	var out []skip
-	err = readLines(f, SkipsFile, notes, func(k skip) {
+	err := eachLine(dir, SkipsFile, notes, func(k skip) {
 		if k.Queued && k.Time.Before(last) {
 			return
 		}
