@@ -97,7 +97,7 @@ func (s *Scheduler) deferCause(h *host, p *paceState, sc schedule) (Reason, stri
 	}
 	if !p.until.IsZero() && !sc.start.After(p.until) {
 		switch {
-		case !h.rulesKnown && h.robotsFailures > 0 && p.until.Equal(h.robotsRetryAt):
+		case h.robotsRetryHolds(sc.start):
 			return ReasonRobotsUnreachable, h.auth + "/robots.txt", 0
 		case p.until.Equal(h.rec.BackoffUntil):
 			return ReasonBackoffDeferred, h.untilSource(p.until), 0

@@ -113,6 +113,14 @@ func (h *host) untilSource(until time.Time) string {
 	return "restart floor: the pace recorded by the previous run"
 }
 
+// robotsRetryHolds reports whether the retry of h's unreachable robots.txt
+// is what holds its earliest start (pace keeps p.until at or after
+// robotsRetryAt, so the start can only equal it then). The deferred
+// host's status and the skips of its queued URLs name the same cause.
+func (h *host) robotsRetryHolds(start time.Time) bool {
+	return !h.rulesKnown && h.robotsFailures > 0 && h.robotsRetryAt.Equal(start)
+}
+
 func (h *host) queued() int { return len(h.cache) + h.spill }
 
 // robotsTurn reports whether h's next request can only be its robots.txt

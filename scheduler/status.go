@@ -85,7 +85,7 @@ func (s *Scheduler) statusAt(h *host, sc schedule, now time.Time) HostStatus {
 			st.DeferReason = visitString(h)
 		case backingOff:
 			st.DeferReason = st.BackoffReason
-		case !h.rulesKnown && h.robotsFailures > 0 && !h.robotsRetryAt.Before(sc.start):
+		case h.robotsRetryHolds(sc.start):
 			// The retry of an unreachable robots.txt holds the start (its
 			// skips say so); the pace names only the interval after it.
 			st.DeferReason = h.untilSource(h.robotsRetryAt)
