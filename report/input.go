@@ -155,8 +155,8 @@ func readSkips(dir string, s *summary, notes *[]string) ([]skip, error) {
 		host, reason string
 		line         int
 	}
-	kept := map[kind]int{}   // entries kept of each kind
-	lastOf := map[kind]int{} // the index in out of the last one
+	type kept struct{ n, last int } // entries kept of a kind, the index in out of the last one
+	kinds := map[kind]kept{}
 	var out []skip
 	err := eachLine(dir, SkipsFile, notes, func(k skip) {
 		if k.Queued && k.Time.Before(last) {
@@ -164,12 +164,12 @@ func readSkips(dir string, s *summary, notes *[]string) ([]skip, error) {
 		}
 		share(&k)
 		key := kind{k.Host, k.Reason, k.Line}
-		if kept[key] == maxSkipsPerKind {
-			out[lastOf[key]].Folded++
+		c := kinds[key]
+		if c.n == maxSkipsPerKind {
+			out[c.last].Folded++
 			return
 		}
-		kept[key]++
-		lastOf[key] = len(out)
+		kinds[key] = kept{c.n + 1, len(out)}
 		out = append(out, k)
 	})
 	return out, err
