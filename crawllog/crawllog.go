@@ -254,7 +254,7 @@ func (s *Summary) Print(w io.Writer) {
 		}
 		fmt.Fprintf(w, "  over %d runs: %s\n", len(s.Runs), strings.Join(runs, "; "))
 	}
-	listed, unlisted, quiet := 0, 0, 0
+	listed, quiet := 0, 0
 	for _, h := range s.Hosts {
 		// A crawl of thousands of hosts printed thousands of these: past
 		// maxPrintedHosts hosts only those with something to note are
@@ -264,7 +264,6 @@ func (s *Summary) Print(w io.Writer) {
 			continue
 		}
 		if listed == maxPrintedHosts {
-			unlisted++
 			continue
 		}
 		listed++
@@ -284,16 +283,17 @@ func (s *Summary) Print(w io.Writer) {
 		}
 		if h.Robots != nil {
 			cs := h.Robots.Comments
-			for _, c := range cs[:min(len(cs), maxPrintedComments)] {
+			shown := cs[:min(len(cs), maxPrintedComments)]
+			for _, c := range shown {
 				fmt.Fprintf(w, "    the site says: %s\n", Printable(c))
 			}
-			if more := len(cs) - min(len(cs), maxPrintedComments) + h.Robots.CommentsOmitted; more > 0 {
+			if more := len(cs) - len(shown) + h.Robots.CommentsOmitted; more > 0 {
 				fmt.Fprintf(w, "    (and %d more Comment lines in its robots.txt)\n", more)
 			}
 		}
 	}
-	if unlisted+quiet > 0 {
-		fmt.Fprintf(w, "\n  %d more host(s) not listed (%d with nothing to note): see summary.json or report.html\n", unlisted+quiet, quiet)
+	if n := len(s.Hosts) - listed; n > 0 {
+		fmt.Fprintf(w, "\n  %d more host(s) not listed (%d with nothing to note): see summary.json or report.html\n", n, quiet)
 	}
 	if len(s.SkipReasons) > 0 {
 		keys := make([]string, 0, len(s.SkipReasons))
