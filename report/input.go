@@ -177,3 +177,16 @@ func readSkips(dir string, s *summary, notes *[]string) ([]skip, error) {
 
 // weight is how many skip lines k stands for.
 func weight(k skip) int { return 1 + k.Folded }
+
+// listed reports whether an entry that stands for w lines (see weight) is
+// listed in a list that holds n entries and shows at most limit, and adds
+// to *more the lines it stands for that the list does not show: all w if
+// the list is full, else the w-1 folded into the entry, which come after it.
+func listed(n, limit, w int, more *int) bool {
+	if n >= limit {
+		*more += w
+		return false
+	}
+	*more += w - 1
+	return true
+}

@@ -334,11 +334,9 @@ func fillHost(hv *hostView, hs hostSummary, reqs []request, skips []skip, fetche
 		counts[k.Reason] += w
 		lines += w
 		if k.Reason == "visit-time-deferred" {
-			if len(hv.DeferredURLs) < maxDeferred {
+			if listed(len(hv.DeferredURLs), maxDeferred, w, &hv.DeferredMore) {
 				hv.DeferredURLs = append(hv.DeferredURLs, k.URL)
-				w--
 			}
-			hv.DeferredMore += w
 		}
 	}
 	for reason, n := range counts {

@@ -175,11 +175,9 @@ func buildRobotsLines(hostID, authority, body string, reqs []request, skips []sk
 			lists[n][label] = l
 		}
 		l.Count += w
-		if len(l.URLs) < maxListed {
+		if listed(len(l.URLs), maxListed, w, &l.More) {
 			l.URLs = append(l.URLs, pathOf(u, authority))
-			w-- // the lines folded into this one come after it
 		}
-		l.More += w
 	}
 	for _, r := range reqs {
 		if r.RobotsLine > 0 && r.Kind != "robots" {

@@ -79,11 +79,9 @@ func skipGroups(skips []skip, counted map[string]int, byHost map[string]*hostVie
 		g := group(k.Reason)
 		w := weight(k)
 		g.Count += w
-		if len(g.Examples) >= maxExamples {
-			g.More += w
+		if !listed(len(g.Examples), maxExamples, w, &g.More) {
 			continue
 		}
-		g.More += w - 1 // the lines folded into k come after it
 		h := hostOf(k.Host, k.URL)
 		ex := skipExample{URL: k.URL, Detail: k.Detail, Rule: k.Rule, Host: h}
 		if hv := byHost[h]; hv != nil {
