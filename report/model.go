@@ -1,8 +1,10 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"html/template"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -129,7 +131,6 @@ type robotsView struct {
 	Lines                            []robotsLine
 	Omitted                          omission // lines not shown after the last one shown
 	Dangling                         []int
-	shown                            map[int]bool // the numbers of Lines
 	Fetches                          []fetchRow
 }
 
@@ -446,17 +447,13 @@ func robotsViewFor(hostID, authority string, rb *robotsSummary, reqs []request, 
 		visitKeys[digits(vt.From+vt.To)] = true
 	}
 	rv.Lines, rv.Omitted, rv.Dangling = buildRobotsLines(hostID, authority, rb.Body, reqs, skips, paceRules, visitKeys)
-	rv.shown = make(map[int]bool, len(rv.Lines))
-	for _, l := range rv.Lines {
-		rv.shown[l.N] = true
-	}
 	return rv
 }
 
 // anchor returns the anchor of line n of the robots.txt listed in rv for
 // the host whose section anchor is hostID, or "" if the line is not shown.
 func (rv *robotsView) anchor(hostID string, n int) string {
-	if !rv.shown[n] {
+	if _, ok := slices.BinarySearchFunc(rv.Lines, n, func(l robotsLine, n int) int { return cmp.Compare(l.N, n) }); !ok {
 		return ""
 	}
 	return lineAnchor(hostID, n)
