@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -53,7 +54,14 @@ func runCrawl(ctx context.Context, cfg crawler.Config, stdout, stderr io.Writer)
 	logger := newLogger(cfg, logTo)
 	// net/http writes to the log package's logger (a server's unasked-for
 	// bytes on an idle connection, for one), which went to stderr as raw
-	// lines, breaking --log-format json: it goes through ours.
+	// lines, breaking --log-format json: it goes through ours while the
+	// crawl runs, and where it went before once it ends (tests run
+	// several crawls in one process, each logging to its own buffer).
+	defer func(l *slog.Logger, w io.Writer, flags int) {
+		slog.SetDefault(l)
+		log.SetOutput(w)
+		log.SetFlags(flags)
+	}(slog.Default(), log.Writer(), log.Flags())
 	slog.SetDefault(logger)
 	opts := crawler.Options{Seeds: seeds, Logger: logger, Progress: progress}
 	sum, err := crawler.Run(ctx, cfg, opts)
