@@ -157,7 +157,7 @@ func buildRobotsLines(hostID, authority, body string, reqs []request, skips []sk
 	}
 	lines = make([]robotsLine, len(raw))
 	for i, t := range raw {
-		lines[i] = robotsLine{N: i + 1, ID: lineAnchor(hostID, i+1), Text: strings.TrimRight(t, "\r"), Kind: lineKind(t)}
+		lines[i] = robotsLine{N: i + 1, Text: t, Kind: lineKind(t)}
 	}
 	lists := make(map[int]map[string]*urlList)
 	danglingSet := make(map[int]bool)
@@ -217,6 +217,9 @@ func buildRobotsLines(hostID, authority, body string, reqs []request, skips []sk
 	}
 	sort.Ints(dangling)
 	lines, omitted = elideRobotsLines(lines)
+	for i := range lines { // only the lines shown need an anchor
+		lines[i].ID = lineAnchor(hostID, lines[i].N)
+	}
 	return lines, omitted, dangling
 }
 
