@@ -571,12 +571,8 @@ func (l *robotsLayer) fetch(ctx context.Context, authority string, prev *robotsS
 // lease. 8 hosts redirecting to one host that is not crawled itself asked
 // it 8 times.
 func (l *robotsLayer) adopt(rec robotsRecord, target string) {
-	u, err := url.Parse(target)
-	if err != nil || u.Path != "/robots.txt" || u.RawQuery != "" || u.Host == "" {
-		return
-	}
-	other := scheduler.Authority(u)
-	if other == rec.Authority {
+	other := robotsFileOf(target)
+	if other == "" || other == rec.Authority {
 		return
 	}
 	if st, fresh := l.cached(other, time.Now()); st != nil && fresh {
@@ -595,6 +591,17 @@ func (l *robotsLayer) adopt(rec robotsRecord, target string) {
 	l.mu.Unlock()
 }
 
+// robotsFileOf returns the authority whose robots.txt target is exactly
+// (path /robots.txt, no query), or "" if it is no such URL: the file a
+// redirect hop may be answered by, and keeps a copy of (copyOrTurn, adopt).
+func robotsFileOf(target string) string {
+	u, err := url.Parse(target)
+	if err != nil || u.Path != "/robots.txt" || u.RawQuery != "" || u.Host == "" {
+		return ""
+	}
+	return scheduler.Authority(u)
+}
+
 // copyOrTurn returns, for a redirect hop (hop > 0) to exactly another
 // host's /robots.txt (no query), that host's fresh cached state, if the
 // cache holds one; else a turn to fetch it, which the caller ends (its
@@ -606,12 +613,8 @@ func (l *robotsLayer) copyOrTurn(ctx context.Context, hop int, authority, target
 	if hop == 0 {
 		return nil, nil, nil
 	}
-	u, err := url.Parse(target)
-	if err != nil || u.Path != "/robots.txt" || u.RawQuery != "" || u.Host == "" {
-		return nil, nil, nil
-	}
-	other := scheduler.Authority(u)
-	if other == authority {
+	other := robotsFileOf(target)
+	if other == "" || other == authority {
 		return nil, nil, nil
 	}
 	for {
