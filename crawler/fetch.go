@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"maps"
 	"net/http"
 	"net/url"
@@ -214,15 +215,13 @@ func (c *crawl) record(j *job) {
 	for _, link := range j.links.urls {
 		meta = append(meta, archive.Field{Name: "outlink", Value: link})
 	}
-	for _, o := range j.outlinks() {
-		if o.dropped > 0 {
-			first := o.first
-			if m := c.cfg.Scope.MaxURLLength; m > 0 {
-				first = cutForLog(first, m)
-			}
-			meta = append(meta, archive.Field{Name: "outlinks-not-followed", Value: fmt.Sprintf("%d %s past the %d distinct URLs followed (scope.max_links_per_page, repeats counted), the first to %s",
-				o.dropped, o.what, c.cfg.Scope.MaxLinks, first)})
+	for what, o := range j.notFollowed() {
+		first := o.first
+		if m := c.cfg.Scope.MaxURLLength; m > 0 {
+			first = cutForLog(first, m)
 		}
+		meta = append(meta, archive.Field{Name: "outlinks-not-followed", Value: fmt.Sprintf("%d %s past the %d distinct URLs followed (scope.max_links_per_page, repeats counted), the first to %s",
+			o.dropped, what, c.cfg.Scope.MaxLinks, first)})
 	}
 	c.archive(ex, meta, false)
 }
@@ -301,11 +300,9 @@ func (c *crawl) follow(j *job) {
 		for _, r := range j.requisites.urls {
 			c.add(scheduler.Candidate{URL: r, Parent: l.URL, Depth: l.Depth + 1, Kind: scheduler.KindRequisite})
 		}
-		for _, o := range j.outlinks() {
-			if o.dropped > 0 {
-				c.skipLinksPast(l, o.first, fmt.Sprintf("%d %s of the page lead past the %d distinct URLs followed (scope.max_links_per_page): this one, the first, and %d more (repeats counted) are not followed",
-					o.dropped, o.what, c.cfg.Scope.MaxLinks, o.dropped-1))
-			}
+		for what, o := range j.notFollowed() {
+			c.skipLinksPast(l, o.first, fmt.Sprintf("%d %s of the page lead past the %d distinct URLs followed (scope.max_links_per_page): this one, the first, and %d more (repeats counted) are not followed",
+				o.dropped, what, c.cfg.Scope.MaxLinks, o.dropped-1))
 		}
 	case scheduler.KindSitemap:
 		found, err := parseSitemap(ex.Body, l.URL)
@@ -342,15 +339,17 @@ func (c *crawl) skipLinksPast(l *scheduler.Lease, first, detail string) {
 	c.recordSkip(sk)
 }
 
-// namedOutlinks are a page's links or requisites, with the word for them.
-type namedOutlinks struct {
-	*outlinks
-	what string
-}
-
-// outlinks returns the page's links and requisites.
-func (j *job) outlinks() []namedOutlinks {
-	return []namedOutlinks{{&j.links, "links"}, {&j.requisites, "requisites"}}
+// notFollowed yields the page's links, then its requisites, where some
+// were dropped past scope.max_links_per_page, each with the word for them.
+func (j *job) notFollowed() iter.Seq2[string, *outlinks] {
+	return func(yield func(string, *outlinks) bool) {
+		if j.links.dropped > 0 && !yield("links", &j.links) {
+			return
+		}
+		if j.requisites.dropped > 0 {
+			yield("requisites", &j.requisites)
+		}
+	}
 }
 
 func resolve(base, ref string) (string, error) {
