@@ -479,7 +479,8 @@ func (l *robotsLayer) fetch(ctx context.Context, authority string, prev *robotsS
 		if perr != nil || base == nil {
 			break
 		}
-		if to := base.ResolveReference(next).String(); l.maxURL > 0 && len(to) > l.maxURL {
+		to := base.ResolveReference(next).String()
+		if l.maxURL > 0 && len(to) > l.maxURL {
 			// Not followed, as a redirect past the fifth is not: the 3xx
 			// stands (RFC 9309 2.3.1.2), and the log says why.
 			lastEntry.Error = fmt.Sprintf("crawler: robots.txt redirects to a URL of %d octets, longer than %d (scope.max_url_length): not followed", len(to), l.maxURL)
@@ -487,7 +488,7 @@ func (l *robotsLayer) fetch(ctx context.Context, authority string, prev *robotsS
 		}
 		lastEntry.Outcome = outcomeRedirect
 		l.onFetch(lastEntry, ex)
-		target = base.ResolveReference(next).String()
+		target = to
 		rec.Redirects = append(rec.Redirects, target)
 	}
 	defer func() {
