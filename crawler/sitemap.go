@@ -53,18 +53,20 @@ func parseSitemap(body []byte, base string) (sitemapURLs, error) {
 	var inLoc bool
 	var loc strings.Builder
 	var stack []string
-	for out.firstMore == "" {
+	for {
 		// RawToken: no name space translation, which a sitemap does not
 		// need, and less work per token.
 		tok, err := dec.RawToken()
-		if err == io.EOF {
-			break
-		}
 		if err != nil {
-			if inflated != nil && inflated.n >= maxSitemapBytes {
+			switch {
+			case inflated != nil && inflated.n >= maxSitemapBytes:
 				return out, fmt.Errorf("crawler: sitemap longer than %d MB inflated: read up to there", maxSitemapBytes>>20)
+			case err != io.EOF:
+				return out, fmt.Errorf("crawler: sitemap xml: %w", err)
+			case root != "urlset" && root != "sitemapindex":
+				return out, fmt.Errorf("crawler: sitemap: root element %q is neither urlset nor sitemapindex", root)
 			}
-			return out, fmt.Errorf("crawler: sitemap xml: %w", err)
+			return out, nil
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
@@ -92,16 +94,11 @@ func parseSitemap(body []byte, base string) (sitemapURLs, error) {
 				continue
 			}
 			inLoc = false
-			out.add(root, parent, base, loc.String())
+			if out.add(root, parent, base, loc.String()); out.firstMore != "" {
+				return out, nil // read no further
+			}
 		}
 	}
-	if out.firstMore == "" && inflated != nil && inflated.n >= maxSitemapBytes {
-		return out, fmt.Errorf("crawler: sitemap longer than %d MB inflated: read up to there", maxSitemapBytes>>20)
-	}
-	if out.firstMore == "" && root != "urlset" && root != "sitemapindex" {
-		return out, fmt.Errorf("crawler: sitemap: root element %q is neither urlset nor sitemapindex", root)
-	}
-	return out, nil
 }
 
 // maxSitemapLoc bounds the text of one <loc> kept while reading; a longer
