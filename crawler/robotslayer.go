@@ -541,7 +541,7 @@ func (l *robotsLayer) fetch(ctx context.Context, authority string, prev *robotsS
 			failures = prev.rec.Failures + 1
 		}
 		wait := l.cfg.RetryBase << min(failures-1, 10)
-		if prev != nil && prev.rec.Outcome != outcomeUnreachable || prev != nil && prev.rec.Stale {
+		if prev != nil && prev.good() {
 			// RFC 9309 2.4: a previous good copy may be used while the
 			// host is unreachable.
 			stale := prev.rec
