@@ -225,14 +225,16 @@ func (r *Robots) readBytes(g *Group, early, merged bool) int {
 		n += sizePacing
 		if l := x.lists; l != nil {
 			n += sizeLists + cap(l.rates)*sizeRate + cap(l.visits)*sizeWindow + cap(l.comments)*sizeString
-			for i := 0; !merged && i < len(l.rates); i++ {
-				n += seen.own(l.rates[i].Text, r.body) // a line longer than maxQuote is cut into a copy
-			}
-			for i := 0; !merged && i < len(l.visits); i++ {
-				n += seen.own(l.visits[i].Text, r.body)
-			}
-			for i := 0; !merged && i < len(l.comments); i++ {
-				n += seen.own(l.comments[i], r.body)
+			if !merged {
+				for i := range l.rates {
+					n += seen.own(l.rates[i].Text, r.body) // a line longer than maxQuote is cut into a copy
+				}
+				for i := range l.visits {
+					n += seen.own(l.visits[i].Text, r.body)
+				}
+				for i := range l.comments {
+					n += seen.own(l.comments[i], r.body)
+				}
 			}
 		}
 	}
