@@ -2,6 +2,7 @@ package crawler
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -237,17 +238,14 @@ func (t *politeTransport) RoundTrip(in *http.Request) (*http.Response, error) {
 		t.fail(in, ex, err)
 		return nil, err
 	}
-	if err := badStatus(resp); err != nil {
-		resp.Body.Close()
-		ex.Duration = time.Since(ex.Start)
-		rec.detach()
-		t.pace.Answered(auth, time.Now())
-		ex.Status, ex.Header = resp.StatusCode, resp.Header
-		ex.record(rec, req, resp)
-		t.fail(in, ex, err)
-		return nil, err
+	// A bad status's body is not read: its head is recorded, and the
+	// request fails with it.
+	var body []byte
+	var rerr error
+	bad := badStatus(resp)
+	if bad == nil {
+		body, rerr = io.ReadAll(io.LimitReader(resp.Body, limit+1))
 	}
-	body, rerr := io.ReadAll(io.LimitReader(resp.Body, limit+1))
 	resp.Body.Close()
 	ex.Duration = time.Since(ex.Start)
 	rec.detach()
@@ -271,9 +269,9 @@ func (t *politeTransport) RoundTrip(in *http.Request) (*http.Response, error) {
 	ex.Chunked = len(resp.TransferEncoding) > 0 && bodyAllowed(req.Method, resp.StatusCode)
 	ex.Trailer = resp.Trailer
 	ex.record(rec, req, resp)
-	if rerr != nil {
-		t.fail(in, ex, rerr)
-		return nil, rerr
+	if err := cmp.Or(bad, rerr); err != nil {
+		t.fail(in, ex, err)
+		return nil, err
 	}
 	t.pace.Observe(auth, resp.StatusCode, ex.Duration, resp.Header.Get("Retry-After"), nil)
 	parse := parseBody(resp.Header, req.URL.Path, body, t.maxBody)
