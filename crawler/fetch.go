@@ -314,17 +314,16 @@ func (c *crawl) follow(j *job) {
 			c.skipLinksPast(l, found.firstMore, fmt.Sprintf("the sitemap lists more than the %d URLs sitemaps.org allows in one: it is read no further, and this one and any after it are not followed",
 				maxSitemapURLs))
 		}
-		maps, pages := found.sitemaps, found.pages
-		for _, m := range maps {
+		for _, m := range found.sitemaps {
 			// One level deeper than the index: the scheduler skips
 			// sitemaps nested beyond scheduler.MaxSitemapNesting.
 			c.add(scheduler.Candidate{URL: m, Parent: l.URL, Depth: l.Depth + 1, Kind: scheduler.KindSitemap})
 		}
-		for _, p := range pages {
+		for _, p := range found.pages {
 			c.add(scheduler.Candidate{URL: p, Parent: l.URL, Kind: scheduler.KindPage})
 		}
 		c.events.emit(Event{Kind: EventSitemap, Host: l.Authority, URL: l.URL,
-			Detail: fmt.Sprintf("sitemap %s lists %d pages and %d sitemaps", l.URL, len(pages), len(maps))})
+			Detail: fmt.Sprintf("sitemap %s lists %d pages and %d sitemaps", l.URL, len(found.pages), len(found.sitemaps))})
 	}
 }
 
