@@ -37,6 +37,7 @@ func schedulerConfig(cfg Config, onSkip func(scheduler.Skip)) scheduler.Config {
 		MaxPagesPerHost:   cfg.Scope.MaxPagesPerHost,
 		MaxPages:          cfg.Scope.MaxPages,
 		MaxURLLength:      cfg.Scope.MaxURLLength,
+		MaxPathRepeats:    cfg.Scope.MaxPathRepeats,
 		RequisitesAnyHost: true,
 	}
 	sc.OnSkip = onSkip

@@ -92,6 +92,7 @@ type ScopeConfig struct {
 	MaxPagesPerHost int      `mapstructure:"max_pages_per_host"`
 	MaxPages        int      `mapstructure:"max_pages"`
 	MaxURLLength    int      `mapstructure:"max_url_length"`
+	MaxPathRepeats  int      `mapstructure:"max_path_repeats"`
 	MaxLinks        int      `mapstructure:"max_links_per_page"`
 }
 
@@ -153,7 +154,7 @@ func Default() Config {
 			CacheBytes: 256 << 20,
 			RetryBase:  30 * time.Second,
 		},
-		Scope:   ScopeConfig{Hosts: "seed", Include: []string{}, Exclude: []string{}, MaxURLLength: 2048, MaxLinks: 10000},
+		Scope:   ScopeConfig{Hosts: "seed", Include: []string{}, Exclude: []string{}, MaxURLLength: 2048, MaxPathRepeats: 2, MaxLinks: 10000},
 		Archive: ArchiveConfig{WARC: true, MaxFileSize: 1 << 30, Digest: "sha1", Dedupe: true},
 		Log:     LogConfig{Format: "text", Level: "info", Progress: "auto"},
 	}
@@ -298,7 +299,7 @@ func (c Config) Validate() error {
 		}
 	}
 	for key, n := range map[string]int{"scope.max_depth": c.Scope.MaxDepth, "scope.max_pages_per_host": c.Scope.MaxPagesPerHost, "scope.max_pages": c.Scope.MaxPages,
-		"scope.max_url_length": c.Scope.MaxURLLength, "scope.max_links_per_page": c.Scope.MaxLinks} {
+		"scope.max_url_length": c.Scope.MaxURLLength, "scope.max_path_repeats": c.Scope.MaxPathRepeats, "scope.max_links_per_page": c.Scope.MaxLinks} {
 		if n < 0 {
 			bad(key, "must not be negative (0 means no limit)")
 		}

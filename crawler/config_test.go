@@ -70,6 +70,7 @@ func TestLoadErrorsNameKeyAndSource(t *testing.T) {
 		{"bad enum", Loader{File: badpolicy, Environ: []string{}}, []string{"policy.yaml", "politeness.crawl_delay_policy", "ignore"}, "politeness.crawl_delay_policy"},
 		{"bad int", Loader{Environ: []string{"CRAWL_FETCH_WORKERS=many"}}, []string{"CRAWL_FETCH_WORKERS", "fetch.workers"}, "fetch.workers"},
 		{"robots cache under 1 MiB", Loader{Environ: []string{"CRAWL_ROBOTS_CACHE_BYTES=65536"}}, []string{"CRAWL_ROBOTS_CACHE_BYTES", "robots.cache_bytes", "at least 1048576"}, "robots.cache_bytes"},
+		{"negative path repeats", Loader{Environ: []string{"CRAWL_SCOPE_MAX_PATH_REPEATS=-1"}}, []string{"CRAWL_SCOPE_MAX_PATH_REPEATS", "scope.max_path_repeats", "must not be negative"}, "scope.max_path_repeats"},
 		{"missing file", Loader{File: filepath.Join(dir, "nope.yaml"), Environ: []string{}}, []string{"nope.yaml"}, ""},
 	}
 	for _, tc := range cases {

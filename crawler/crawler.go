@@ -272,7 +272,8 @@ func (c *crawl) add(cand scheduler.Candidate) {
 		return // a seed already in the frontier from an earlier run
 	}
 	switch skip.Reason {
-	case scheduler.ReasonOutOfScope, scheduler.ReasonMaxDepth, scheduler.ReasonMaxPages, scheduler.ReasonInvalidURL, scheduler.ReasonURLTooLong:
+	case scheduler.ReasonOutOfScope, scheduler.ReasonMaxDepth, scheduler.ReasonMaxPages, scheduler.ReasonInvalidURL, scheduler.ReasonURLTooLong,
+		scheduler.ReasonPathRepeats:
 		// The frontier does not remember refused URLs, so the same link
 		// on every page would be refused again: log it once.
 		if !c.logged.add(skip.URL) {

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -81,6 +82,32 @@ func TestTooLongURLIsSkipped(t *testing.T) {
 	if len(skips) != 1 || len(skips[0].URL) != 2048 || !strings.HasPrefix(h.URL(long), skips[0].URL) ||
 		!strings.Contains(skips[0].Detail, "longer than 2048 (scope.max_url_length)") {
 		t.Fatalf("url-too-long skips %+v; want the link, cut to 2048 octets", skips)
+	}
+}
+
+// TestPathRepeatTrapStopped: a site that serves a page for any path under
+// /a/, each linking to the relative "a/", leads to /a/a/, /a/a/a/, ... and
+// before scope.max_path_repeats only max_url_length stopped it, a thousand
+// pages on. Now the third "a/" in a row is skipped as path-repeats, logged
+// once though three pages link it; /b/a/b/a/, "b/a/" twice, is fetched.
+func TestPathRepeatTrapStopped(t *testing.T) {
+	h := newTestHost(t)
+	h.robotsText("User-agent: *\nCrawl-delay: 0.01\n")
+	h.html("/", "a/", "b/a/b/")
+	for _, p := range []string{"/a/", "/a/a/", "/a/a/a/", "/a/a/a/a/", "/b/a/b/"} {
+		h.html(p, "a/", "/a/a/a/")
+	}
+	cfg := testConfig(t)
+	crawlFor(t, cfg, h.URL("/"))
+	got := h.paths()
+	slices.Sort(got)
+	if want := []string{"/", "/a/", "/a/a/", "/b/a/b/", "/b/a/b/a/", "/robots.txt"}; !slices.Equal(got, want) {
+		t.Errorf("requested %q; want %q", got, want)
+	}
+	skips := skipsFor(t, cfg, scheduler.ReasonPathRepeats)
+	if len(skips) != 1 || skips[0].URL != h.URL("/a/a/a/") ||
+		skips[0].Detail != `path segment "a/" occurs 3 times in a row, more than 2 (scope.max_path_repeats)` {
+		t.Fatalf("path-repeats skips %+v; want /a/a/a/ once", skips)
 	}
 }
 

@@ -22,7 +22,8 @@ func TestEveryReasonExplained(t *testing.T) {
 		scheduler.ReasonCrawlDelayTooLong, scheduler.ReasonPaceTooLong, scheduler.ReasonBackoffDeferred,
 		scheduler.ReasonOutOfScope, scheduler.ReasonMaxDepth, scheduler.ReasonDuplicate, scheduler.ReasonHostFailing,
 		scheduler.ReasonMaxPages, scheduler.ReasonInvalidURL, scheduler.ReasonFetchFailed,
-		scheduler.ReasonRedirectLimit, scheduler.ReasonSitemapNesting,
+		scheduler.ReasonRedirectLimit, scheduler.ReasonSitemapNesting, scheduler.ReasonURLTooLong, scheduler.ReasonPathRepeats,
+		scheduler.ReasonMaxLinks,
 	} {
 		if m := reasonMeaning(string(r)); m == "" || m == fallback {
 			t.Errorf("reason %q has no meaning of its own: %q", r, m)

@@ -50,6 +50,8 @@ func reasonMeaning(reason string) string {
 		return "The crawl reached its page limit."
 	case "url-too-long":
 		return "The URL is longer than the crawl takes (scope.max_url_length), as a trap's URLs grow to be; the log keeps its start."
+	case "path-repeats":
+		return "The URL's path repeats the same segments too many times in a row (scope.max_path_repeats), as /a/a/a/: a trap of relative links that add a segment at every page."
 	case "max-links":
 		return "A page had more links than the crawl follows from one page (scope.max_links_per_page), or a sitemap more than the 50,000 URLs sitemaps.org allows; one line names the first link not followed and counts the rest."
 	case "invalid-url":

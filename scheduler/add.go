@@ -31,6 +31,9 @@ func (s *Scheduler) Add(c Candidate) (*Skip, error) {
 		return s.skipped(&Skip{URL: key, Parent: c.Parent, Authority: auth, Reason: ReasonURLTooLong, Time: now,
 			Detail: fmt.Sprintf("URL of %d octets, longer than %d (scope.max_url_length)", len(key), m)}), nil
 	}
+	// Looked for outside the lock (a hostile path costs up to maxRepeatRun
+	// passes), acted on once the URL is known to be new and in scope.
+	repeat, repeats := pathRepeat(u.EscapedPath(), s.cfg.Scope.MaxPathRepeats)
 	skip := func(r Reason, detail string) (*Skip, error) { // s.mu held
 		s.stats.Skipped++
 		return &Skip{URL: key, Parent: c.Parent, Authority: auth, Reason: r, Detail: detail, Time: now}, nil
@@ -61,6 +64,10 @@ func (s *Scheduler) Add(c Candidate) (*Skip, error) {
 	if why := s.scope.check(u, c.Kind, c.Seed, s.seedHosts); why != "" {
 		// Not remembered: the same URL may come back as a seed.
 		return skip(ReasonOutOfScope, why)
+	}
+	if repeats && !c.Seed {
+		// Not remembered either: a seed may name the URL.
+		return skip(ReasonPathRepeats, repeat.describe(s.cfg.Scope.MaxPathRepeats))
 	}
 	if c.Redirects > MaxRedirects {
 		return skip(ReasonRedirectLimit, fmt.Sprintf("redirect hop %d: more than %d redirects in a row from the URL first linked", c.Redirects, MaxRedirects))

@@ -217,6 +217,22 @@ func TestAddDedupeScopeDepthLimits(t *testing.T) {
 			{Candidate{URL: "http://a.test/" + strings.Repeat("w", 4000), Seed: true}, ""},     // the operator's choice
 			{Candidate{URL: "http://a.test/" + strings.Repeat("v", 4000), Depth: 1}, ReasonURLTooLong},
 		}},
+		{"max path repeats: relative-link traps, seeds exempt", func(c *Config) { c.Scope.MaxPathRepeats = 2 }, []step{
+			{Candidate{URL: "http://a.test/a/a/a/", Seed: true}, ""}, // the operator's choice
+			{Candidate{URL: "a/", Parent: "http://a.test/a/", Depth: 1}, ""},
+			{Candidate{URL: "a/", Parent: "http://a.test/a/a/", Depth: 2}, ReasonDuplicate}, // the seed: queued, so not a trap's
+			{Candidate{URL: "http://b.test/a/a/a/", Depth: 1}, ReasonOutOfScope},            // scope first
+			{Candidate{URL: "a/", Parent: "http://a.test/a/a/a/", Depth: 3}, ReasonPathRepeats},
+			{Candidate{URL: "b/a/b/", Parent: "http://a.test/x/a/b/a/", Depth: 1}, ReasonPathRepeats},
+			{Candidate{URL: "http://a.test/x/y/../x/", Depth: 1}, ""}, // /x/x/ once canonical
+			{Candidate{URL: "http://a.test/x/y/../x/x/", Depth: 1}, ReasonPathRepeats},
+			{Candidate{URL: "http://a.test/x/x/x/?q=1", Kind: KindSitemap}, ReasonPathRepeats},
+			{Candidate{URL: "http://a.test/s.css/s.css/s.css", Kind: KindRequisite, Depth: 1}, ReasonPathRepeats},
+		}},
+		{"max path repeats 0: no limit", func(c *Config) { c.Scope.MaxPathRepeats = 0 }, []step{
+			{Candidate{URL: "http://a.test/", Seed: true}, ""},
+			{Candidate{URL: "http://a.test/a/a/a/a/a/", Depth: 1}, ""},
+		}},
 		{"sitemap nesting limited, max depth not applied to sitemaps", func(c *Config) { c.Scope.MaxDepth = 1 }, []step{
 			{Candidate{URL: "http://a.test/", Seed: true}, ""},
 			{Candidate{URL: "http://a.test/sm0.xml", Parent: "http://a.test/robots.txt", Kind: KindSitemap}, ""},
@@ -354,5 +370,35 @@ func TestAddTooLongURL(t *testing.T) {
 	}
 	if st := s.Stats(); st.Skipped != 1 || st.Queued != 0 {
 		t.Errorf("stats %+v; want one skip, nothing queued", st)
+	}
+}
+
+// TestAddPathRepeats: a link whose path repeats a run of segments more
+// than Scope.MaxPathRepeats times in a row is skipped with the run, its
+// count and the key in the detail; the URL is not remembered, so it is
+// refused again when offered again.
+func TestAddPathRepeats(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Scope.MaxPathRepeats = 2
+	s, err := Open(cfg, NewMemStore())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if sk, err := s.Add(Candidate{URL: "http://a.test/", Seed: true}); sk != nil || err != nil {
+		t.Fatal(sk, err)
+	}
+	for range 2 {
+		sk, err := s.Add(Candidate{URL: "b/a/b/", Parent: "http://a.test/docs/a/b/a/", Depth: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sk == nil || sk.Reason != ReasonPathRepeats || sk.URL != "http://a.test/docs/a/b/a/b/a/b/" || sk.Authority != "http://a.test:80" ||
+			sk.Parent != "http://a.test/docs/a/b/a/" || sk.Detail != `path segments "a/b/" occur 3 times in a row, more than 2 (scope.max_path_repeats)` {
+			t.Fatalf("skip %+v", sk)
+		}
+	}
+	if st := s.Stats(); st.Skipped != 2 || st.Queued != 1 {
+		t.Errorf("stats %+v; want two skips, the seed queued", st)
 	}
 }

@@ -32,6 +32,7 @@ type ScopeConfig struct {
 	MaxPagesPerHost   int      `mapstructure:"max_pages_per_host"`  // pages fetched per host (see MaxPages); 0 = unlimited
 	MaxPages          int      `mapstructure:"max_pages"`           // pages and requisites fetched (a non-redirect response received) in all; 0 = unlimited
 	MaxURLLength      int      `mapstructure:"max_url_length"`      // longest canonical URL taken but for seeds, in octets; 0 = unlimited
+	MaxPathRepeats    int      `mapstructure:"max_path_repeats"`    // most times a run of path segments may occur in a row but for seeds; 0 = unlimited
 	RequisitesAnyHost bool     `mapstructure:"requisites_any_host"` // page requisites may come from any host
 }
 

@@ -102,6 +102,10 @@ const (
 	// ScopeConfig.MaxURLLength octets, as the URLs of a trap that adds a
 	// path segment at every link grow to be.
 	ReasonURLTooLong Reason = "url-too-long"
+	// ReasonPathRepeats: a run of path segments occurs more than
+	// ScopeConfig.MaxPathRepeats times in a row (/a/a/a/), as on the
+	// pages of a trap whose relative links add the same segments again.
+	ReasonPathRepeats Reason = "path-repeats"
 	// ReasonMaxLinks: the link is past the crawler's limit of links
 	// followed from one page (the scheduler never sees it).
 	ReasonMaxLinks Reason = "max-links"
