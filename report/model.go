@@ -149,6 +149,56 @@ func hostOf(host, u string) string {
 	return authorityOf(u)
 }
 
+// groupRequests reorders in.requests by host, in the order note first
+// meets the hosts, each host's requests oldest first (in log order at equal
+// times), and returns each host's part of it. The parts share the one
+// array: a million requests are not copied again per host (the copy made
+// here is the only one, and the old order is dropped with it). Requests
+// with no host stay, after all the parts, in no part.
+func groupRequests(in *input, note func(host string)) map[string][]request {
+	hostIdx := make(map[string]int)
+	var counts []int
+	which := make([]int32, len(in.requests))
+	for i, r := range in.requests {
+		h := hostOf(r.Host, r.URL)
+		if h == "" {
+			which[i] = -1
+			continue
+		}
+		k, ok := hostIdx[h]
+		if !ok {
+			k = len(counts)
+			hostIdx[h] = k
+			counts = append(counts, 0)
+			note(h)
+		}
+		which[i] = int32(k)
+		counts[k]++
+	}
+	starts := make([]int, len(counts)+1)
+	for k, n := range counts {
+		starts[k+1] = starts[k] + n
+	}
+	grouped := make([]request, len(in.requests))
+	next := append([]int(nil), starts...) // next[len(counts)]: the hostless
+	for i, r := range in.requests {
+		k := int(which[i])
+		if k < 0 {
+			k = len(counts)
+		}
+		grouped[next[k]] = r
+		next[k]++
+	}
+	in.requests = grouped
+	out := make(map[string][]request, len(hostIdx))
+	for h, k := range hostIdx {
+		part := grouped[starts[k]:starts[k+1]:starts[k+1]]
+		slices.SortStableFunc(part, func(a, b request) int { return a.Time.Compare(b.Time) })
+		out[h] = part
+	}
+	return out
+}
+
 // buildView turns the crawl's files into the page's view.
 func buildView(in *input, css template.CSS) *view {
 	s := in.summary
@@ -174,15 +224,7 @@ func buildView(in *input, css template.CSS) *view {
 		summaries[hs.Host] = hs
 		host(hs.Host)
 	}
-	reqsBy := make(map[string][]request)
-	for _, r := range in.requests {
-		h := hostOf(r.Host, r.URL)
-		if h == "" {
-			continue
-		}
-		host(h)
-		reqsBy[h] = append(reqsBy[h], r)
-	}
+	reqsBy := groupRequests(in, func(h string) { host(h) })
 	skipsBy := make(map[string][]skip)
 	for _, k := range in.skips {
 		h := hostOf(k.Host, k.URL)
@@ -302,9 +344,9 @@ func fillHost(hv *hostView, hs hostSummary, reqs []request, skips []skip, fetche
 		hv.Comments, hv.CommentsOmitted = rb.Comments, rb.CommentsOmitted
 	}
 
-	// The host's requests oldest first, for the paces and the table.
-	sorted := append([]request(nil), reqs...)
-	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Time.Before(sorted[j].Time) })
+	// The host's requests are oldest first (groupRequests), for the
+	// paces, the timeline and the table.
+	sorted := reqs
 
 	// Pace used, by kind of rule, in first-use order.
 	var used []string

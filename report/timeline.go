@@ -3,7 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
-	"sort"
+	"slices"
 	"strconv"
 	"time"
 
@@ -107,12 +107,17 @@ type tick struct {
 // before it is drawn as too short: clocks and logs are not perfectly exact.
 func gapTolerance(pace float64) float64 { return math.Max(0.005, pace*0.01) }
 
-// buildTimeline draws reqs (one host's requests, any order) against span,
-// with the host's Visit-time windows and events.
+// buildTimeline draws reqs (one host's requests, any order: sorted ones,
+// as buildView passes, are used as they are) against span, with the host's
+// Visit-time windows and events.
 func buildTimeline(span timeSpan, reqs []request, windows []robots.Window, events []event) timeline {
 	tl := timeline{ViewBox: fmt.Sprintf("0 0 %g %g", tlWidth, tlHeight), Requests: len(reqs)}
-	sorted := append([]request(nil), reqs...)
-	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Time.Before(sorted[j].Time) })
+	byTime := func(a, b request) int { return a.Time.Compare(b.Time) }
+	sorted := reqs
+	if !slices.IsSortedFunc(sorted, byTime) {
+		sorted = slices.Clone(reqs)
+		slices.SortStableFunc(sorted, byTime)
+	}
 
 	for _, w := range windows {
 		for _, iv := range occurrences(w, span) {
