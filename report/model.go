@@ -244,9 +244,10 @@ func buildView(in *input, css template.CSS) *view {
 		fetchesBy[h] = append(fetchesBy[h], f)
 	}
 
+	maxMarks := marksPerHost(len(reqsBy))
 	for _, h := range order {
 		hv := byHost[h]
-		fillHost(hv, summaries[h], reqsBy[h], skipsBy[h], fetchesBy[h], span, s.Started)
+		fillHost(hv, summaries[h], reqsBy[h], skipsBy[h], fetchesBy[h], span, s.Started, maxMarks)
 		v.Hosts = append(v.Hosts, hv)
 	}
 	v.SkipGroups = skipGroups(in.skips, s.SkipReasons, byHost)
@@ -297,7 +298,7 @@ func parseClock(s string) (int, bool) {
 	return hh*60 + mm, true
 }
 
-func fillHost(hv *hostView, hs hostSummary, reqs []request, skips []skip, fetches []robotsFetch, span timeSpan, started time.Time) {
+func fillHost(hv *hostView, hs hostSummary, reqs []request, skips []skip, fetches []robotsFetch, span timeSpan, started time.Time, maxMarks int) {
 	if hs.State != "" {
 		hv.State = hs.State
 	}
@@ -353,7 +354,7 @@ func fillHost(hv *hostView, hs hostSummary, reqs []request, skips []skip, fetche
 	hv.Paces, used = pacesUsed(sorted)
 	paceRules = append(paceRules, used...)
 
-	hv.Timeline = buildTimeline(span, reqs, windows, hs.Events)
+	hv.Timeline = buildTimeline(span, reqs, windows, hs.Events, maxMarks)
 	if len(windows) > 0 && len(hv.Timeline.Windows) == 0 {
 		next := windows[0].NextOpen(span.end)
 		for _, w := range windows[1:] {

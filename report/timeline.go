@@ -19,6 +19,13 @@ const (
 	tlHeight  = 118.0
 	tlMaxMark = 3000 // marks drawn per host; the rest are counted
 
+	// A drawn request takes about 450 bytes of the page (its mark, gap
+	// and band, each with its title), so 3000 per host made the report of
+	// 50 busy hosts 67 MB, and of 1000 hosts 1.3 GB. The hosts with
+	// requests share tlMarkBudget marks, each drawing at least tlMinMark.
+	tlMarkBudget = 60000
+	tlMinMark    = 200
+
 	rowEventTop = 2.0
 	rowEventH   = 12.0
 	rowShadeTop = 16.0
@@ -64,7 +71,7 @@ type timeline struct {
 	Marks    []mark      // one per request
 	Events   []eventMark // parked, back-off, retry-after, deferred...
 	Ticks    []tick
-	Omitted  int // requests beyond tlMaxMark, not drawn
+	Omitted  int // requests beyond the marks drawn (marksPerHost), not drawn
 	Short    int // gaps shorter than the interval in force
 	Requests int
 	Label    string // accessible summary
@@ -107,10 +114,19 @@ type tick struct {
 // before it is drawn as too short: clocks and logs are not perfectly exact.
 func gapTolerance(pace float64) float64 { return math.Max(0.005, pace*0.01) }
 
+// marksPerHost is how many requests each host's timeline draws when hosts
+// hosts have requests: tlMaxMark, less when they are so many that the
+// report would pass about tlMarkBudget marks, never under tlMinMark.
+func marksPerHost(hosts int) int {
+	return min(tlMaxMark, max(tlMinMark, tlMarkBudget/max(hosts, 1)))
+}
+
 // buildTimeline draws reqs (one host's requests, any order: sorted ones,
 // as buildView passes, are used as they are) against span, with the host's
-// Visit-time windows and events.
-func buildTimeline(span timeSpan, reqs []request, windows []robots.Window, events []event) timeline {
+// Visit-time windows and events. The first maxMarks requests are drawn and
+// the rest counted; the gaps shorter than the interval in force are
+// counted over all.
+func buildTimeline(span timeSpan, reqs []request, windows []robots.Window, events []event, maxMarks int) timeline {
 	tl := timeline{ViewBox: fmt.Sprintf("0 0 %g %g", tlWidth, tlHeight), Requests: len(reqs)}
 	byTime := func(a, b request) int { return a.Time.Compare(b.Time) }
 	sorted := reqs
@@ -135,7 +151,7 @@ func buildTimeline(span timeSpan, reqs []request, windows []robots.Window, event
 			if short {
 				tl.Short++
 			}
-			if i < tlMaxMark {
+			if i < maxMarks {
 				verdict := "at least"
 				if short {
 					verdict = "SHORTER than"
@@ -144,7 +160,7 @@ func buildTimeline(span timeSpan, reqs []request, windows []robots.Window, event
 					Title: fmt.Sprintf("gap %s, %s the %s in force (%s)", fmtSeconds(g), verdict, fmtSeconds(r.PaceSeconds), r.PaceRule)})
 			}
 		}
-		if i >= tlMaxMark {
+		if i >= maxMarks {
 			tl.Omitted++
 			continue
 		}

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -34,7 +35,7 @@ func TestTimelineGapsAgainstInterval(t *testing.T) {
 			for _, s := range tt.times {
 				reqs = append(reqs, request{Time: at(s), Kind: "page", Status: 200, PaceSeconds: tt.pace, PaceRule: "rule"})
 			}
-			tl := buildTimeline(newSpan(t0, at(5)), reqs, nil, nil)
+			tl := buildTimeline(newSpan(t0, at(5)), reqs, nil, nil, tlMaxMark)
 			if tl.Short != tt.wantShort {
 				t.Errorf("Short = %d, want %d", tl.Short, tt.wantShort)
 			}
@@ -63,7 +64,7 @@ func TestTimelineMarksBandsEvents(t *testing.T) {
 	}
 	until := at(4)
 	events := []event{{Time: at(1), Kind: "retry-after", Until: &until, Detail: "429"}}
-	tl := buildTimeline(span, reqs, nil, events)
+	tl := buildTimeline(span, reqs, nil, events, tlMaxMark)
 	if !tl.Marks[0].Robots || tl.Marks[0].Points == "" || tl.Marks[1].Robots {
 		t.Errorf("robots.txt mark not distinct: %+v", tl.Marks[:2])
 	}
@@ -102,7 +103,7 @@ func TestTimelineBandAfterRobotsAgreesWithGap(t *testing.T) {
 		reqs = append(reqs, request{Time: at(0.015 + float64(i)*delay), Kind: "page", Status: 200, PaceSeconds: delay, PaceRule: "crawl-delay 11ms (line 3)"})
 	}
 	span := newSpan(t0, at(1))
-	tl := buildTimeline(span, reqs, nil, nil)
+	tl := buildTimeline(span, reqs, nil, nil, tlMaxMark)
 	if tl.Short != 0 || len(tl.Bands) != len(reqs) {
 		t.Fatalf("%d short gaps, %d bands; want 0 and %d", tl.Short, len(tl.Bands), len(reqs))
 	}
@@ -122,12 +123,30 @@ func TestTimelineBandAfterRobotsAgreesWithGap(t *testing.T) {
 	}
 }
 
+// TestMarksPerHostShareABudget: up to 20 hosts with requests draw 3000
+// each; more share 60,000, down to 200 each.
+func TestMarksPerHostShareABudget(t *testing.T) {
+	for hosts, want := range map[int]int{0: 3000, 1: 3000, 20: 3000, 21: 2857, 50: 1200, 300: 200, 1000: 200} {
+		if got := marksPerHost(hosts); got != want {
+			t.Errorf("marksPerHost(%d) = %d, want %d", hosts, got, want)
+		}
+	}
+	reqs := make([]request, 300)
+	for i := range reqs {
+		reqs[i] = request{Time: at(float64(i)), Kind: "page", Status: 200, PaceSeconds: 2}
+	}
+	tl := buildTimeline(newSpan(t0, at(300)), reqs, nil, nil, 200)
+	if len(tl.Marks) != 200 || len(tl.Gaps) != 199 || tl.Omitted != 100 || tl.Short != 299 {
+		t.Errorf("%d marks, %d gaps, %d omitted, %d short; want 200 drawn, 100 counted, every gap short", len(tl.Marks), len(tl.Gaps), tl.Omitted, tl.Short)
+	}
+}
+
 func TestTimelineCapsMarks(t *testing.T) {
 	reqs := make([]request, tlMaxMark+5)
 	for i := range reqs {
 		reqs[i] = request{Time: at(float64(i)), Kind: "page", Status: 200}
 	}
-	tl := buildTimeline(newSpan(t0, at(float64(len(reqs)))), reqs, nil, nil)
+	tl := buildTimeline(newSpan(t0, at(float64(len(reqs)))), reqs, nil, nil, tlMaxMark)
 	if len(tl.Marks) != tlMaxMark || tl.Omitted != 5 || tl.Requests != len(reqs) {
 		t.Errorf("%d marks, %d omitted", len(tl.Marks), tl.Omitted)
 	}
@@ -223,8 +242,30 @@ func TestTimelineLabelIsTheHostsOwn(t *testing.T) {
 		for _, s := range tt.times {
 			reqs = append(reqs, request{Time: at(s), Kind: "page", Status: 200})
 		}
-		if got := buildTimeline(span, reqs, nil, nil).Label; got != tt.want {
+		if got := buildTimeline(span, reqs, nil, nil, tlMaxMark).Label; got != tt.want {
 			t.Errorf("label %q, want %q", got, tt.want)
+		}
+	}
+}
+
+// TestReportOfManyBusyHostsSharesMarks: in a report of 30 hosts with 2100
+// requests each, each timeline draws its share of the budget (2000) and
+// counts the rest.
+func TestReportOfManyBusyHostsSharesMarks(t *testing.T) {
+	in := &input{summary: summary{Started: t0, Finished: at(3000)}}
+	for h := range 30 {
+		host := fmt.Sprintf("http://h%d.test:80", h)
+		for i := range 2100 {
+			in.requests = append(in.requests, request{Time: at(float64(i)), Host: host, URL: host + "/p", Kind: "page", Status: 200})
+		}
+	}
+	v := buildView(in, "")
+	if len(v.Hosts) != 30 {
+		t.Fatalf("%d hosts", len(v.Hosts))
+	}
+	for _, hv := range v.Hosts {
+		if tl := hv.Timeline; len(tl.Marks) != 2000 || tl.Omitted != 100 || tl.Requests != 2100 {
+			t.Fatalf("%s: %d marks, %d omitted of %d; want 2000 drawn, 100 counted", hv.Host, len(tl.Marks), tl.Omitted, tl.Requests)
 		}
 	}
 }
