@@ -35,7 +35,7 @@ func decodeRobots(h http.Header, body []byte, limit int64) (content []byte, cut 
 		return body, false, nil
 	}
 	if len(codings) > 4 {
-		return nil, false, fmt.Errorf("robots.txt body in %d layered content codings", len(codings))
+		return nil, false, fmt.Errorf("crawler: robots.txt body in %d layered content codings", len(codings))
 	}
 	content = body
 	for i := len(codings) - 1; i >= 0; i-- {
@@ -45,7 +45,7 @@ func decodeRobots(h http.Header, body []byte, limit int64) (content []byte, cut 
 		}
 		out, rerr := io.ReadAll(io.LimitReader(r, limit+1))
 		if rerr != nil && (len(out) == 0 || !errors.Is(rerr, io.ErrUnexpectedEOF)) {
-			return nil, false, fmt.Errorf("robots.txt body does not decode as %s: %w", codings[i], rerr)
+			return nil, false, fmt.Errorf("crawler: robots.txt body does not decode as %s: %w", codings[i], rerr)
 		}
 		cut = cut || rerr != nil || int64(len(out)) > limit
 		content = out
@@ -62,7 +62,7 @@ func decoder(c string, body []byte) (io.Reader, error) {
 	case "gzip", "x-gzip":
 		zr, err := gzip.NewReader(bytes.NewReader(body))
 		if err != nil {
-			return nil, fmt.Errorf("robots.txt body does not decode as gzip: %w", err)
+			return nil, fmt.Errorf("crawler: robots.txt body does not decode as gzip: %w", err)
 		}
 		return zr, nil
 	case "deflate":
@@ -72,5 +72,5 @@ func decoder(c string, body []byte) (io.Reader, error) {
 		}
 		return flate.NewReader(bytes.NewReader(body)), nil
 	}
-	return nil, fmt.Errorf("robots.txt body in content coding %q, which the crawler cannot decode", c)
+	return nil, fmt.Errorf("crawler: robots.txt body in content coding %q, which the crawler cannot decode", c)
 }
