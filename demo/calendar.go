@@ -6,6 +6,14 @@ import (
 	"strings"
 )
 
+// galleryPage returns what the trap site answers for any path under /gallery/:
+// a server that maps every path below a directory to one page, whose
+// relative link then leads one level deeper each time (/gallery/photos/,
+// /gallery/photos/photos/, ...).
+func galleryPage() page {
+	return page{title: "Gallery", text: "Our photos, one folder deeper each time you look.", links: []string{"photos/", "/"}}
+}
+
 // calendarPage renders any path under /calendar/ as a page of an endless
 // calendar: a month links to the next and previous month and to its days, a
 // day links to the next day, so there is always a deeper or later page.

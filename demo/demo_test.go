@@ -248,6 +248,27 @@ func TestTrapIsEndlessAndDisallowed(t *testing.T) {
 	}
 }
 
+// TestGalleryIsARelativeLinkTrap: every path under /gallery/ answers with
+// a relative link to photos/, so each page leads one level deeper, and
+// robots.txt does not keep a crawler out.
+func TestGalleryIsARelativeLinkTrap(t *testing.T) {
+	w := start(t, testTimes[0])
+	s := site(t, w, "trap")
+	if strings.Contains(s.Robots, "/gallery") {
+		t.Fatalf("robots.txt names the gallery:\n%s", s.Robots)
+	}
+	c := noRedirect()
+	for _, path := range []string{"/gallery/", "/gallery/photos/", "/gallery/photos/photos/photos/photos/"} {
+		resp, body := get(t, c, s.Authority+path)
+		if resp.StatusCode != 200 || !strings.Contains(body, `href="photos/"`) {
+			t.Errorf("%s: %d, want 200 with a relative link to photos/:\n%s", path, resp.StatusCode, body)
+		}
+	}
+	if _, home := get(t, c, s.Authority+"/"); !strings.Contains(home, `href="/gallery/"`) {
+		t.Error("the trap site's home page does not link to the gallery")
+	}
+}
+
 func TestCommentsForOurAgent(t *testing.T) {
 	w := start(t, testTimes[0])
 	s := site(t, w, "comments")
@@ -259,7 +280,8 @@ func TestCommentsForOurAgent(t *testing.T) {
 	}
 }
 
-// TestLinksResolve walks every site's own pages (outside /calendar/) and
+// TestLinksResolve walks every site's own pages (outside the traps:
+// /calendar/, and /gallery/ below the gallery's own page) and
 // checks that each same-site link answers, that cross-site links exist, and
 // that the request log records what was asked.
 func TestLinksResolve(t *testing.T) {
@@ -286,7 +308,11 @@ func TestLinksResolve(t *testing.T) {
 					cross++
 					continue
 				}
-				if !seen[href] && !strings.HasPrefix(href, "/calendar/") {
+				if !strings.HasPrefix(href, "/") { // relative to the page's directory
+					href = p[:strings.LastIndex(p, "/")+1] + href
+				}
+				inTrap := strings.HasPrefix(href, "/calendar/") || strings.HasPrefix(href, "/gallery/") && href != "/gallery/"
+				if !seen[href] && !inTrap {
 					seen[href] = true
 					queue = append(queue, href)
 				}

@@ -188,17 +188,22 @@ func siteSpecs(now time.Time, token string) []siteSpec {
 			},
 		},
 		{
-			name:   "trap",
-			lesson: "An endless calendar under /calendar/ links to ever later months and days; Disallow: /calendar/ keeps an obedient crawler out of a trap that has no last page.",
+			name: "trap",
+			lesson: "An endless calendar under /calendar/ links to ever later months and days, and Disallow: /calendar/ keeps an obedient crawler out of a trap that has no last page; " +
+				"the gallery, which robots.txt leaves open, answers any path under /gallery/ with a relative link to photos/, so the crawler stops at the third photos/ in a row (path-repeats).",
 			build: func(a map[string]string) built {
 				robots := "# The calendar never ends; robots, please stay out.\nUser-agent: *\nDisallow: /calendar/\n"
 				s := staticSite{robots: robots, pages: map[string]page{
-					"/":      {title: "Trap", text: "An events site with an endless calendar.", links: []string{"/calendar/2026/11/", "/about"}},
+					"/":      {title: "Trap", text: "An events site with an endless calendar.", links: []string{"/calendar/2026/11/", "/gallery/", "/about"}},
 					"/about": {title: "About", text: "We list events.", links: []string{"/", a["wildcards"] + "/"}},
 				}, r: newRenderer()}
 				h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-					if strings.HasPrefix(r.URL.Path, "/calendar/") {
+					switch {
+					case strings.HasPrefix(r.URL.Path, "/calendar/"):
 						s.r.write(w, http.StatusOK, calendarPage(r.URL.Path))
+						return
+					case strings.HasPrefix(r.URL.Path, "/gallery/"):
+						s.r.write(w, http.StatusOK, galleryPage())
 						return
 					}
 					s.ServeHTTP(w, r)

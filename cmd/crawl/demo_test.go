@@ -104,6 +104,32 @@ func TestDemoShowsEveryLesson(t *testing.T) {
 			t.Errorf("the 503 site's own log shows page requests: %s", line)
 		}
 	}
+	// The trap site's gallery, open to robots, is followed two levels down
+	// and its third photos/ in a row skipped.
+	skips, err := os.ReadFile(filepath.Join(out, crawllog.SkipLogFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var trap []crawllog.SkipEntry
+	for _, line := range strings.Split(strings.TrimSpace(string(skips)), "\n") {
+		var s crawllog.SkipEntry
+		if err := json.Unmarshal([]byte(line), &s); err != nil {
+			t.Fatalf("skips.jsonl line %q: %v", line, err)
+		}
+		if s.Reason == "path-repeats" {
+			trap = append(trap, s)
+		}
+	}
+	if len(trap) != 1 || !strings.HasSuffix(trap[0].URL, "/gallery/photos/photos/photos/") {
+		t.Errorf("path-repeats skips %+v; want the gallery's third photos/ once", trap)
+	}
+	crawled, err := os.ReadFile(filepath.Join(out, crawllog.CrawlLogFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(crawled), "/gallery/photos/photos/\"") {
+		t.Error("crawl.jsonl lacks /gallery/photos/photos/: the gallery was not followed as far as allowed")
+	}
 }
 
 // TestDemoOutReplacesOnlyItsOwnFiles checks what a demo does to its --out:
