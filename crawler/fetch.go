@@ -285,7 +285,11 @@ func (c *crawl) follow(j *job) {
 			// The target keeps the depth (and, for a sitemap, the nesting
 			// level) of the URL that redirected, and counts one more hop:
 			// the scheduler cuts the chain after scheduler.MaxRedirects.
-			c.add(scheduler.Candidate{URL: target, Parent: l.URL, Depth: l.Depth, Kind: l.Kind, Redirects: l.Redirects + 1})
+			// A seed's redirect on its own host (to its slash form, say)
+			// is still the page the operator named, so it stays a seed:
+			// exempt from max_url_length and max_path_repeats.
+			c.add(scheduler.Candidate{URL: target, Parent: l.URL, Depth: l.Depth, Kind: l.Kind, Redirects: l.Redirects + 1,
+				Seed: l.Seed && sameAuthority(target, l.Authority)})
 		}
 		return
 	}
@@ -325,6 +329,12 @@ func (c *crawl) follow(j *job) {
 		c.events.emit(Event{Kind: EventSitemap, Host: l.Authority, URL: l.URL,
 			Detail: fmt.Sprintf("sitemap %s lists %d pages and %d sitemaps", l.URL, len(found.pages), len(found.sitemaps))})
 	}
+}
+
+// sameAuthority tells whether u, once canonical, is on authority.
+func sameAuthority(u, authority string) bool {
+	cu, err := scheduler.Canonicalize(u, nil)
+	return err == nil && scheduler.Authority(cu) == authority
 }
 
 // skipLinksPast logs one max-links skip, for the first of the URLs that

@@ -111,6 +111,38 @@ func TestPathRepeatTrapStopped(t *testing.T) {
 	}
 }
 
+// TestSeedRedirectOnItsHostStaysASeed: a seed is exempt from
+// max_path_repeats and max_url_length, and so is its redirect on its own
+// host (the slash form the server asks for), or the page the operator
+// named would be lost. A link's redirect to such a path is still skipped.
+func TestSeedRedirectOnItsHostStaysASeed(t *testing.T) {
+	h := newTestHost(t)
+	h.robotsText("User-agent: *\nCrawl-delay: 0.01\n")
+	redirect := func(from, to string) {
+		h.pages[from] = func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, to, http.StatusMovedPermanently) }
+	}
+	long := "/" + strings.Repeat("long/", 500) // 2501 octets
+	redirect("/s/s/s", "/s/s/s/")
+	redirect(strings.TrimSuffix(long, "/"), long)
+	redirect("/go", "/x/x/x/")
+	h.html("/s/s/s/", "/go")
+	h.html(long)
+	h.html("/x/x/x/")
+	cfg := testConfig(t)
+	crawlFor(t, cfg, h.URL("/s/s/s"), h.URL(strings.TrimSuffix(long, "/")))
+	got := map[string]bool{}
+	for _, p := range h.paths() {
+		got[p] = true
+	}
+	if !got["/s/s/s/"] || !got[long] || !got["/go"] || got["/x/x/x/"] {
+		t.Errorf("requested %q; want both seeds' redirect targets and /go, not /x/x/x/", h.paths())
+	}
+	skips := skipsFor(t, cfg, scheduler.ReasonPathRepeats)
+	if len(skips) != 1 || skips[0].URL != h.URL("/x/x/x/") || skips[0].Parent != h.URL("/go") {
+		t.Errorf("path-repeats skips %+v; want only the link's redirect to /x/x/x/", skips)
+	}
+}
+
 // TestSitemapReadUpToItsProtocolLimit: sitemaps.org allows 50,000 URLs in
 // a sitemap; a longer one (a 50 MB sitemap holds a million) is followed up
 // to that, and one max-links line counts the rest.

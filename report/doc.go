@@ -54,7 +54,8 @@
 //     that holds deciding lines says how many (summary.json keeps the first
 //     64 KiB of a body). A skip or request links to its robots.txt line
 //     when the listing shows it. Each deciding line
-//     lists at most 8 URLs per outcome.
+//     lists at most 8 URLs per outcome: the requests it allowed oldest
+//     first, the skips in log order.
 //   - Hosts are taken from summary.json first, then from any log line that
 //     names another host (for example the target of a robots.txt redirect);
 //     such hosts are marked "no summary".
