@@ -262,13 +262,13 @@ func (c *crawl) add(cand scheduler.Candidate) {
 	if skip == nil {
 		return
 	}
-	if skip.Reason == scheduler.ReasonDuplicate && (!cand.Seed || cand.Redirects > 0) && cand.Kind != scheduler.KindSitemap {
+	if skip.Reason == scheduler.ReasonDuplicate && !cand.Seed && cand.Kind != scheduler.KindSitemap {
 		// Links to pages already seen are counted, not logged: a site's
 		// navigation would otherwise fill the skip log.
 		c.tally.duplicate()
 		return
 	}
-	if skip.Reason == scheduler.ReasonDuplicate && cand.Seed && cand.Redirects == 0 {
+	if skip.Reason == scheduler.ReasonDuplicate && cand.Seed {
 		return // a seed already in the frontier from an earlier run
 	}
 	switch skip.Reason {

@@ -286,10 +286,10 @@ func (c *crawl) follow(j *job) {
 			// level) of the URL that redirected, and counts one more hop:
 			// the scheduler cuts the chain after scheduler.MaxRedirects.
 			// A seed's redirect on its own host (to its slash form, say)
-			// is still the page the operator named, so it stays a seed:
-			// exempt from max_url_length and max_path_repeats.
+			// is still the page the operator named: exempt, like the seed,
+			// from max_url_length and max_path_repeats (not from scope).
 			c.add(scheduler.Candidate{URL: target, Parent: l.URL, Depth: l.Depth, Kind: l.Kind, Redirects: l.Redirects + 1,
-				Seed: l.Seed && sameAuthority(target, l.Authority)})
+				SeedRedirect: l.Seed && sameAuthority(target, l.Authority)})
 		}
 		return
 	}

@@ -27,7 +27,7 @@ func (s *Scheduler) Add(c Candidate) (*Skip, error) {
 	}
 	key := u.String()
 	auth := Authority(u)
-	if m := s.cfg.Scope.MaxURLLength; m > 0 && len(key) > m && !c.Seed {
+	if m := s.cfg.Scope.MaxURLLength; m > 0 && len(key) > m && !c.Seed && !c.SeedRedirect {
 		return s.skipped(&Skip{URL: key, Parent: c.Parent, Authority: auth, Reason: ReasonURLTooLong, Time: now,
 			Detail: fmt.Sprintf("URL of %d octets, longer than %d (scope.max_url_length)", len(key), m)}), nil
 	}
@@ -65,7 +65,7 @@ func (s *Scheduler) Add(c Candidate) (*Skip, error) {
 		// Not remembered: the same URL may come back as a seed.
 		return skip(ReasonOutOfScope, why)
 	}
-	if repeats && !c.Seed {
+	if repeats && !c.Seed && !c.SeedRedirect {
 		// Not remembered either: a seed may name the URL.
 		return skip(ReasonPathRepeats, repeat.describe(s.cfg.Scope.MaxPathRepeats))
 	}

@@ -228,6 +228,17 @@ func TestAddDedupeScopeDepthLimits(t *testing.T) {
 			{Candidate{URL: "http://a.test/x/y/../x/x/", Depth: 1}, ReasonPathRepeats},
 			{Candidate{URL: "http://a.test/x/x/x/?q=1", Kind: KindSitemap}, ReasonPathRepeats},
 			{Candidate{URL: "http://a.test/s.css/s.css/s.css", Kind: KindRequisite, Depth: 1}, ReasonPathRepeats},
+			{Candidate{URL: "http://a.test/s/s/s/", Parent: "http://a.test/s/s/s", Redirects: 1, SeedRedirect: true}, ""}, // a seed's slash form
+		}},
+		{"a seed's redirect is exempt from the trap limits, not from the patterns", func(c *Config) {
+			c.Scope.MaxPathRepeats, c.Scope.MaxURLLength = 2, 40
+			c.Scope.Include = []string{`^http://a\.test/docs/`}
+		}, []step{
+			{Candidate{URL: "http://a.test/start", Seed: true}, ""},
+			{Candidate{URL: "http://a.test/docs/d/d/d/", Parent: "http://a.test/start", Redirects: 1, SeedRedirect: true}, ""},
+			{Candidate{URL: "http://a.test/docs/" + strings.Repeat("x", 40), Parent: "http://a.test/start", Redirects: 1, SeedRedirect: true}, ""},
+			{Candidate{URL: "http://a.test/login?next=/start", Parent: "http://a.test/start", Redirects: 1, SeedRedirect: true}, ReasonOutOfScope},
+			{Candidate{URL: "http://a.test/docs/e/e/e/", Parent: "http://a.test/docs/", Redirects: 1}, ReasonPathRepeats},
 		}},
 		{"max path repeats 0: no limit", func(c *Config) { c.Scope.MaxPathRepeats = 0 }, []step{
 			{Candidate{URL: "http://a.test/", Seed: true}, ""},
