@@ -27,13 +27,19 @@ func (s *Scheduler) Add(c Candidate) (*Skip, error) {
 	}
 	key := u.String()
 	auth := Authority(u)
-	if m := s.cfg.Scope.MaxURLLength; m > 0 && len(key) > m && !c.Seed && !c.SeedRedirect {
+	// The trap limits spare the pages the operator named.
+	trapExempt := c.Seed || c.SeedRedirect
+	if m := s.cfg.Scope.MaxURLLength; m > 0 && len(key) > m && !trapExempt {
 		return s.skipped(&Skip{URL: key, Parent: c.Parent, Authority: auth, Reason: ReasonURLTooLong, Time: now,
 			Detail: fmt.Sprintf("URL of %d octets, longer than %d (scope.max_url_length)", len(key), m)}), nil
 	}
 	// Looked for outside the lock (a hostile path costs up to maxRepeatRun
 	// passes), acted on once the URL is known to be new and in scope.
-	repeat, repeats := pathRepeat(u.EscapedPath(), s.cfg.Scope.MaxPathRepeats)
+	var repeat pathRepeatFinding
+	repeats := false
+	if !trapExempt {
+		repeat, repeats = pathRepeat(u.EscapedPath(), s.cfg.Scope.MaxPathRepeats)
+	}
 	skip := func(r Reason, detail string) (*Skip, error) { // s.mu held
 		s.stats.Skipped++
 		return &Skip{URL: key, Parent: c.Parent, Authority: auth, Reason: r, Detail: detail, Time: now}, nil
@@ -65,7 +71,7 @@ func (s *Scheduler) Add(c Candidate) (*Skip, error) {
 		// Not remembered: the same URL may come back as a seed.
 		return skip(ReasonOutOfScope, why)
 	}
-	if repeats && !c.Seed && !c.SeedRedirect {
+	if repeats {
 		// Not remembered either: a seed may name the URL.
 		return skip(ReasonPathRepeats, repeat.describe(s.cfg.Scope.MaxPathRepeats))
 	}

@@ -154,14 +154,16 @@
 //   - Scope.MaxURLLength refuses URLs whose canonical form is longer
 //     (url-too-long), before any other check: the URLs of a trap that
 //     adds a segment at every link grow without end. Seeds are exempt:
-//     the operator chose them.
+//     the operator chose them; so is a Candidate.SeedRedirect, a seed's
+//     redirect on its own host.
 //   - Scope.MaxPathRepeats refuses URLs whose path holds a run of 1 to 16
 //     segments more than that many times in a row (path-repeats): /a/a/a/
 //     at 2, the path a relative link "a/" on the page /a/ leads to after
 //     two pages. A trap of relative links otherwise runs until
-//     MaxURLLength (a thousand pages for a two-octet segment). Seeds are
-//     exempt, and the check comes after the seen set and scope, so a
-//     queued URL or another host's is not reported as a trap.
+//     MaxURLLength (a thousand pages for a two-octet segment). Seeds and
+//     seed redirects are exempt, and the check comes after the seen set
+//     and scope, so a queued URL or another host's is not reported as a
+//     trap.
 //   - Only queued URLs enter the seen set: a URL skipped as out of scope,
 //     too deep, too long or over a page limit is skipped (and reported) again each
 //     time it is offered, since it may later come as a seed or at a lower
