@@ -298,6 +298,8 @@ func parseClock(s string) (int, bool) {
 	return hh*60 + mm, true
 }
 
+// fillHost fills hv from the host's summary and records; reqs are the
+// host's requests oldest first, as groupRequests leaves them.
 func fillHost(hv *hostView, hs hostSummary, reqs []request, skips []skip, fetches []robotsFetch, span timeSpan, started time.Time, maxMarks int) {
 	if hs.State != "" {
 		hv.State = hs.State
@@ -345,13 +347,9 @@ func fillHost(hv *hostView, hs hostSummary, reqs []request, skips []skip, fetche
 		hv.Comments, hv.CommentsOmitted = rb.Comments, rb.CommentsOmitted
 	}
 
-	// The host's requests are oldest first (groupRequests), for the
-	// paces, the timeline and the table.
-	sorted := reqs
-
 	// Pace used, by kind of rule, in first-use order.
 	var used []string
-	hv.Paces, used = pacesUsed(sorted)
+	hv.Paces, used = pacesUsed(reqs)
 	paceRules = append(paceRules, used...)
 
 	hv.Timeline = buildTimeline(span, reqs, windows, hs.Events, maxMarks)
@@ -394,7 +392,7 @@ func fillHost(hv *hostView, hs hostSummary, reqs []request, skips []skip, fetche
 		hv.Skipped = lines
 	}
 	hv.Robots = robotsViewFor(hv.ID, hv.Host, hs.Robots, reqs, skips, fetches, paceRules)
-	hv.requestRows(sorted, started) // links to the robots.txt lines shown
+	hv.requestRows(reqs, started) // links to the robots.txt lines shown
 }
 
 // statusKey writes a status for the status mix ("0" means no response).
