@@ -54,6 +54,9 @@ type request struct {
 	Error       string
 }
 
+// byTime orders requests oldest first, the order each host's are used in.
+func byTime(a, b request) int { return a.Time.Compare(b.Time) }
+
 // requestOf keeps what the report uses of e.
 func requestOf(e *crawllog.CrawlEntry) request {
 	return request{Time: e.Time, URL: e.URL, Host: e.Host, Kind: e.Kind, Status: e.Status, PaceSeconds: e.PaceSeconds,

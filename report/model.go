@@ -193,7 +193,7 @@ func groupRequests(in *input, note func(host string)) map[string][]request {
 	out := make(map[string][]request, len(hostIdx))
 	for h, k := range hostIdx {
 		part := grouped[starts[k]:starts[k+1]:starts[k+1]]
-		slices.SortStableFunc(part, func(a, b request) int { return a.Time.Compare(b.Time) })
+		slices.SortStableFunc(part, byTime)
 		out[h] = part
 	}
 	return out

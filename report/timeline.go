@@ -128,7 +128,6 @@ func marksPerHost(hosts int) int {
 // counted over all.
 func buildTimeline(span timeSpan, reqs []request, windows []robots.Window, events []event, maxMarks int) timeline {
 	tl := timeline{ViewBox: fmt.Sprintf("0 0 %g %g", tlWidth, tlHeight), Requests: len(reqs)}
-	byTime := func(a, b request) int { return a.Time.Compare(b.Time) }
 	sorted := reqs
 	if !slices.IsSortedFunc(sorted, byTime) {
 		sorted = slices.Clone(reqs)
