@@ -106,19 +106,19 @@ func TestDemoShowsEveryLesson(t *testing.T) {
 	}
 	// The trap site's gallery, open to robots, is followed two levels down
 	// and its third photos/ in a row skipped.
-	skips, err := os.ReadFile(filepath.Join(out, crawllog.SkipLogFile))
+	skips, err := os.Open(filepath.Join(out, crawllog.SkipLogFile))
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer skips.Close()
 	var trap []crawllog.SkipEntry
-	for _, line := range strings.Split(strings.TrimSpace(string(skips)), "\n") {
-		var s crawllog.SkipEntry
-		if err := json.Unmarshal([]byte(line), &s); err != nil {
-			t.Fatalf("skips.jsonl line %q: %v", line, err)
-		}
+	bad, firstBad, err := crawllog.ReadJSONL(skips, func(s crawllog.SkipEntry) {
 		if s.Reason == "path-repeats" {
 			trap = append(trap, s)
 		}
+	})
+	if err != nil || bad > 0 {
+		t.Fatalf("skips.jsonl: %d bad lines, the first on line %d (%v)", bad, firstBad, err)
 	}
 	if len(trap) != 1 || !strings.HasSuffix(trap[0].URL, "/gallery/photos/photos/photos/") {
 		t.Errorf("path-repeats skips %+v; want the gallery's third photos/ once", trap)
