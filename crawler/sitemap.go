@@ -38,13 +38,13 @@ type sitemapURLs struct {
 func parseSitemap(body []byte, base string) (sitemapURLs, error) {
 	var out sitemapURLs
 	var r io.Reader = bytes.NewReader(body)
-	var inflated *countingReader
+	var inflated *io.LimitedReader // its N counts down what may still be inflated
 	if len(body) > 2 && body[0] == 0x1f && body[1] == 0x8b {
 		zr, err := gzip.NewReader(r)
 		if err != nil {
 			return out, fmt.Errorf("crawler: sitemap gzip: %w", err)
 		}
-		inflated = &countingReader{r: io.LimitReader(zr, maxSitemapBytes)}
+		inflated = &io.LimitedReader{R: zr, N: maxSitemapBytes}
 		r = inflated
 	}
 	dec := xml.NewDecoder(r)
@@ -59,7 +59,7 @@ func parseSitemap(body []byte, base string) (sitemapURLs, error) {
 		tok, err := dec.RawToken()
 		if err != nil {
 			switch {
-			case inflated != nil && inflated.n >= maxSitemapBytes:
+			case inflated != nil && inflated.N <= 0:
 				return out, fmt.Errorf("crawler: sitemap longer than %d MB inflated: read up to there", maxSitemapBytes>>20)
 			case err != io.EOF:
 				return out, fmt.Errorf("crawler: sitemap xml: %w", err)
@@ -126,16 +126,4 @@ func (s *sitemapURLs) add(root, parent, base, loc string) {
 		return
 	}
 	*list = append(*list, u)
-}
-
-// countingReader counts the octets read through it.
-type countingReader struct {
-	r io.Reader
-	n int64
-}
-
-func (c *countingReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n += int64(n)
-	return n, err
 }
