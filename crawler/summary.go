@@ -82,9 +82,7 @@ func (c *crawl) finish(interrupted bool) *crawllog.Summary {
 		if n, ok := c.opts.HostNotes[hs.Authority]; ok {
 			h.Label, h.Note = n.Label, n.Note
 		}
-		if !hs.DeferredUntil.IsZero() {
-			u := hs.DeferredUntil.UTC()
-			h.DeferredUntil = &u
+		if h.DeferredUntil = utcOrNil(hs.DeferredUntil); h.DeferredUntil != nil {
 			s.Totals.DeferredHosts++
 		}
 		if rs := c.robots.peek(hs.Authority); rs != nil {
