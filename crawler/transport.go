@@ -167,7 +167,7 @@ func (t *politeTransport) RoundTrip(in *http.Request) (*http.Response, error) {
 	auth := scheduler.Authority(req.URL)
 	ex.URL, ex.Authority = req.URL.String(), auth
 	if !ex.robots {
-		if err := t.gate.permit(auth, req.URL.String()); err != nil {
+		if err := t.gate.permit(auth, ex.URL); err != nil {
 			ex.Err = err
 			return nil, fmt.Errorf("%w: %w", errNotPermitted, err)
 		}
