@@ -204,10 +204,31 @@ func (s *eventSink) send(e Event, kind string, main bool) {
 	if e.Time.IsZero() {
 		e.Time = time.Now()
 	}
+	s.logEvent(e)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case e.Kind == EventHost:
+		s.record(e, kind, main)
+	case e.Kind == EventRobots && e.Reason == outcomeUnreachable && !e.Until.IsZero():
+		s.record(e, hostEventRobotsRetry, false)
+	}
+	if s.fn != nil {
+		s.fn(e)
+	}
+}
+
+// logEvent logs e: robots.txt and host events at info level, the others
+// (a page's, a skip's) at debug level, which a crawl seldom logs, so their
+// attributes are built only when it does.
+func (s *eventSink) logEvent(e Event) {
 	level := slog.LevelDebug
 	switch e.Kind {
 	case EventRobots, EventHost:
 		level = slog.LevelInfo
+	}
+	if !s.log.Enabled(context.Background(), level) {
+		return
 	}
 	attrs := []any{"kind", string(e.Kind), "host", e.Host}
 	if e.URL != "" {
@@ -229,17 +250,6 @@ func (s *eventSink) send(e Event, kind string, main bool) {
 		attrs = append(attrs, "until", e.Until.UTC().Format(time.RFC3339))
 	}
 	s.log.Log(context.Background(), level, e.Detail, attrs...)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	switch {
-	case e.Kind == EventHost:
-		s.record(e, kind, main)
-	case e.Kind == EventRobots && e.Reason == outcomeUnreachable && !e.Until.IsZero():
-		s.record(e, hostEventRobotsRetry, false)
-	}
-	if s.fn != nil {
-		s.fn(e)
-	}
 }
 
 // record appends e to its host's history as kind. s.mu is held.
