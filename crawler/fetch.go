@@ -286,10 +286,9 @@ func (c *crawl) follow(j *job) {
 			// level) of the URL that redirected, and counts one more hop:
 			// the scheduler cuts the chain after scheduler.MaxRedirects.
 			// A seed's redirect on its own host (to its slash form, say)
-			// is still the page the operator named: exempt, like the seed,
-			// from max_url_length and max_path_repeats (not from scope).
-			c.add(scheduler.Candidate{URL: target, Parent: l.URL, Depth: l.Depth, Kind: l.Kind, Redirects: l.Redirects + 1,
-				SeedRedirect: l.Seed && sameAuthority(target, l.Authority)})
+			// is still the page the operator named: the scheduler exempts
+			// it, like the seed, from max_url_length and max_path_repeats.
+			c.add(scheduler.Candidate{URL: target, Parent: l.URL, Depth: l.Depth, Kind: l.Kind, Redirects: l.Redirects + 1, SeedRedirect: l.Seed})
 		}
 		return
 	}
@@ -329,12 +328,6 @@ func (c *crawl) follow(j *job) {
 		c.events.emit(Event{Kind: EventSitemap, Host: l.Authority, URL: l.URL,
 			Detail: fmt.Sprintf("sitemap %s lists %d pages and %d sitemaps", l.URL, len(found.pages), len(found.sitemaps))})
 	}
-}
-
-// sameAuthority tells whether u, once canonical, is on authority.
-func sameAuthority(u, authority string) bool {
-	cu, err := scheduler.Canonicalize(u, nil)
-	return err == nil && scheduler.Authority(cu) == authority
 }
 
 // skipLinksPast logs one max-links skip, for the first of the URLs that

@@ -27,8 +27,9 @@ func (s *Scheduler) Add(c Candidate) (*Skip, error) {
 	}
 	key := u.String()
 	auth := Authority(u)
-	// The trap limits spare the pages the operator named.
-	trapExempt := c.Seed || c.SeedRedirect
+	// The trap limits spare the pages the operator named: the seeds, and
+	// their redirects on their own host.
+	trapExempt := c.Seed || c.SeedRedirect && base != nil && Authority(base) == auth
 	if m := s.cfg.Scope.MaxURLLength; m > 0 && len(key) > m && !trapExempt {
 		return s.skipped(&Skip{URL: key, Parent: c.Parent, Authority: auth, Reason: ReasonURLTooLong, Time: now,
 			Detail: fmt.Sprintf("URL of %d octets, longer than %d (scope.max_url_length)", len(key), m)}), nil

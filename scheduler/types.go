@@ -46,11 +46,12 @@ type Candidate struct {
 	Depth int
 	Kind  Kind // what the URL is fetched for
 	Seed  bool // the URL came from the seed list: it defines the scope
-	// SeedRedirect marks the target of a seed's redirect on the seed's
-	// own host (its slash form, say): still the page the operator named,
-	// so exempt like a seed from Scope.MaxURLLength and
-	// Scope.MaxPathRepeats, but not from the scope's patterns. Only the
-	// first hop carries it (the frontier does not keep it).
+	// SeedRedirect marks the target of a seed's redirect (Parent is the
+	// seed). On the seed's own host (its slash form, say) it is still the
+	// page the operator named, so Add exempts it like a seed from
+	// Scope.MaxURLLength and Scope.MaxPathRepeats, but not from the
+	// scope's patterns. Only the first hop carries it (the frontier does
+	// not keep it).
 	SeedRedirect bool
 	// Redirects is the number of redirect hops that led to URL: 0 for a
 	// URL found on a page, the redirecting URL's Redirects+1 for a
