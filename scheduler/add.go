@@ -65,6 +65,11 @@ func (s *Scheduler) Add(c Candidate) (*Skip, error) {
 	if seen {
 		return skip(ReasonDuplicate, "")
 	}
+	if c.Nofollow != "" {
+		// Not remembered: another page may link the URL and allow
+		// following it.
+		return skip(ReasonNofollow, c.Nofollow)
+	}
 	if c.Seed {
 		s.seedHosts[seedKey(u)] = true
 	}

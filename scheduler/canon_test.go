@@ -148,6 +148,15 @@ func TestAddDedupeScopeDepthLimits(t *testing.T) {
 			{Candidate{URL: "http://a.test/x?"}, ReasonDuplicate},
 			{Candidate{URL: "http://a.test/x?q"}, ""},
 		}},
+		{"nofollow links are reported, not remembered", nil, []step{
+			{Candidate{URL: "http://a.test/", Seed: true}, ""},
+			{Candidate{URL: "http://a.test/", Parent: "http://a.test/p", Depth: 1, Nofollow: "page asks"}, ReasonDuplicate},
+			{Candidate{URL: "http://a.test/n", Parent: "http://a.test/p", Depth: 1, Nofollow: "page asks"}, ReasonNofollow},
+			{Candidate{URL: "http://a.test/n", Parent: "http://a.test/p", Depth: 1, Nofollow: "page asks"}, ReasonNofollow},
+			{Candidate{URL: "http://b.test/", Parent: "http://a.test/p", Depth: 1, Nofollow: "page asks"}, ReasonNofollow},
+			{Candidate{URL: "http://a.test/n", Parent: "http://a.test/q", Depth: 1}, ""},
+			{Candidate{URL: "http://a.test/n", Parent: "http://a.test/p", Depth: 1, Nofollow: "page asks"}, ReasonDuplicate},
+		}},
 		{"invalid", nil, []step{
 			{Candidate{URL: "mailto:x@y"}, ReasonInvalidURL},
 			{Candidate{URL: "ftp://a.test/"}, ReasonInvalidURL},

@@ -164,8 +164,14 @@
 //     seed redirects are exempt, and the check comes after the seen set
 //     and scope, so a queued URL or another host's is not reported as a
 //     trap.
+//   - A Candidate with Nofollow set (a link on a page that asks robots not
+//     to follow its links) is only reported: after the seen set, so a URL
+//     already queued or fetched is a duplicate and nothing more, and
+//     before scope, since the link would not be followed whatever its
+//     scope. It is skipped as nofollow and not remembered, so a link to
+//     it from a page that may be followed still queues it.
 //   - Only queued URLs enter the seen set: a URL skipped as out of scope,
-//     too deep, too long or over a page limit is skipped (and reported) again each
+//     not followed, too deep, too long or over a page limit is skipped (and reported) again each
 //     time it is offered, since it may later come as a seed or at a lower
 //     depth. The crawler may de-duplicate its skip log.
 //   - A redirect target is a new Candidate with the redirecting URL's

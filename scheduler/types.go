@@ -53,6 +53,13 @@ type Candidate struct {
 	// scope's patterns. Only the first hop carries it (the frontier does
 	// not keep it).
 	SeedRedirect bool
+	// Nofollow, when not empty, says why the link may not be followed:
+	// the page it is on, or the link itself, asks robots not to. Add then
+	// only reports the URL: a URL already seen is a duplicate, any other
+	// is skipped with ReasonNofollow (this text is the Skip's Detail) and
+	// not remembered, so that a link elsewhere that may be followed still
+	// brings it.
+	Nofollow string
 	// Redirects is the number of redirect hops that led to URL: 0 for a
 	// URL found on a page, the redirecting URL's Redirects+1 for a
 	// redirect target. Beyond MaxRedirects the URL is skipped with
@@ -116,6 +123,11 @@ const (
 	// ReasonMaxLinks: the link is past the crawler's limit of links
 	// followed from one page (the scheduler never sees it).
 	ReasonMaxLinks Reason = "max-links"
+	// ReasonNofollow: the only links to the URL found so far are on a page
+	// that asks robots not to follow its links (robots <meta> or
+	// X-Robots-Tag nofollow), or are marked rel="nofollow" where the
+	// crawler is set to obey that (Candidate.Nofollow).
+	ReasonNofollow Reason = "nofollow"
 )
 
 // A Skip records why a URL was not fetched: the rule and its robots.txt line
