@@ -44,6 +44,15 @@ func schedulerConfig(cfg Config, onSkip func(scheduler.Skip)) scheduler.Config {
 	return sc
 }
 
+// robotsPolicy is the warcinfo record's account of what the crawl obeys.
+func robotsPolicy(p PolitenessConfig) string {
+	s := "obey (RFC 9309; Crawl-delay, Request-rate, Visit-time; nofollow in robots meta and X-Robots-Tag"
+	if p.ObeyRelNofollow {
+		s += "; rel=nofollow"
+	}
+	return s + ")"
+}
+
 // archiveOptions maps the crawl config onto the WARC writer's options; the
 // warcinfo record carries the politeness settings and the operator's agent.
 func archiveOptions(cfg Config) archive.Options {
@@ -59,7 +68,7 @@ func archiveOptions(cfg Config) archive.Options {
 		Info: []archive.Field{
 			{Name: "operator-agent", Value: cfg.Agent.Token},
 			{Name: "http-header-user-agent", Value: cfg.UserAgentHeader()},
-			{Name: "robots", Value: "obey (RFC 9309; Crawl-delay, Request-rate, Visit-time)"},
+			{Name: "robots", Value: robotsPolicy(p)},
 			{Name: "politeness-default-delay", Value: p.DefaultDelay.String()},
 			{Name: "politeness-min-delay", Value: p.MinDelay.String()},
 			{Name: "politeness-fetch-time-factor", Value: fmt.Sprint(p.FetchTimeFactor)},

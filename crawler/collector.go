@@ -43,26 +43,33 @@ func newCollector(tr http.RoundTripper, cfg Config, budget *parseBudget) *colly.
 	c.UserAgent = cfg.UserAgentHeader()
 	c.Headers = nil
 
+	token := strings.ToLower(cfg.Agent.Token)
 	// Runs after the body is read and before colly parses it; the worker
 	// gives the bytes back when the request is done (handleFetch).
 	c.OnResponse(func(r *colly.Response) {
-		if j, _ := r.Ctx.GetAny("job").(*job); j != nil && parsedAsHTML(r) {
+		j, _ := r.Ctx.GetAny("job").(*job)
+		if j == nil {
+			return
+		}
+		if r.Headers != nil {
+			j.robots.noteHeader(*r.Headers, token)
+		}
+		if parsedAsHTML(r) {
 			j.parsing = budget.take(int64(len(r.Body)))
 		}
 	})
-	token := strings.ToLower(cfg.Agent.Token)
 	c.OnHTML("base[href]", func(e *colly.HTMLElement) {
 		jobOf(e).noteBase(e.Request.URL, e.Attr("href"))
 	})
 	c.OnHTML("meta[name]", func(e *colly.HTMLElement) {
-		jobOf(e).noteMeta(e.Attr("name"), e.Attr("content"), token)
+		jobOf(e).robots.noteMeta(e.Attr("name"), e.Attr("content"), token)
 	})
 	c.OnHTML("a[href], area[href]", func(e *colly.HTMLElement) {
 		j := jobOf(e)
-		if j == nil || j.nofollow || !ok2xx(e.Response.StatusCode) {
+		if j == nil || !ok2xx(e.Response.StatusCode) {
 			return
 		}
-		j.noteLink(e.Request.URL, e.Attr("href"), cfg.Scope.MaxLinks)
+		j.noteLink(e.Request.URL, e.Attr("href"), e.Attr("rel"), cfg)
 	})
 	if cfg.Fetch.Requisites {
 		c.OnHTML("img[src], script[src], link[href]", func(e *colly.HTMLElement) {
@@ -79,13 +86,18 @@ func newCollector(tr http.RoundTripper, cfg Config, budget *parseBudget) *colly.
 	// read from its tags instead.
 	c.OnError(func(r *colly.Response, err error) {
 		j, _ := r.Ctx.GetAny("job").(*job)
-		if j == nil || !ok2xx(r.StatusCode) || len(r.Body) == 0 || !parsedAsHTML(r) || len(j.links.urls)+len(j.requisites.urls) > 0 {
+		if j == nil || !ok2xx(r.StatusCode) || len(r.Body) == 0 || !parsedAsHTML(r) || j.linksNoted() {
 			return
 		}
 		j.treeErr = err
 		j.readTags(r.Request.URL, r.Body, token, cfg)
 	})
 	return c
+}
+
+// linksNoted reports whether any link or requisite of the page was taken.
+func (j *job) linksNoted() bool {
+	return len(j.links.urls)+len(j.requisites.urls)+len(j.nofollowed.urls)+len(j.relNofollowed.urls) > 0
 }
 
 func jobOf(e *colly.HTMLElement) *job {
@@ -108,23 +120,20 @@ func (j *job) noteBase(page *url.URL, href string) {
 	}
 }
 
-// noteMeta takes a <meta name content>: robots (or the crawler's own
-// token) with nofollow or none means the page's links are not followed.
-func (j *job) noteMeta(name, content, token string) {
-	name = strings.ToLower(strings.TrimSpace(name))
-	if name != "robots" && name != token {
-		return
-	}
-	content = strings.ToLower(content)
-	if strings.Contains(content, "nofollow") || strings.Contains(content, "none") {
-		j.nofollow = true
-	}
-}
-
-// noteLink takes an <a href> or <area href>.
-func (j *job) noteLink(page *url.URL, href string, max int) {
-	if u := j.resolve(page, href); u != "" {
-		j.links.add(u, max)
+// noteLink takes an <a href> or <area href> with its rel attribute: a link
+// to follow, or one the page or the link asks not to follow. The page's
+// robots <meta> elements are read before its links (colly runs each
+// callback over the whole page in turn, readTags reads them first).
+func (j *job) noteLink(page *url.URL, href, rel string, cfg Config) {
+	u := j.resolve(page, href)
+	switch {
+	case u == "":
+	case j.robots.nofollow != "":
+		j.nofollowed.add(u, cfg.Scope.MaxLinks)
+	case cfg.Politeness.ObeyRelNofollow && relNofollow(rel):
+		j.relNofollowed.add(u, cfg.Scope.MaxLinks)
+	default:
+		j.links.add(u, cfg.Scope.MaxLinks)
 	}
 }
 

@@ -52,6 +52,7 @@ type PolitenessConfig struct {
 	RetryAfterMax    time.Duration `mapstructure:"retry_after_max"`
 	MaxFailures      int           `mapstructure:"max_failures"`
 	Margin           time.Duration `mapstructure:"margin"`
+	ObeyRelNofollow  bool          `mapstructure:"obey_rel_nofollow"`
 }
 
 // FetchConfig sets how pages are fetched.

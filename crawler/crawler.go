@@ -262,6 +262,9 @@ func (c *crawl) add(cand scheduler.Candidate) {
 	if skip == nil {
 		return
 	}
+	if skip.Reason == scheduler.ReasonDuplicate && cand.Nofollow != "" {
+		return // a link not followed, to a URL already seen: nothing changes
+	}
 	if skip.Reason == scheduler.ReasonDuplicate && !cand.Seed && cand.Kind != scheduler.KindSitemap {
 		// Links to pages already seen are counted, not logged: a site's
 		// navigation would otherwise fill the skip log.
@@ -273,7 +276,7 @@ func (c *crawl) add(cand scheduler.Candidate) {
 	}
 	switch skip.Reason {
 	case scheduler.ReasonOutOfScope, scheduler.ReasonMaxDepth, scheduler.ReasonMaxPages, scheduler.ReasonInvalidURL, scheduler.ReasonURLTooLong,
-		scheduler.ReasonPathRepeats:
+		scheduler.ReasonPathRepeats, scheduler.ReasonNofollow:
 		// The frontier does not remember refused URLs, so the same link
 		// on every page would be refused again: log it once.
 		if !c.logged.add(skip.URL) {

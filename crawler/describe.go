@@ -61,6 +61,9 @@ func describeFetch(e crawllog.CrawlEntry) string {
 	if e.Redirect != "" {
 		s += "; redirects to " + e.Redirect + " (queued as a new URL, checked against its own host's robots.txt)"
 	}
+	if e.Nofollow != "" {
+		s += "; its links are not followed: the page asks robots not to (" + e.Nofollow + ")"
+	}
 	return s
 }
 

@@ -38,9 +38,26 @@
 //     politeness.max_wait defers the host to a later run.
 //   - WARC 1.1 through package archive: request and response records hold
 //     the bytes written to and read from the connection.
+//   - The robots <meta> element (HTML 4.01 appendix B.4.1.2) and the
+//     X-Robots-Tag header (pagerobots.go): nofollow or none, for every
+//     robot or for the agent token, leaves all of a 2xx page's links
+//     unfollowed.
 //
 // # Deviations and decisions
 //
+//   - Page directives other than nofollow and none (noindex, noarchive,
+//     nosnippet, unavailable_after) say what a search engine may show:
+//     they are recorded in the page's metadata record, not acted on.
+//     rel="nofollow" on one link means "not endorsed" in the HTML
+//     standard, so it is followed unless politeness.obey_rel_nofollow is
+//     on. A nofollow page's requisites are still fetched (they are part
+//     of the page), and a redirect is followed whatever its headers say
+//     (it is not a link on a page). Sitemaps are read whatever their
+//     X-Robots-Tag says: they are lists made for robots.
+//   - A link not followed is offered to the scheduler only to be reported:
+//     a URL not seen yet is logged as nofollow once per run and not
+//     remembered, so a link to it from a page that may be followed still
+//     brings it; a URL already seen is not logged.
 //   - HTTP/1.1 only: TLS offers only "http/1.1" by ALPN, because WARC
 //     stores exchanges as HTTP/1.1 messages and HTTP/2 has no standard
 //     form in a record.

@@ -29,8 +29,12 @@ type job struct {
 	requisites outlinks // with fetch.requisites: images, scripts, style sheets and icons
 	parsing    int64    // bytes of the parse budget held while colly parses the page
 	treeErr    error    // why colly made no document tree of the page (its links were read from its tags)
-	nofollow   bool
-	base       *url.URL // the page's <base href>, if any
+	robots     pageRobots
+	// nofollowed are the links of a page whose robots <meta> or
+	// X-Robots-Tag asks not to follow them; relNofollowed those marked
+	// rel="nofollow", with politeness.obey_rel_nofollow on.
+	nofollowed, relNofollowed outlinks
+	base                      *url.URL // the page's <base href>, if any
 }
 
 func (c *crawl) handle(ctx context.Context, l *scheduler.Lease) error {
@@ -190,6 +194,9 @@ func (c *crawl) record(j *job) {
 	l, ex := j.lease, j.ex
 	e := crawlEntry(ex, l.URL, l.Authority, l.Kind.String())
 	e.Depth, e.Parent, e.RobotsRule, e.RobotsLine = l.Depth, l.Parent, j.verdict.Rule, j.verdict.Line
+	if ok2xx(ex.Status) {
+		e.Nofollow = j.robots.nofollow // links are read from 2xx pages only
+	}
 	c.logs.crawl.write(e)
 	c.tally.logged(e)
 	c.events.emit(Event{Time: ex.Start, Kind: EventFetch, Host: l.Authority, URL: l.URL, Status: ex.Status,
@@ -223,6 +230,7 @@ func (c *crawl) record(j *job) {
 		meta = append(meta, archive.Field{Name: "outlinks-not-followed", Value: fmt.Sprintf("%d %s past the %d distinct URLs followed (scope.max_links_per_page, repeats counted), the first to %s",
 			o.dropped, what, c.cfg.Scope.MaxLinks, first)})
 	}
+	meta = append(meta, j.robotsFields()...)
 	c.archive(ex, meta, false)
 }
 
@@ -302,6 +310,16 @@ func (c *crawl) follow(j *job) {
 		}
 		for _, r := range j.requisites.urls {
 			c.add(scheduler.Candidate{URL: r, Parent: l.URL, Depth: l.Depth + 1, Kind: scheduler.KindRequisite})
+		}
+		// Offered only to be reported: a URL not seen yet is logged as
+		// not followed, once per run; one already seen is left alone.
+		for _, link := range j.nofollowed.urls {
+			c.add(scheduler.Candidate{URL: link, Parent: l.URL, Depth: l.Depth + 1, Kind: scheduler.KindPage,
+				Nofollow: fmt.Sprintf("the link on %s is not followed: the page asks robots not to follow its links (%s)", l.URL, j.robots.nofollow)})
+		}
+		for _, link := range j.relNofollowed.urls {
+			c.add(scheduler.Candidate{URL: link, Parent: l.URL, Depth: l.Depth + 1, Kind: scheduler.KindPage,
+				Nofollow: fmt.Sprintf(`the link on %s is not followed: it is marked rel="nofollow", which politeness.obey_rel_nofollow obeys`, l.URL)})
 		}
 		for what, o := range j.notFollowed() {
 			c.skipLinksPast(l, o.first, fmt.Sprintf("%d %s of the page lead past the %d distinct URLs followed (scope.max_links_per_page): this one, the first, and %d more (repeats counted) are not followed",

@@ -41,14 +41,14 @@ func (j *job) readTags(page *url.URL, body []byte, token string, cfg Config) {
 			}
 		case "meta":
 			if name := attr("name"); name != "" {
-				j.noteMeta(name, attr("content"), token)
+				j.robots.noteMeta(name, attr("content"), token)
 			}
 		}
 	})
 	each(func(tag string, attr func(string) string) {
 		switch {
-		case (tag == "a" || tag == "area") && !j.nofollow && attr("href") != "":
-			j.noteLink(page, attr("href"), cfg.Scope.MaxLinks)
+		case (tag == "a" || tag == "area") && attr("href") != "":
+			j.noteLink(page, attr("href"), attr("rel"), cfg)
 		case cfg.Fetch.Requisites && (tag == "img" && attr("src") != "" || tag == "script" && attr("src") != "" || tag == "link" && attr("href") != ""):
 			j.noteRequisite(page, tag, attr, cfg.Scope.MaxLinks)
 		}

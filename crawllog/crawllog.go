@@ -59,8 +59,11 @@ type CrawlEntry struct {
 	RobotsRule  string    `json:"robots_rule"`
 	RobotsLine  int       `json:"robots_line"`
 	Redirect    string    `json:"redirect,omitempty"`
-	Truncated   bool      `json:"truncated,omitempty"`
-	Error       string    `json:"error,omitempty"`
+	// Nofollow is the robots <meta> element or X-Robots-Tag header, as
+	// written, that asked not to follow the page's links.
+	Nofollow  string `json:"nofollow,omitempty"`
+	Truncated bool   `json:"truncated,omitempty"`
+	Error     string `json:"error,omitempty"`
 }
 
 // SkipEntry is one line of skips.jsonl: one URL not fetched, and why.

@@ -269,6 +269,27 @@ func TestGalleryIsARelativeLinkTrap(t *testing.T) {
 	}
 }
 
+// TestNofollowPages: the nofollow site's members page asks every robot not
+// to follow its links in a robots <meta> element, its archive page in an
+// X-Robots-Tag header, and its guestbook marks one link rel="nofollow".
+func TestNofollowPages(t *testing.T) {
+	w := start(t, testTimes[0])
+	s := site(t, w, "nofollow")
+	c := noRedirect()
+	if _, body := get(t, c, s.Authority+"/members"); !strings.Contains(body, `<meta name="robots" content="nofollow">`) || !strings.Contains(body, `href="/members/list"`) {
+		t.Errorf("/members lacks its robots meta or its link:\n%s", body)
+	}
+	if resp, body := get(t, c, s.Authority+"/archive"); resp.Header.Get("X-Robots-Tag") != "nofollow" || !strings.Contains(body, `href="/archive/2019"`) {
+		t.Errorf("/archive: X-Robots-Tag %q, want nofollow, and a link to /archive/2019:\n%s", resp.Header.Get("X-Robots-Tag"), body)
+	}
+	if _, body := get(t, c, s.Authority+"/guestbook"); !strings.Contains(body, `<a rel="nofollow" href="/guestbook/visitor">`) {
+		t.Errorf("/guestbook lacks its rel=nofollow link:\n%s", body)
+	}
+	if _, home := get(t, c, s.Authority+"/"); strings.Contains(home, "nofollow") {
+		t.Errorf("the home page itself asks nofollow:\n%s", home)
+	}
+}
+
 func TestCommentsForOurAgent(t *testing.T) {
 	w := start(t, testTimes[0])
 	s := site(t, w, "comments")

@@ -29,5 +29,6 @@ func ExampleStart() {
 	// robots-redirect 301
 	// retry-after 200
 	// trap 200
+	// nofollow 200
 	// comments 200
 }

@@ -24,7 +24,7 @@ func TestNarrateListsEveryLesson(t *testing.T) {
 			}
 		}
 	}
-	if !strings.HasPrefix(out, "The demo serves 10 small sites") {
+	if !strings.HasPrefix(out, "The demo serves 11 small sites") {
 		t.Errorf("narration starts %q", out[:40])
 	}
 	if err := Narrate(failWriter{}, w.Sites()); err == nil || !strings.HasPrefix(err.Error(), "demo: ") {

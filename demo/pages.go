@@ -11,16 +11,22 @@ type page struct {
 	title string
 	text  string   // one paragraph
 	links []string // hrefs, relative to the site or absolute to another demo site
+	// robotsMeta is the content of a <meta name="robots"> element and
+	// xRobotsTag the value of an X-Robots-Tag header; "" for none.
+	robotsMeta, xRobotsTag string
+	// nofollowLinks are more hrefs, each marked rel="nofollow".
+	nofollowLinks []string
 }
 
 // pageTemplate renders every demo page. It is parsed once per Start.
 const pageTemplate = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{{.Title}}</title></head>
+<title>{{.Title}}</title>{{if .RobotsMeta}}
+<meta name="robots" content="{{.RobotsMeta}}">{{end}}</head>
 <body><h1>{{.Title}}</h1>
 <p>{{.Text}}</p>
-<ul>{{range .Links}}<li><a href="{{.}}">{{.}}</a></li>{{end}}</ul>
+<ul>{{range .Links}}<li><a href="{{.}}">{{.}}</a></li>{{end}}{{range .NofollowLinks}}<li><a rel="nofollow" href="{{.}}">{{.}}</a></li>{{end}}</ul>
 </body></html>
 `
 
@@ -33,11 +39,14 @@ func newRenderer() renderer {
 
 func (r renderer) write(w http.ResponseWriter, status int, p page) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	if p.xRobotsTag != "" {
+		w.Header().Set("X-Robots-Tag", p.xRobotsTag)
+	}
 	w.WriteHeader(status)
 	_ = r.t.Execute(w, struct {
-		Title, Text string
-		Links       []string
-	}{p.title, p.text, p.links})
+		Title, Text, RobotsMeta string
+		Links, NofollowLinks    []string
+	}{p.title, p.text, p.robotsMeta, p.links, p.nofollowLinks})
 }
 
 // writeRobots answers a robots.txt request with body as plain text.

@@ -212,6 +212,27 @@ func siteSpecs(now time.Time, token string) []siteSpec {
 			},
 		},
 		{
+			name: "nofollow",
+			lesson: `The members page carries <meta name="robots" content="nofollow"> and the archive page the header X-Robots-Tag: nofollow, so the crawler follows none of their links and the pages only they lead to are never requested, ` +
+				`while the guestbook's link marked rel="nofollow" is followed, since that keyword only says the site does not vouch for the page linked.`,
+			build: func(a map[string]string) built {
+				robots := "# Our pages say themselves which links robots may follow.\nUser-agent: *\nDisallow:\n"
+				return staticBuilt(robots, map[string]page{
+					"/": {title: "Nofollow", text: "A club with a members list, an archive and a guestbook.",
+						links: []string{"/members", "/archive", "/guestbook"}},
+					"/members": {title: "Members", text: "The members list is not for robots to walk through.", robotsMeta: "nofollow",
+						links: []string{"/members/list", "/"}},
+					"/members/list": {title: "Members list", text: "Never requested: only a nofollow page links here."},
+					"/archive": {title: "Archive", text: "Old news; robots may keep this page but not walk the archive.", xRobotsTag: "nofollow",
+						links: []string{"/archive/2019", "/"}},
+					"/archive/2019": {title: "2019", text: "Never requested: only a nofollow page links here."},
+					"/guestbook": {title: "Guestbook", text: "Visitors leave links here.", links: []string{"/"},
+						nofollowLinks: []string{"/guestbook/visitor"}},
+					"/guestbook/visitor": {title: "A visitor's page", text: "Linked with rel=\"nofollow\", and fetched."},
+				})
+			},
+		},
+		{
 			name:   "comments",
 			lesson: "Comment: lines in the group for our agent carry a message to the crawler's operator, which the 1996 standard asks robots to pass on, so they appear in the report.",
 			build: func(a map[string]string) built {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -111,10 +112,13 @@ func TestDemoShowsEveryLesson(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer skips.Close()
-	var trap []crawllog.SkipEntry
+	var trap, nofollow []crawllog.SkipEntry
 	bad, firstBad, err := crawllog.ReadJSONL(skips, func(s crawllog.SkipEntry) {
-		if s.Reason == "path-repeats" {
+		switch s.Reason {
+		case "path-repeats":
 			trap = append(trap, s)
+		case "nofollow":
+			nofollow = append(nofollow, s)
 		}
 	})
 	if err != nil || bad > 0 {
@@ -129,6 +133,25 @@ func TestDemoShowsEveryLesson(t *testing.T) {
 	}
 	if !strings.Contains(string(crawled), "/gallery/photos/photos/\"") {
 		t.Error("crawl.jsonl lacks /gallery/photos/photos/: the gallery was not followed as far as allowed")
+	}
+	// The nofollow site: the pages only its nofollow pages link to are
+	// never requested, each is logged once as nofollow, and the link
+	// marked rel="nofollow" is followed.
+	for _, never := range []string{"/members/list\"", "/archive/2019\""} {
+		if strings.Contains(string(crawled), never) {
+			t.Errorf("crawl.jsonl has %s, linked only from a nofollow page", never)
+		}
+	}
+	if !strings.Contains(string(crawled), "/guestbook/visitor\"") {
+		t.Error("crawl.jsonl lacks /guestbook/visitor: a rel=nofollow link was not followed by default")
+	}
+	var unfollowed []string
+	for _, s := range nofollow {
+		unfollowed = append(unfollowed, s.URL[strings.LastIndex(s.URL, "/"):])
+	}
+	slices.Sort(unfollowed)
+	if !slices.Equal(unfollowed, []string{"/2019", "/list"}) {
+		t.Errorf("nofollow skips %+v; want /archive/2019 and /members/list, once each", nofollow)
 	}
 }
 

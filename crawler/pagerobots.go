@@ -1,0 +1,179 @@
+package crawler
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/crawlproject/crawl/archive"
+)
+
+// Besides robots.txt, a site speaks to robots from each page: the robots
+// <meta> element (HTML 4.01, appendix B.4.1.2: "NOINDEX, NOFOLLOW", with ALL
+// and NONE for both at once; name="robots" is for every robot, a robot's own
+// name for that robot only) and the X-Robots-Tag response header, which
+// carries the same directives for pages and for files that have no <meta>,
+// optionally after a robot's name ("X-Robots-Tag: otherbot: nofollow").
+//
+// The crawler acts on nofollow (and none): it follows none of the page's
+// links. noindex, noarchive, nosnippet and the rest say what a search engine
+// may show; they are recorded in the page's metadata record, where a replay
+// tool can find them, and not acted on. Where directives disagree ("follow"
+// in one place, "nofollow" in another) the more restrictive one holds.
+
+// maxPageRobotsSources is how many of a page's robots <meta> elements and
+// X-Robots-Tag values are recorded; maxPageRobotsText is the most of one
+// that is kept. A hostile page can repeat them without end.
+const (
+	maxPageRobotsSources = 8
+	maxPageRobotsText    = 256
+)
+
+// pageRobots is what one page's robots <meta> elements and X-Robots-Tag
+// headers say to this crawler.
+type pageRobots struct {
+	// nofollow is the first of them that asks not to follow the page's
+	// links, as written; "" if none does.
+	nofollow string
+	// sources are those that speak to this crawler, as written, in the
+	// order read (headers first); more counts the ones past
+	// maxPageRobotsSources.
+	sources []string
+	more    int
+}
+
+// noteHeader takes the response's X-Robots-Tag values that speak to token.
+func (p *pageRobots) noteHeader(h http.Header, token string) {
+	for _, v := range h.Values("X-Robots-Tag") {
+		p.note("X-Robots-Tag: "+strings.TrimSpace(v), xRobotsTagDirectives(v, token))
+	}
+}
+
+// noteMeta takes a <meta name content> that speaks to token.
+func (p *pageRobots) noteMeta(name, content, token string) {
+	if d, ok := metaRobotsDirectives(name, content, token); ok {
+		p.note(`<meta name="`+strings.TrimSpace(name)+`" content="`+content+`">`, d)
+	}
+}
+
+// note records source if it holds any directive, and whether it asks not
+// to follow the page's links.
+func (p *pageRobots) note(source string, directives []string) {
+	if len(directives) == 0 {
+		return
+	}
+	source = cutForLog(source, maxPageRobotsText)
+	if p.nofollow == "" && asksNofollow(directives) {
+		p.nofollow = source
+	}
+	if len(p.sources) == maxPageRobotsSources {
+		p.more++
+		return
+	}
+	p.sources = append(p.sources, source)
+}
+
+// metaRobotsDirectives returns the directives of a <meta name content> and
+// true when name is "robots" or the crawler's token (both compared without
+// case): the directives are content's comma-separated words, lower-cased.
+func metaRobotsDirectives(name, content, token string) ([]string, bool) {
+	name = strings.ToLower(strings.TrimSpace(name))
+	if name != "robots" && name != token {
+		return nil, false
+	}
+	return directiveWords(content), true
+}
+
+// xRobotsTagDirectives returns the directives of one X-Robots-Tag value that
+// speak to token, lower-cased. A directive list may start with a robot's
+// name and a colon ("otherbot: noindex, nofollow"); the name holds for the
+// directives after it in the value, up to the next name. Names are compared
+// without case; directives with no name before them are for every robot.
+// The directives that take a value after a colon (unavailable_after,
+// max-snippet, max-image-preview, max-video-preview) are not names.
+func xRobotsTagDirectives(value, token string) []string {
+	var out []string
+	forUs := true
+	for _, part := range strings.Split(value, ",") {
+		part = strings.TrimSpace(part)
+		if name, rest, ok := strings.Cut(part, ":"); ok && robotName(name) {
+			forUs = strings.EqualFold(strings.TrimSpace(name), token)
+			part = strings.TrimSpace(rest)
+		}
+		if !forUs || part == "" {
+			continue
+		}
+		out = append(out, directiveWords(part)...)
+	}
+	return out
+}
+
+// robotName reports whether the text before a colon in an X-Robots-Tag
+// value names a robot: one word of letters, digits, '-' and '_' (a date's
+// "15:00" has a space before it) that is not a directive written with a
+// value after a colon.
+func robotName(s string) bool {
+	s = strings.TrimSpace(s)
+	switch strings.ToLower(s) {
+	case "", "unavailable_after", "max-snippet", "max-image-preview", "max-video-preview":
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// directiveWords splits a directive list at commas, and at the spaces and
+// semicolons some pages use instead, into lower-case words. A valued
+// directive ("max-snippet:20") stays one word.
+func directiveWords(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return r == ',' || r == ';' || r == ' ' || r == '\t' || r == '\n' || r == '\r'
+	})
+}
+
+// asksNofollow reports whether directives ask not to follow the page's
+// links: "nofollow", or "none" (HTML 4.01: NOINDEX, NOFOLLOW).
+func asksNofollow(directives []string) bool {
+	for _, d := range directives {
+		if d == "nofollow" || d == "none" {
+			return true
+		}
+	}
+	return false
+}
+
+// relNofollow reports whether a link's rel attribute, a set of
+// space-separated keywords, holds nofollow.
+func relNofollow(rel string) bool {
+	for _, k := range strings.Fields(rel) {
+		if strings.EqualFold(k, "nofollow") {
+			return true
+		}
+	}
+	return false
+}
+
+// robotsFields are the metadata record's fields for what the page told
+// robots: each robots <meta> element and X-Robots-Tag value that speaks to
+// this crawler, and the links not followed because of them or of their
+// own rel="nofollow".
+func (j *job) robotsFields() []archive.Field {
+	var f []archive.Field
+	for _, s := range j.robots.sources {
+		f = append(f, archive.Field{Name: "robots-directive", Value: s})
+	}
+	if j.robots.more > 0 {
+		f = append(f, archive.Field{Name: "robots-directive", Value: fmt.Sprintf("%d more not recorded", j.robots.more)})
+	}
+	if n := len(j.nofollowed.urls) + j.nofollowed.dropped; n > 0 {
+		f = append(f, archive.Field{Name: "outlinks-not-followed", Value: fmt.Sprintf("%d links: the page asks robots not to follow them (%s)", n, j.robots.nofollow)})
+	}
+	if n := len(j.relNofollowed.urls) + j.relNofollowed.dropped; n > 0 {
+		f = append(f, archive.Field{Name: "outlinks-not-followed", Value: fmt.Sprintf(`%d links marked rel="nofollow" (politeness.obey_rel_nofollow)`, n)})
+	}
+	return f
+}

@@ -1,0 +1,230 @@
+package crawler
+
+import (
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/crawlproject/crawl/crawllog"
+	"github.com/crawlproject/crawl/scheduler"
+)
+
+// HTML 4.01, appendix B.4.1.2 (Robots and the META element): "The content
+// of the ROBOTS META tag contains directives separated by commas. The
+// currently defined directives are [NO]INDEX and [NO]FOLLOW. ... ALL
+// = INDEX, FOLLOW; NONE = NOINDEX, NOFOLLOW". The name "robots" speaks
+// to every robot; a robot's own name to that robot only.
+func TestMetaRobotsDirectives(t *testing.T) {
+	for _, c := range []struct {
+		name, content string
+		speaks        bool
+		nofollow      bool
+	}{
+		{"robots", "noindex, nofollow", true, true},
+		{"ROBOTS", "NOINDEX,NOFOLLOW", true, true},
+		{" Robots ", "none", true, true},
+		{"robots", "index, follow", true, false},
+		{"robots", "all", true, false},
+		{"robots", "noindex nofollow", true, true}, // spaces instead of commas
+		{"robots", "noindex;nofollow", true, true},
+		{"robots", "follow, nofollow", true, true}, // the more restrictive holds
+		{"robots", "nofollowers", true, false},     // a word, not a substring
+		{"robots", "nonesuch", true, false},
+		{"crawl", "nofollow", true, true}, // our own token
+		{"Crawl", "NoFollow", true, true},
+		{"googlebot", "nofollow", false, false}, // another robot's
+		{"description", "none of this is nofollow", false, false},
+	} {
+		d, ok := metaRobotsDirectives(c.name, c.content, "crawl")
+		if ok != c.speaks || asksNofollow(d) != c.nofollow {
+			t.Errorf("<meta name=%q content=%q>: speaks %v, nofollow %v (%q); want %v, %v", c.name, c.content, ok, asksNofollow(d), d, c.speaks, c.nofollow)
+		}
+	}
+}
+
+// The X-Robots-Tag header carries the robots meta directives in HTTP: "any
+// directive that can be used in a robots meta tag can also be specified as
+// an X-Robots-Tag", several headers or a comma-separated list, and "the
+// X-Robots-Tag may optionally specify a user-agent before the directives
+// ... Directives specified without a user-agent are valid for all
+// crawlers" (X-Robots-Tag: otherbot: noindex, nofollow).
+func TestXRobotsTagDirectives(t *testing.T) {
+	for _, c := range []struct {
+		value string
+		want  []string
+	}{
+		{"nofollow", []string{"nofollow"}},
+		{"noindex, NOFOLLOW", []string{"noindex", "nofollow"}},
+		{"none", []string{"none"}},
+		{"crawl: nofollow", []string{"nofollow"}},
+		{"CRAWL: noindex, nofollow", []string{"noindex", "nofollow"}},
+		{"googlebot: nofollow", nil},
+		{"otherbot: noindex, nofollow", nil},
+		{"noarchive, otherbot: nofollow", []string{"noarchive"}},
+		{"otherbot: nofollow, crawl: noarchive", []string{"noarchive"}},
+		// Valued directives are not robot names, and a date's colons are not either.
+		{"unavailable_after: 25 Jun 2010 15:00:00 PST", []string{"unavailable_after:", "25", "jun", "2010", "15:00:00", "pst"}},
+		{"unavailable_after: Friday, 25-Jun-10 15:00:00 PST, nofollow", []string{"unavailable_after:", "friday", "25-jun-10", "15:00:00", "pst", "nofollow"}},
+		{"max-snippet: 20, nofollow", []string{"max-snippet:", "20", "nofollow"}},
+		{"crawl:", nil},
+		{"", nil},
+	} {
+		got := xRobotsTagDirectives(c.value, "crawl")
+		if !slices.Equal(got, c.want) {
+			t.Errorf("X-Robots-Tag: %s: %q; want %q", c.value, got, c.want)
+		}
+	}
+}
+
+func TestRelNofollow(t *testing.T) {
+	for rel, want := range map[string]bool{
+		"nofollow": true, "NoFollow": true, "noopener nofollow": true, "ugc\tnofollow sponsored": true,
+		"": false, "nofollowed": false, "external": false, "no follow": false,
+	} {
+		if relNofollow(rel) != want {
+			t.Errorf("rel=%q: nofollow %v, want %v", rel, !want, want)
+		}
+	}
+}
+
+// A hostile page can repeat its robots directives without end: the first
+// maxPageRobotsSources are recorded, cut to maxPageRobotsText octets, and
+// the rest counted; the first that asks nofollow is the one named.
+func TestPageRobotsBounded(t *testing.T) {
+	var p pageRobots
+	h := http.Header{}
+	h.Add("X-Robots-Tag", "otherbot: nofollow") // not for us: not recorded
+	h.Add("X-Robots-Tag", "noarchive")
+	p.noteHeader(h, "crawl")
+	for i := range 20 {
+		p.noteMeta("robots", fmt.Sprintf("nofollow %d %s", i, strings.Repeat("x", 1000)), "crawl")
+	}
+	if len(p.sources) != maxPageRobotsSources || p.more != 13 || p.sources[0] != "X-Robots-Tag: noarchive" {
+		t.Fatalf("%d sources (first %q), %d more; want %d, X-Robots-Tag: noarchive first, 13 more", len(p.sources), p.sources[0], p.more, maxPageRobotsSources)
+	}
+	if !strings.HasPrefix(p.nofollow, `<meta name="robots" content="nofollow 0 xxx`) || len(p.nofollow) > maxPageRobotsText {
+		t.Errorf("nofollow named %q (%d octets); want the first meta, at most %d octets", p.nofollow, len(p.nofollow), maxPageRobotsText)
+	}
+}
+
+// TestPageNofollowHonoured: a page whose robots <meta> or X-Robots-Tag
+// header asks robots (all of them, or this crawler by its token) not to
+// follow its links has none of them followed, while the page itself is
+// fetched and archived. A directive for another robot is not ours. A link
+// marked rel="nofollow" is followed by default (HTML: "the current
+// document's original author or publisher does not endorse the referenced
+// document") and not with politeness.obey_rel_nofollow. Each URL linked
+// only from such pages is logged once as nofollow, with the page and the
+// directive; a URL already seen is not logged; a URL linked again from a
+// page that may be followed is fetched.
+func TestPageNofollowHonoured(t *testing.T) {
+	for _, obeyRel := range []bool{false, true} {
+		t.Run(fmt.Sprintf("obey_rel_nofollow=%v", obeyRel), func(t *testing.T) {
+			h := newTestHost(t)
+			h.robotsText("User-agent: *\nCrawl-delay: 0.01\n")
+			h.html("/", "/meta", "/header", "/agent-header", "/other-header", "/agent-meta", "/rel", "/late")
+			page := func(path, head string, header string, body string) {
+				h.pages[path] = func(w http.ResponseWriter, _ *http.Request) {
+					w.Header().Set("Content-Type", "text/html")
+					if header != "" {
+						w.Header().Add("X-Robots-Tag", header)
+					}
+					fmt.Fprintf(w, "<!doctype html><html><head>%s</head><body>%s</body></html>", head, body)
+				}
+			}
+			page("/meta", `<meta name="robots" content="noindex, nofollow">`, "", `<a href="/from-meta">x</a> <a href="/">home</a> <a href="/shared">s</a> <a href="/from-meta">again</a>`)
+			page("/header", "", "noarchive, nofollow", `<a href="/from-header">x</a>`)
+			page("/agent-header", "", "testbot: none", `<a href="/from-agent-header">x</a>`)
+			page("/other-header", "", "otherbot: nofollow", `<a href="/from-other-header">x</a>`)
+			page("/agent-meta", `<meta name="googlebot" content="index"><meta name="TESTBOT" content="NOFOLLOW">`, "", `<a href="/from-agent-meta">x</a>`)
+			page("/rel", "", "", `<a rel="nofollow ugc" href="/from-rel">x</a> <a href="/plain">y</a>`)
+			h.html("/late", "/shared")
+			for _, p := range []string{"/from-meta", "/from-header", "/from-agent-header", "/from-other-header", "/from-agent-meta", "/from-rel", "/plain", "/shared"} {
+				h.html(p)
+			}
+			cfg := testConfig(t)
+			cfg.Politeness.ObeyRelNofollow = obeyRel
+			crawlFor(t, cfg, h.URL("/"))
+
+			got := map[string]bool{}
+			for _, p := range h.paths() {
+				got[p] = true
+			}
+			want := map[string]bool{
+				"/meta": true, "/header": true, "/agent-header": true, "/agent-meta": true, "/rel": true,
+				"/from-meta": false, "/from-header": false, "/from-agent-header": false, "/from-agent-meta": false,
+				"/from-other-header": true, "/plain": true, "/shared": true, "/from-rel": !obeyRel,
+			}
+			for p, w := range want {
+				if got[p] != w {
+					t.Errorf("%s requested: %v, want %v", p, got[p], w)
+				}
+			}
+
+			wantSkips := map[string]string{
+				"/from-meta":         `the link on ` + h.URL("/meta") + ` is not followed: the page asks robots not to follow its links (<meta name="robots" content="noindex, nofollow">)`,
+				"/from-header":       `the link on ` + h.URL("/header") + ` is not followed: the page asks robots not to follow its links (X-Robots-Tag: noarchive, nofollow)`,
+				"/from-agent-header": `the link on ` + h.URL("/agent-header") + ` is not followed: the page asks robots not to follow its links (X-Robots-Tag: testbot: none)`,
+				"/from-agent-meta":   `the link on ` + h.URL("/agent-meta") + ` is not followed: the page asks robots not to follow its links (<meta name="TESTBOT" content="NOFOLLOW">)`,
+			}
+			if obeyRel {
+				wantSkips["/from-rel"] = `the link on ` + h.URL("/rel") + ` is not followed: it is marked rel="nofollow", which politeness.obey_rel_nofollow obeys`
+			}
+			skips := skipsFor(t, cfg, scheduler.ReasonNofollow)
+			for _, s := range skips {
+				path := strings.TrimPrefix(s.URL, h.srv.URL)
+				w, ok := wantSkips[path]
+				if !ok {
+					// "/" was fetched before; /shared may be logged if /meta came before /late.
+					if path != "/shared" {
+						t.Errorf("unexpected nofollow skip %+v", s)
+					}
+					continue
+				}
+				if s.Detail != w || s.Host != h.srv.URL || !strings.HasPrefix(s.Parent, h.srv.URL) {
+					t.Errorf("skip %+v;\nwant detail %q", s, w)
+				}
+				delete(wantSkips, path)
+			}
+			for p := range wantSkips {
+				t.Errorf("no nofollow skip for %s (logged once though linked twice)", p)
+			}
+
+			var nofollowed []string
+			for _, e := range readJSONL[crawllog.CrawlEntry](t, cfg.Out+"/crawl.jsonl") {
+				if e.Nofollow != "" {
+					nofollowed = append(nofollowed, strings.TrimPrefix(e.URL, h.srv.URL)+" "+e.Nofollow)
+				}
+			}
+			slices.Sort(nofollowed)
+			if w := []string{
+				`/agent-header X-Robots-Tag: testbot: none`,
+				`/agent-meta <meta name="TESTBOT" content="NOFOLLOW">`,
+				`/header X-Robots-Tag: noarchive, nofollow`,
+				`/meta <meta name="robots" content="noindex, nofollow">`,
+			}; !slices.Equal(nofollowed, w) {
+				t.Errorf("crawl.jsonl nofollow fields %q; want %q", nofollowed, w)
+			}
+
+			meta := ""
+			for _, r := range warcRecords(t, cfg.Out) {
+				if r.Type() == "metadata" && r.Get("WARC-Target-URI") == h.URL("/meta") {
+					meta = string(r.Block)
+				}
+			}
+			for _, w := range []string{
+				"robots-directive: <meta name=\"robots\" content=\"noindex, nofollow\">\r\n",
+				"outlinks-not-followed: 4 links: the page asks robots not to follow them (<meta name=\"robots\" content=\"noindex, nofollow\">)\r\n",
+			} {
+				if !strings.Contains(meta, w) {
+					t.Errorf("/meta's metadata record lacks %q:\n%s", w, meta)
+				}
+			}
+			if strings.Contains(meta, "outlink: ") {
+				t.Errorf("/meta's metadata record lists outlinks it did not follow:\n%s", meta)
+			}
+		})
+	}
+}
