@@ -56,6 +56,7 @@ func newCollector(tr http.RoundTripper, cfg Config, budget *parseBudget) *colly.
 		}
 		if parsedAsHTML(r) {
 			j.parsing = budget.take(int64(len(r.Body)))
+			j.linksRead = ok2xx(r.StatusCode)
 		}
 	})
 	c.OnHTML("base[href]", func(e *colly.HTMLElement) {

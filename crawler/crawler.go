@@ -77,6 +77,9 @@ type crawl struct {
 	tally  *tally
 	events *eventSink
 	logged *recentSet // URLs whose repeatable skip was already logged
+	// unfollowed holds the links not followed (nofollow) until the run
+	// ends, when those that nothing else brought are logged.
+	unfollowed unfollowed
 
 	started time.Time  // this run's start
 	history *history   // what earlier runs of cfg.Out did
@@ -105,6 +108,7 @@ func Run(ctx context.Context, cfg Config, opts Options) (*crawllog.Summary, erro
 	// in flight at once instead of waiting out fetch.timeout.
 	c.col.Context = ctx
 	runErr := c.loop(ctx)
+	c.logUnfollowed()
 	sum := c.finish(ctx.Err() != nil)
 	if cerr := c.close(); cerr != nil && runErr == nil {
 		runErr = cerr
@@ -149,6 +153,11 @@ func start(cfg Config, opts Options) (*crawl, error) {
 	if c.history, err = readHistory(cfg.Out); err != nil {
 		return fail(err)
 	}
+	// A link not followed that an earlier run logged is not logged again.
+	for _, u := range c.history.unfollowed {
+		c.logged.add(u)
+	}
+	c.history.unfollowed = nil
 	if c.runs, c.started, err = beginRun(cfg.Out, crawllog.ModeCrawl); err != nil {
 		return fail(err)
 	}
@@ -265,6 +274,12 @@ func (c *crawl) add(cand scheduler.Candidate) {
 	if skip.Reason == scheduler.ReasonDuplicate && cand.Nofollow != "" {
 		return // a link not followed, to a URL already seen: nothing changes
 	}
+	if skip.Reason == scheduler.ReasonNofollow {
+		if c.unfollowed.hold(*skip) {
+			c.logUnfollowed()
+		}
+		return
+	}
 	if skip.Reason == scheduler.ReasonDuplicate && !cand.Seed && cand.Kind != scheduler.KindSitemap {
 		// Links to pages already seen are counted, not logged: a site's
 		// navigation would otherwise fill the skip log.
@@ -276,7 +291,7 @@ func (c *crawl) add(cand scheduler.Candidate) {
 	}
 	switch skip.Reason {
 	case scheduler.ReasonOutOfScope, scheduler.ReasonMaxDepth, scheduler.ReasonMaxPages, scheduler.ReasonInvalidURL, scheduler.ReasonURLTooLong,
-		scheduler.ReasonPathRepeats, scheduler.ReasonNofollow:
+		scheduler.ReasonPathRepeats:
 		// The frontier does not remember refused URLs, so the same link
 		// on every page would be refused again: log it once.
 		if !c.logged.add(skip.URL) {

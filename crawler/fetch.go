@@ -34,7 +34,9 @@ type job struct {
 	// X-Robots-Tag asks not to follow them; relNofollowed those marked
 	// rel="nofollow", with politeness.obey_rel_nofollow on.
 	nofollowed, relNofollowed outlinks
-	base                      *url.URL // the page's <base href>, if any
+	// linksRead: the page is a 2xx HTML page, whose links are read.
+	linksRead bool
+	base      *url.URL // the page's <base href>, if any
 }
 
 func (c *crawl) handle(ctx context.Context, l *scheduler.Lease) error {
@@ -194,8 +196,8 @@ func (c *crawl) record(j *job) {
 	l, ex := j.lease, j.ex
 	e := crawlEntry(ex, l.URL, l.Authority, l.Kind.String())
 	e.Depth, e.Parent, e.RobotsRule, e.RobotsLine = l.Depth, l.Parent, j.verdict.Rule, j.verdict.Line
-	if ok2xx(ex.Status) {
-		e.Nofollow = j.robots.nofollow // links are read from 2xx pages only
+	if j.linksRead && l.Kind == scheduler.KindPage {
+		e.Nofollow = j.robots.nofollow // only where it held links back
 	}
 	c.logs.crawl.write(e)
 	c.tally.logged(e)

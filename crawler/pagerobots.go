@@ -57,16 +57,28 @@ func (p *pageRobots) noteMeta(name, content, token string) {
 }
 
 // note records source if it holds any directive, and whether it asks not
-// to follow the page's links.
+// to follow the page's links. A source longer than maxPageRobotsText is
+// kept cut, with its length and the word that asked nofollow, if one did.
+// The first source that asks nofollow is recorded even past
+// maxPageRobotsSources: it is the one that decided.
 func (p *pageRobots) note(source string, directives []string) {
 	if len(directives) == 0 {
 		return
 	}
-	source = cutForLog(source, maxPageRobotsText)
-	if p.nofollow == "" && asksNofollow(directives) {
+	word, decides := nofollowWord(directives)
+	decides = decides && p.nofollow == ""
+	if len(source) > maxPageRobotsText {
+		tail := fmt.Sprintf(" [%d octets", len(source))
+		if word != "" {
+			tail += "; it says " + word
+		}
+		tail += "]"
+		source = cutForLog(source, maxPageRobotsText-len(tail)) + tail
+	}
+	if decides {
 		p.nofollow = source
 	}
-	if len(p.sources) == maxPageRobotsSources {
+	if len(p.sources) >= maxPageRobotsSources && !decides {
 		p.more++
 		return
 	}
@@ -126,24 +138,41 @@ func robotName(s string) bool {
 	return true
 }
 
-// directiveWords splits a directive list at commas, and at the spaces and
-// semicolons some pages use instead, into lower-case words. A valued
-// directive ("max-snippet:20") stays one word.
+// directiveWords splits a directive list into lower-case directives: at
+// commas, and at the semicolons and spaces some pages use instead. A
+// directive written with a value after a colon stays one directive,
+// without spaces around the colon ("max-image-preview: none" is
+// "max-image-preview:none", not a "none").
 func directiveWords(s string) []string {
-	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
-		return r == ',' || r == ';' || r == ' ' || r == '\t' || r == '\n' || r == '\r'
-	})
+	var out []string
+	for _, item := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return r == ',' || r == ';' }) {
+		if name, value, ok := strings.Cut(item, ":"); ok {
+			if d := strings.TrimSpace(name) + ":" + strings.TrimSpace(value); d != ":" {
+				out = append(out, d)
+			}
+			continue
+		}
+		out = append(out, strings.Fields(item)...)
+	}
+	return out
 }
 
 // asksNofollow reports whether directives ask not to follow the page's
 // links: "nofollow", or "none" (HTML 4.01: NOINDEX, NOFOLLOW).
 func asksNofollow(directives []string) bool {
+	_, ok := nofollowWord(directives)
+	return ok
+}
+
+// nofollowWord returns the first of directives that asks not to follow
+// the page's links.
+func nofollowWord(directives []string) (string, bool) {
 	for _, d := range directives {
 		if d == "nofollow" || d == "none" {
-			return true
+			return d, true
 		}
 	}
-	return false
+	return "", false
 }
 
 // relNofollow reports whether a link's rel attribute, a set of
@@ -170,10 +199,18 @@ func (j *job) robotsFields() []archive.Field {
 		f = append(f, archive.Field{Name: "robots-directive", Value: fmt.Sprintf("%d more not recorded", j.robots.more)})
 	}
 	if n := len(j.nofollowed.urls) + j.nofollowed.dropped; n > 0 {
-		f = append(f, archive.Field{Name: "outlinks-not-followed", Value: fmt.Sprintf("%d links: the page asks robots not to follow them (%s)", n, j.robots.nofollow)})
+		f = append(f, archive.Field{Name: "outlinks-not-followed", Value: fmt.Sprintf("%s: the page asks robots not to follow them (%s)", linkCount(n), j.robots.nofollow)})
 	}
 	if n := len(j.relNofollowed.urls) + j.relNofollowed.dropped; n > 0 {
-		f = append(f, archive.Field{Name: "outlinks-not-followed", Value: fmt.Sprintf(`%d links marked rel="nofollow" (politeness.obey_rel_nofollow)`, n)})
+		f = append(f, archive.Field{Name: "outlinks-not-followed", Value: fmt.Sprintf(`%s marked rel="nofollow" (politeness.obey_rel_nofollow)`, linkCount(n))})
 	}
 	return f
+}
+
+// linkCount is "1 link" or "n links".
+func linkCount(n int) string {
+	if n == 1 {
+		return "1 link"
+	}
+	return fmt.Sprintf("%d links", n)
 }

@@ -32,6 +32,10 @@ func TestMetaRobotsDirectives(t *testing.T) {
 		{"robots", "follow, nofollow", true, true}, // the more restrictive holds
 		{"robots", "nofollowers", true, false},     // a word, not a substring
 		{"robots", "nonesuch", true, false},
+		// A value of none belongs to its directive: no image preview.
+		{"robots", "max-image-preview: none", true, false},
+		{"robots", "index, follow, max-image-preview:none, max-snippet: -1", true, false},
+		{"robots", "max-image-preview: large, nofollow", true, true},
 		{"crawl", "nofollow", true, true}, // our own token
 		{"Crawl", "NoFollow", true, true},
 		{"googlebot", "nofollow", false, false}, // another robot's
@@ -64,10 +68,13 @@ func TestXRobotsTagDirectives(t *testing.T) {
 		{"otherbot: noindex, nofollow", nil},
 		{"noarchive, otherbot: nofollow", []string{"noarchive"}},
 		{"otherbot: nofollow, crawl: noarchive", []string{"noarchive"}},
-		// Valued directives are not robot names, and a date's colons are not either.
-		{"unavailable_after: 25 Jun 2010 15:00:00 PST", []string{"unavailable_after:", "25", "jun", "2010", "15:00:00", "pst"}},
-		{"unavailable_after: Friday, 25-Jun-10 15:00:00 PST, nofollow", []string{"unavailable_after:", "friday", "25-jun-10", "15:00:00", "pst", "nofollow"}},
-		{"max-snippet: 20, nofollow", []string{"max-snippet:", "20", "nofollow"}},
+		// Valued directives are not robot names, and a date's colons are not
+		// either; a valued directive stays one, so its value is no directive.
+		{"unavailable_after: 25 Jun 2010 15:00:00 PST", []string{"unavailable_after:25 jun 2010 15:00:00 pst"}},
+		{"unavailable_after: Friday, 25-Jun-10 15:00:00 PST, nofollow", []string{"unavailable_after:friday", "25-jun-10 15:00:00 pst", "nofollow"}},
+		{"max-snippet: 20, nofollow", []string{"max-snippet:20", "nofollow"}},
+		{"max-image-preview: none", []string{"max-image-preview:none"}},
+		{"crawl: max-image-preview: none, follow", []string{"max-image-preview:none", "follow"}},
 		{"crawl:", nil},
 		{"", nil},
 	} {
@@ -90,8 +97,10 @@ func TestRelNofollow(t *testing.T) {
 }
 
 // A hostile page can repeat its robots directives without end: the first
-// maxPageRobotsSources are recorded, cut to maxPageRobotsText octets, and
-// the rest counted; the first that asks nofollow is the one named.
+// maxPageRobotsSources are recorded, cut to maxPageRobotsText octets with
+// their length and the word that asked nofollow, and the rest counted;
+// the first that asks nofollow is the one named, and recorded even when
+// it comes past the limit.
 func TestPageRobotsBounded(t *testing.T) {
 	var p pageRobots
 	h := http.Header{}
@@ -99,13 +108,18 @@ func TestPageRobotsBounded(t *testing.T) {
 	h.Add("X-Robots-Tag", "noarchive")
 	p.noteHeader(h, "crawl")
 	for i := range 20 {
-		p.noteMeta("robots", fmt.Sprintf("nofollow %d %s", i, strings.Repeat("x", 1000)), "crawl")
+		p.noteMeta("robots", fmt.Sprintf("noindex %d", i), "crawl")
 	}
-	if len(p.sources) != maxPageRobotsSources || p.more != 13 || p.sources[0] != "X-Robots-Tag: noarchive" {
-		t.Fatalf("%d sources (first %q), %d more; want %d, X-Robots-Tag: noarchive first, 13 more", len(p.sources), p.sources[0], p.more, maxPageRobotsSources)
+	long := "noindex, " + strings.Repeat("x", 60000) + ", nofollow"
+	p.noteMeta("robots", long, "crawl")
+	p.noteMeta("robots", "none", "crawl")
+	if len(p.sources) != maxPageRobotsSources+1 || p.more != 14 || p.sources[0] != "X-Robots-Tag: noarchive" {
+		t.Fatalf("%d sources (first %q), %d more; want %d, X-Robots-Tag: noarchive first, 14 more", len(p.sources), p.sources[0], p.more, maxPageRobotsSources+1)
 	}
-	if !strings.HasPrefix(p.nofollow, `<meta name="robots" content="nofollow 0 xxx`) || len(p.nofollow) > maxPageRobotsText {
-		t.Errorf("nofollow named %q (%d octets); want the first meta, at most %d octets", p.nofollow, len(p.nofollow), maxPageRobotsText)
+	want := fmt.Sprintf(" [%d octets; it says nofollow]", len(`<meta name="robots" content="`+long+`">`))
+	if !strings.HasPrefix(p.nofollow, `<meta name="robots" content="noindex, xxx`) || !strings.HasSuffix(p.nofollow, want) ||
+		len(p.nofollow) > maxPageRobotsText || p.sources[maxPageRobotsSources] != p.nofollow {
+		t.Errorf("nofollow named %q (%d octets); want the long meta, cut to at most %d octets, ending %q, and recorded last", p.nofollow, len(p.nofollow), maxPageRobotsText, want)
 	}
 }
 
@@ -117,14 +131,19 @@ func TestPageRobotsBounded(t *testing.T) {
 // document's original author or publisher does not endorse the referenced
 // document") and not with politeness.obey_rel_nofollow. Each URL linked
 // only from such pages is logged once as nofollow, with the page and the
-// directive; a URL already seen is not logged; a URL linked again from a
-// page that may be followed is fetched.
+// directive, when the run ends; a URL already seen is not logged, nor is
+// a URL linked again from a page that may be followed, which is fetched,
+// whichever of the two pages came first. A link to another host is out of
+// scope, as from any page, and that host is no host of the crawl. A PDF
+// sent with X-Robots-Tag: nofollow has no links held back, and a page
+// whose only robots directive is max-image-preview: none has its links
+// followed.
 func TestPageNofollowHonoured(t *testing.T) {
 	for _, obeyRel := range []bool{false, true} {
 		t.Run(fmt.Sprintf("obey_rel_nofollow=%v", obeyRel), func(t *testing.T) {
 			h := newTestHost(t)
 			h.robotsText("User-agent: *\nCrawl-delay: 0.01\n")
-			h.html("/", "/meta", "/header", "/agent-header", "/other-header", "/agent-meta", "/rel", "/late")
+			h.html("/", "/meta", "/header", "/agent-header", "/other-header", "/agent-meta", "/rel", "/late", "/manual.pdf", "/preview")
 			page := func(path, head string, header string, body string) {
 				h.pages[path] = func(w http.ResponseWriter, _ *http.Request) {
 					w.Header().Set("Content-Type", "text/html")
@@ -134,19 +153,25 @@ func TestPageNofollowHonoured(t *testing.T) {
 					fmt.Fprintf(w, "<!doctype html><html><head>%s</head><body>%s</body></html>", head, body)
 				}
 			}
-			page("/meta", `<meta name="robots" content="noindex, nofollow">`, "", `<a href="/from-meta">x</a> <a href="/">home</a> <a href="/shared">s</a> <a href="/from-meta">again</a>`)
+			page("/meta", `<meta name="robots" content="noindex, nofollow">`, "", `<a href="/from-meta">x</a> <a href="/">home</a> <a href="/shared">s</a> <a href="/from-meta">again</a> <a href="http://other.invalid/x">elsewhere</a>`)
+			page("/preview", `<meta name="robots" content="index, follow, max-image-preview: none">`, "max-image-preview: none", `<a href="/from-preview">x</a>`)
+			h.pages["/manual.pdf"] = func(w http.ResponseWriter, _ *http.Request) {
+				w.Header().Set("Content-Type", "application/pdf")
+				w.Header().Set("X-Robots-Tag", "noindex, nofollow")
+				fmt.Fprint(w, "%PDF-1.4\n")
+			}
 			page("/header", "", "noarchive, nofollow", `<a href="/from-header">x</a>`)
 			page("/agent-header", "", "testbot: none", `<a href="/from-agent-header">x</a>`)
 			page("/other-header", "", "otherbot: nofollow", `<a href="/from-other-header">x</a>`)
 			page("/agent-meta", `<meta name="googlebot" content="index"><meta name="TESTBOT" content="NOFOLLOW">`, "", `<a href="/from-agent-meta">x</a>`)
 			page("/rel", "", "", `<a rel="nofollow ugc" href="/from-rel">x</a> <a href="/plain">y</a>`)
 			h.html("/late", "/shared")
-			for _, p := range []string{"/from-meta", "/from-header", "/from-agent-header", "/from-other-header", "/from-agent-meta", "/from-rel", "/plain", "/shared"} {
+			for _, p := range []string{"/from-meta", "/from-header", "/from-agent-header", "/from-other-header", "/from-agent-meta", "/from-rel", "/plain", "/shared", "/from-preview"} {
 				h.html(p)
 			}
 			cfg := testConfig(t)
 			cfg.Politeness.ObeyRelNofollow = obeyRel
-			crawlFor(t, cfg, h.URL("/"))
+			sum := crawlFor(t, cfg, h.URL("/"))
 
 			got := map[string]bool{}
 			for _, p := range h.paths() {
@@ -155,7 +180,7 @@ func TestPageNofollowHonoured(t *testing.T) {
 			want := map[string]bool{
 				"/meta": true, "/header": true, "/agent-header": true, "/agent-meta": true, "/rel": true,
 				"/from-meta": false, "/from-header": false, "/from-agent-header": false, "/from-agent-meta": false,
-				"/from-other-header": true, "/plain": true, "/shared": true, "/from-rel": !obeyRel,
+				"/from-other-header": true, "/plain": true, "/shared": true, "/from-rel": !obeyRel, "/from-preview": true,
 			}
 			for p, w := range want {
 				if got[p] != w {
@@ -177,10 +202,7 @@ func TestPageNofollowHonoured(t *testing.T) {
 				path := strings.TrimPrefix(s.URL, h.srv.URL)
 				w, ok := wantSkips[path]
 				if !ok {
-					// "/" was fetched before; /shared may be logged if /meta came before /late.
-					if path != "/shared" {
-						t.Errorf("unexpected nofollow skip %+v", s)
-					}
+					t.Errorf("unexpected nofollow skip %+v", s)
 					continue
 				}
 				if s.Detail != w || s.Host != h.srv.URL || !strings.HasPrefix(s.Parent, h.srv.URL) {
@@ -192,6 +214,17 @@ func TestPageNofollowHonoured(t *testing.T) {
 				t.Errorf("no nofollow skip for %s (logged once though linked twice)", p)
 			}
 
+			if n := sum.SkipReasons["nofollow"]; n != len(skips) {
+				t.Errorf("summary counts %d nofollow skips, the log has %d", n, len(skips))
+			}
+			if out := skipsFor(t, cfg, scheduler.ReasonOutOfScope); len(out) != 1 || out[0].URL != "http://other.invalid/x" {
+				t.Errorf("out-of-scope skips %+v; want the other host's link once", out)
+			}
+			for _, hs := range sum.Hosts {
+				if hs.Host != h.srv.URL {
+					t.Errorf("summary lists host %s, which the crawl only declined a link to", hs.Host)
+				}
+			}
 			var nofollowed []string
 			for _, e := range readJSONL[crawllog.CrawlEntry](t, cfg.Out+"/crawl.jsonl") {
 				if e.Nofollow != "" {
@@ -216,7 +249,7 @@ func TestPageNofollowHonoured(t *testing.T) {
 			}
 			for _, w := range []string{
 				"robots-directive: <meta name=\"robots\" content=\"noindex, nofollow\">\r\n",
-				"outlinks-not-followed: 4 links: the page asks robots not to follow them (<meta name=\"robots\" content=\"noindex, nofollow\">)\r\n",
+				"outlinks-not-followed: 5 links: the page asks robots not to follow them (<meta name=\"robots\" content=\"noindex, nofollow\">)\r\n",
 			} {
 				if !strings.Contains(meta, w) {
 					t.Errorf("/meta's metadata record lacks %q:\n%s", w, meta)
@@ -226,5 +259,35 @@ func TestPageNofollowHonoured(t *testing.T) {
 				t.Errorf("/meta's metadata record lists outlinks it did not follow:\n%s", meta)
 			}
 		})
+	}
+}
+
+// TestNofollowLoggedOncePerCrawl: a URL linked only from nofollow pages is
+// logged once for the crawl of an output directory, though a later run
+// fetches another nofollow page that links it, and the summary counts it
+// once.
+func TestNofollowLoggedOncePerCrawl(t *testing.T) {
+	h := newTestHost(t)
+	h.robotsText("User-agent: *\nCrawl-delay: 0.01\n")
+	for _, p := range []string{"/nf1", "/nf2"} {
+		h.pages[p] = func(w http.ResponseWriter, _ *http.Request) {
+			fmt.Fprint(w, `<html><head><meta name="robots" content="nofollow"></head><body><a href="/x">x</a></body></html>`)
+		}
+	}
+	h.html("/x")
+	cfg := testConfig(t)
+	crawlFor(t, cfg, h.URL("/nf1"))
+	sum := crawlFor(t, cfg, h.URL("/nf1"), h.URL("/nf2"))
+	got := h.paths()
+	slices.Sort(got)
+	if want := []string{"/nf1", "/nf2", "/robots.txt"}; !slices.Equal(got, want) {
+		t.Errorf("requested %q, want %q", got, want)
+	}
+	skips := skipsFor(t, cfg, scheduler.ReasonNofollow)
+	if len(skips) != 1 || skips[0].URL != h.URL("/x") || skips[0].Parent != h.URL("/nf1") {
+		t.Errorf("nofollow skips %+v; want /x once, from /nf1", skips)
+	}
+	if sum.SkipReasons["nofollow"] != 1 || sum.Totals.Skipped != 1 {
+		t.Errorf("summary: nofollow %d, skipped %d; want 1 and 1", sum.SkipReasons["nofollow"], sum.Totals.Skipped)
 	}
 }

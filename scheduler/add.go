@@ -65,17 +65,18 @@ func (s *Scheduler) Add(c Candidate) (*Skip, error) {
 	if seen {
 		return skip(ReasonDuplicate, "")
 	}
-	if c.Nofollow != "" {
-		// Not remembered: another page may link the URL and allow
-		// following it.
-		return skip(ReasonNofollow, c.Nofollow)
-	}
 	if c.Seed {
 		s.seedHosts[seedKey(u)] = true
 	}
 	if why := s.scope.check(u, c.Kind, c.Seed, s.seedHosts); why != "" {
 		// Not remembered: the same URL may come back as a seed.
 		return skip(ReasonOutOfScope, why)
+	}
+	if c.Nofollow != "" {
+		// Not remembered: another page may link the URL and allow
+		// following it. After scope: another host's URL is out of scope
+		// whichever page links it.
+		return skip(ReasonNofollow, c.Nofollow)
 	}
 	if repeats {
 		// Not remembered either: a seed may name the URL.
@@ -134,6 +135,18 @@ func (s *Scheduler) skipped(sk *Skip) *Skip {
 	s.stats.Skipped++
 	s.mu.Unlock()
 	return sk
+}
+
+// Seen reports whether the canonical URL key (a Skip's URL, say) is in the
+// seen set: queued, fetched or refused by robots.txt, in this run or an
+// earlier one.
+func (s *Scheduler) Seen(key string) (bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return false, ErrClosed
+	}
+	return s.seenLocked(key)
 }
 
 // seenLocked consults the unflushed seen entries, then the store.

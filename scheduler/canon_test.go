@@ -153,7 +153,7 @@ func TestAddDedupeScopeDepthLimits(t *testing.T) {
 			{Candidate{URL: "http://a.test/", Parent: "http://a.test/p", Depth: 1, Nofollow: "page asks"}, ReasonDuplicate},
 			{Candidate{URL: "http://a.test/n", Parent: "http://a.test/p", Depth: 1, Nofollow: "page asks"}, ReasonNofollow},
 			{Candidate{URL: "http://a.test/n", Parent: "http://a.test/p", Depth: 1, Nofollow: "page asks"}, ReasonNofollow},
-			{Candidate{URL: "http://b.test/", Parent: "http://a.test/p", Depth: 1, Nofollow: "page asks"}, ReasonNofollow},
+			{Candidate{URL: "http://b.test/", Parent: "http://a.test/p", Depth: 1, Nofollow: "page asks"}, ReasonOutOfScope},
 			{Candidate{URL: "http://a.test/n", Parent: "http://a.test/q", Depth: 1}, ""},
 			{Candidate{URL: "http://a.test/n", Parent: "http://a.test/p", Depth: 1, Nofollow: "page asks"}, ReasonDuplicate},
 		}},
@@ -420,5 +420,29 @@ func TestAddPathRepeats(t *testing.T) {
 	}
 	if st := s.Stats(); st.Skipped != 2 || st.Queued != 1 {
 		t.Errorf("stats %+v; want two skips, the seed queued", st)
+	}
+}
+
+// TestSeen: Seen tells a queued URL from one only reported (a nofollow
+// link is not remembered), and fails once the scheduler is closed.
+func TestSeen(t *testing.T) {
+	s, err := Open(testConfig(), NewMemStore())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sk, err := s.Add(Candidate{URL: "http://a.test/", Seed: true}); err != nil || sk != nil {
+		t.Fatalf("seed: %v %+v", err, sk)
+	}
+	if sk, err := s.Add(Candidate{URL: "/n", Parent: "http://a.test/", Depth: 1, Nofollow: "page asks"}); err != nil || sk == nil || sk.Reason != ReasonNofollow {
+		t.Fatalf("nofollow link: %v %+v", err, sk)
+	}
+	for key, want := range map[string]bool{"http://a.test/": true, "http://a.test/n": false, "http://b.test/": false} {
+		if got, err := s.Seen(key); err != nil || got != want {
+			t.Errorf("Seen(%s) = %v, %v; want %v", key, got, err, want)
+		}
+	}
+	s.Close()
+	if _, err := s.Seen("http://a.test/"); err != ErrClosed {
+		t.Errorf("Seen after Close: %v, want ErrClosed", err)
 	}
 }

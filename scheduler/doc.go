@@ -166,10 +166,11 @@
 //     trap.
 //   - A Candidate with Nofollow set (a link on a page that asks robots not
 //     to follow its links) is only reported: after the seen set, so a URL
-//     already queued or fetched is a duplicate and nothing more, and
-//     before scope, since the link would not be followed whatever its
-//     scope. It is skipped as nofollow and not remembered, so a link to
-//     it from a page that may be followed still queues it.
+//     already queued or fetched is a duplicate and nothing more, and after
+//     scope, so another host's URL is out of scope, as from any page. It is
+//     skipped as nofollow and not remembered, so a link to it from a page
+//     that may be followed still queues it; Seen tells the caller later
+//     whether that happened.
 //   - Only queued URLs enter the seen set: a URL skipped as out of scope,
 //     not followed, too deep, too long or over a page limit is skipped (and reported) again each
 //     time it is offered, since it may later come as a seed or at a lower

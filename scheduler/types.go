@@ -55,10 +55,10 @@ type Candidate struct {
 	SeedRedirect bool
 	// Nofollow, when not empty, says why the link may not be followed:
 	// the page it is on, or the link itself, asks robots not to. Add then
-	// only reports the URL: a URL already seen is a duplicate, any other
-	// is skipped with ReasonNofollow (this text is the Skip's Detail) and
-	// not remembered, so that a link elsewhere that may be followed still
-	// brings it.
+	// only reports the URL: a URL already seen is a duplicate, one out of
+	// scope is out of scope, any other is skipped with ReasonNofollow
+	// (this text is the Skip's Detail) and not remembered, so that a link
+	// elsewhere that may be followed still brings it (Seen tells).
 	Nofollow string
 	// Redirects is the number of redirect hops that led to URL: 0 for a
 	// URL found on a page, the redirecting URL's Redirects+1 for a

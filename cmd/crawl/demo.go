@@ -32,7 +32,7 @@ func newDemoCommand(stdout, stderr io.Writer) *cobra.Command {
 		Long: `demo starts a handful of small sites on 127.0.0.1, each showing one point of
 crawler etiquette (Crawl-delay, Request-rate windows, Visit-time, wildcard rules,
 an unreachable robots.txt, a redirected robots.txt, Retry-After, a crawler trap,
-Comment lines), crawls them with the real pipeline, tells what it decides and
+pages that ask robots not to follow their links, Comment lines), crawls them with the real pipeline, tells what it decides and
 why, and writes the archive, logs and report.html. No network is needed.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
