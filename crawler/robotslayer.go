@@ -211,10 +211,7 @@ func (l *robotsLayer) peek(authority string) *robotsState {
 // cached.
 func (l *robotsLayer) prepare(rec robotsRecord) *robotsState {
 	st := l.parsed(rec)
-	// A group compiles its matcher on its first check and its faster copy
-	// on its second.
-	st.group.Allowed("/")
-	st.group.Allowed("/")
+	st.group.Prepare()
 	// Footprint counts the parsed part of the body, which Parse shares
 	// with rec.Body; what it did not parse is counted here.
 	st.size = int64(st.robots.Footprint()+cap(rec.Body)-len(st.robots.Body())) + int64(len(rec.URL)+len(rec.Authority))

@@ -214,6 +214,19 @@ func (g *Group) matcher() *matcher {
 	return g.compiled()
 }
 
+// Prepare compiles g's rules and their fast copy now, as its first two
+// checks would: for a caller that wants that cost paid, and the group's
+// Footprint final, before the group is used.
+func (g *Group) Prepare() {
+	if g == nil {
+		return
+	}
+	if m := g.matcher(); !m.hot {
+		m.warm.Store(true)
+		m.heat.Do(func() { g.m.Store(m.hotCopy(g.verdicts(m))) })
+	}
+}
+
 // compiled compiles g's rules, once, and returns them.
 func (g *Group) compiled() *matcher {
 	g.once.Do(g.compile)
