@@ -45,11 +45,15 @@ func (u *unfollowed) take() map[string]scheduler.Skip {
 // logUnfollowed logs, once per run, each held link whose URL the frontier
 // still has not seen (queued or fetched): the links not followed that
 // nothing else brought.
+// If the frontier cannot tell, the link is logged: it was not followed.
 func (c *crawl) logUnfollowed() {
+	var failed error
 	for key, s := range c.unfollowed.take() {
-		seen, err := c.sched.Seen(key)
-		if err != nil {
-			c.log.Error("frontier read failed; a link not followed is logged as such", "url", key, "err", err)
+		seen := false
+		if failed == nil {
+			if seen, failed = c.sched.Seen(key); failed != nil {
+				c.log.Error("frontier read failed; the links not followed are logged without asking it", "err", failed)
+			}
 		}
 		if seen || !c.logged.add(key) {
 			continue
