@@ -108,7 +108,7 @@ func Run(ctx context.Context, cfg Config, opts Options) (*crawllog.Summary, erro
 	// in flight at once instead of waiting out fetch.timeout.
 	c.col.Context = ctx
 	runErr := c.loop(ctx)
-	c.logUnfollowed()
+	c.endUnfollowed(opts.Ephemeral || ctx.Err() == nil && runErr == nil && c.sched.Stats().Queued == 0)
 	sum := c.finish(ctx.Err() != nil)
 	if cerr := c.close(); cerr != nil && runErr == nil {
 		runErr = cerr
@@ -158,6 +158,9 @@ func start(cfg Config, opts Options) (*crawl, error) {
 		c.logged.add(u)
 	}
 	c.history.unfollowed = nil
+	if err := c.unfollowed.load(cfg.Out); err != nil {
+		return fail(err)
+	}
 	if c.runs, c.started, err = beginRun(cfg.Out, crawllog.ModeCrawl); err != nil {
 		return fail(err)
 	}

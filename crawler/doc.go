@@ -57,12 +57,15 @@
 //   - A link not followed is offered to the scheduler only to be reported:
 //     a URL already seen or out of scope is reported as such; any other is
 //     held (unfollowed.go) and not remembered, so a link to it from a page
-//     that may be followed still brings it. When the run ends, the held
-//     URLs the frontier still has not seen are logged as nofollow, once
-//     for the crawl of the output directory (a URL an earlier run logged
-//     is not logged again). Past 50,000 held URLs they are checked and
-//     logged at once, so a link that comes even later can bring a URL
-//     already logged. A kill -9 loses the held lines of its run.
+//     that may be followed still brings it. When the crawl finishes (the
+//     frontier empty, or a demo), the held URLs the frontier still has not
+//     seen are logged as nofollow, in the order found, stamped when logged,
+//     once for the crawl of the output directory (a URL an earlier run
+//     logged is not logged again). A run that ends unfinished (interrupted,
+//     or with hosts deferred) saves them in UnfollowedFile for the run that
+//     continues. Past 50,000 held URLs they are checked and logged at once,
+//     so a link that comes even later can bring a URL already logged. A
+//     kill -9 loses the links held since the last save.
 //   - HTTP/1.1 only: TLS offers only "http/1.1" by ALPN, because WARC
 //     stores exchanges as HTTP/1.1 messages and HTTP/2 has no standard
 //     form in a record.

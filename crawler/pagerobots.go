@@ -142,17 +142,26 @@ func robotName(s string) bool {
 // commas, and at the semicolons and spaces some pages use instead. A
 // directive written with a value after a colon stays one directive,
 // without spaces around the colon ("max-image-preview: none" is
-// "max-image-preview:none", not a "none").
+// "max-image-preview:none", not a "none"); only its first word after the
+// colon is taken as its value.
 func directiveWords(s string) []string {
 	var out []string
 	for _, item := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return r == ',' || r == ';' }) {
-		if name, value, ok := strings.Cut(item, ":"); ok {
-			if d := strings.TrimSpace(name) + ":" + strings.TrimSpace(value); d != ":" {
-				out = append(out, d)
+		words := strings.Fields(item)
+		for i := 0; i < len(words); i++ {
+			w := words[i]
+			switch {
+			case w == ":" && len(out) > 0 && i+1 < len(words):
+				// "max-snippet : 20"
+				out[len(out)-1] += ":" + words[i+1]
+				i++
+				continue
+			case strings.HasSuffix(w, ":") && i+1 < len(words):
+				w += words[i+1]
+				i++
 			}
-			continue
+			out = append(out, w)
 		}
-		out = append(out, strings.Fields(item)...)
 	}
 	return out
 }

@@ -1,11 +1,17 @@
 package crawler
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"net/http"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/crawlproject/crawl/crawllog"
 	"github.com/crawlproject/crawl/scheduler"
@@ -36,6 +42,11 @@ func TestMetaRobotsDirectives(t *testing.T) {
 		{"robots", "max-image-preview: none", true, false},
 		{"robots", "index, follow, max-image-preview:none, max-snippet: -1", true, false},
 		{"robots", "max-image-preview: large, nofollow", true, true},
+		{"robots", "noindex nofollow max-snippet:-1", true, true},
+		{"robots", "nofollow max-image-preview:large", true, true},
+		{"robots", "none max-snippet:50", true, true},
+		{"robots", "max-image-preview: none max-snippet: 20", true, false},
+		{"robots", "max-snippet:", true, false},
 		{"crawl", "nofollow", true, true}, // our own token
 		{"Crawl", "NoFollow", true, true},
 		{"googlebot", "nofollow", false, false}, // another robot's
@@ -70,8 +81,11 @@ func TestXRobotsTagDirectives(t *testing.T) {
 		{"otherbot: nofollow, crawl: noarchive", []string{"noarchive"}},
 		// Valued directives are not robot names, and a date's colons are not
 		// either; a valued directive stays one, so its value is no directive.
-		{"unavailable_after: 25 Jun 2010 15:00:00 PST", []string{"unavailable_after:25 jun 2010 15:00:00 pst"}},
-		{"unavailable_after: Friday, 25-Jun-10 15:00:00 PST, nofollow", []string{"unavailable_after:friday", "25-jun-10 15:00:00 pst", "nofollow"}},
+		{"unavailable_after: 25 Jun 2010 15:00:00 PST", []string{"unavailable_after:25", "jun", "2010", "15:00:00", "pst"}},
+		{"unavailable_after: Friday, 25-Jun-10 15:00:00 PST, nofollow", []string{"unavailable_after:friday", "25-jun-10", "15:00:00", "pst", "nofollow"}},
+		// Spaces instead of commas, with valued directives among them.
+		{"noindex nofollow max-snippet:0", []string{"noindex", "nofollow", "max-snippet:0"}},
+		{"max-snippet : 20 none", []string{"max-snippet:20", "none"}},
 		{"max-snippet: 20, nofollow", []string{"max-snippet:20", "nofollow"}},
 		{"max-image-preview: none", []string{"max-image-preview:none"}},
 		{"crawl: max-image-preview: none, follow", []string{"max-image-preview:none", "follow"}},
@@ -214,6 +228,12 @@ func TestPageNofollowHonoured(t *testing.T) {
 				t.Errorf("no nofollow skip for %s (logged once though linked twice)", p)
 			}
 
+			all := readJSONL[crawllog.SkipEntry](t, filepath.Join(cfg.Out, crawllog.SkipLogFile))
+			for i := 1; i < len(all); i++ {
+				if all[i].Time.Before(all[i-1].Time) {
+					t.Errorf("skips.jsonl goes back in time at line %d: %+v after %+v", i+1, all[i], all[i-1])
+				}
+			}
 			if n := sum.SkipReasons["nofollow"]; n != len(skips) {
 				t.Errorf("summary counts %d nofollow skips, the log has %d", n, len(skips))
 			}
@@ -289,5 +309,53 @@ func TestNofollowLoggedOncePerCrawl(t *testing.T) {
 	}
 	if sum.SkipReasons["nofollow"] != 1 || sum.Totals.Skipped != 1 {
 		t.Errorf("summary: nofollow %d, skipped %d; want 1 and 1", sum.SkipReasons["nofollow"], sum.Totals.Skipped)
+	}
+}
+
+// TestNofollowWaitsForTheCrawlToFinish: a crawl interrupted after a
+// nofollow page keeps that page's links for the run that continues it
+// (UnfollowedFile), since a page still queued may link them; that run
+// fetches /shared through the page /late and logs only /x, the link
+// nothing brought, and removes the file.
+func TestNofollowWaitsForTheCrawlToFinish(t *testing.T) {
+	h := newTestHost(t)
+	h.robotsText("User-agent: *\nCrawl-delay: 0.05\n")
+	h.html("/", "/nf", "/late")
+	h.pages["/nf"] = func(w http.ResponseWriter, _ *http.Request) {
+		fmt.Fprint(w, `<html><head><meta name="robots" content="nofollow"></head><body><a href="/x">x</a> <a href="/shared">s</a></body></html>`)
+	}
+	h.html("/late", "/shared")
+	h.html("/x")
+	h.html("/shared")
+	cfg := testConfig(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	_, err := Run(ctx, cfg, Options{Seeds: []string{h.URL("/")}, Events: func(e Event) {
+		if e.Kind == EventFetch && e.URL == h.URL("/nf") {
+			cancel()
+		}
+	}})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("first run: %v, want it interrupted", err)
+	}
+	if n := len(skipsFor(t, cfg, scheduler.ReasonNofollow)); n != 0 {
+		t.Errorf("the interrupted run logged %d nofollow lines; want none yet", n)
+	}
+	if _, err := os.Stat(filepath.Join(cfg.Out, UnfollowedFile)); err != nil {
+		t.Fatalf("the interrupted run kept no links for the next: %v", err)
+	}
+	sum := crawlFor(t, cfg, h.URL("/"))
+	if got := h.paths(); !slices.Contains(got, "/shared") || slices.Contains(got, "/x") {
+		t.Errorf("requested %q; want /shared (linked by /late) and not /x", got)
+	}
+	skips := skipsFor(t, cfg, scheduler.ReasonNofollow)
+	if len(skips) != 1 || skips[0].URL != h.URL("/x") || skips[0].Parent != h.URL("/nf") {
+		t.Errorf("nofollow skips %+v; want /x only, from /nf", skips)
+	}
+	if sum.SkipReasons["nofollow"] != 1 {
+		t.Errorf("summary counts %d nofollow skips, want 1", sum.SkipReasons["nofollow"])
+	}
+	if _, err := os.Stat(filepath.Join(cfg.Out, UnfollowedFile)); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("%s left after the crawl finished: %v", UnfollowedFile, err)
 	}
 }
