@@ -57,7 +57,12 @@ func TestCancelAbortsTheRequestInFlight(t *testing.T) {
 		t.Errorf("Run error = %v, want context.Canceled", r.err)
 	}
 	if r.sum == nil || !r.sum.Interrupted {
-		t.Errorf("summary %+v: want Interrupted", r.sum)
+		t.Fatalf("summary %+v: want Interrupted", r.sum)
+	}
+	// The aborted page stays in the frontier for the next run: the summary
+	// counts it queued (it said "still queued 0").
+	if r.sum.Totals.Queued != 1 || len(r.sum.Hosts) != 1 || r.sum.Hosts[0].Queued != 1 {
+		t.Errorf("interrupted: totals %+v, hosts %+v; want the aborted page still queued", r.sum.Totals, r.sum.Hosts)
 	}
 	for _, e := range readJSONL[crawllog.CrawlEntry](t, filepath.Join(cfg.Out, crawllog.CrawlLogFile)) {
 		if e.URL == h.URL("/hang") {

@@ -55,7 +55,8 @@ func (c *crawl) finish(interrupted bool) *crawllog.Summary {
 		"max_crawl_delay_seconds": p.MaxCrawlDelay.Seconds(), "crawl_delay_policy": p.CrawlDelayPolicy,
 	}
 	st := c.sched.Stats()
-	s.Totals = crawllog.Totals{Queued: st.Queued}
+	// A URL leased when the run stopped stays in the frontier: queued.
+	s.Totals = crawllog.Totals{Queued: st.Queued + st.Leased}
 	s.Totals.DuplicateLinks = c.history.duplicates + dups
 	tallies := map[string]hostTally{}
 	for _, t := range []*tally{c.history.tally, c.tally} {
@@ -75,7 +76,7 @@ func (c *crawl) finish(interrupted bool) *crawllog.Summary {
 		h := tallied(s, hs.Authority, tallies[hs.Authority])
 		delete(tallies, hs.Authority)
 		h.State, h.PaceSeconds, h.PaceRule = hs.State, hs.Interval.Seconds(), hs.PaceSource
-		h.Queued, h.DeferReason, h.DropReason, h.Warning = hs.Queued, hs.DeferReason, hs.DropReason, hs.Warning
+		h.Queued, h.DeferReason, h.DropReason, h.Warning = hs.Queued+hs.Leased, hs.DeferReason, hs.DropReason, hs.Warning
 		if evs := events[hs.Authority]; evs != nil {
 			h.Events = evs
 		}

@@ -191,3 +191,12 @@ func (q *hostHeap) Pop() any {
 	*q = old[:n-1]
 	return h
 }
+
+// leased is the number of h's URLs leased and not finished: its leases
+// but the robots.txt one.
+func (h *host) leased() int {
+	if h.robotsOut {
+		return max(h.inflight-1, 0)
+	}
+	return h.inflight
+}

@@ -46,6 +46,7 @@ func (s *Scheduler) statusAt(h *host, sc schedule, now time.Time) HostStatus {
 		NextAllowed: sc.start,
 		Queued:      h.queued(),
 		InFlight:    h.inflight,
+		Leased:      h.leased(),
 		Fetched:     h.rec.Fetched,
 		Failures:    h.rec.Failures,
 		DropReason:  h.rec.DropReason,
@@ -115,6 +116,7 @@ func (s *Scheduler) Stats() Stats {
 	st.Hosts = len(s.hosts)
 	for _, h := range s.hosts {
 		st.Queued += h.queued()
+		st.Leased += h.leased()
 		switch s.statusLocked(h, now).State {
 		case StateActive:
 			st.HostsActive++

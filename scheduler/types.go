@@ -225,10 +225,14 @@ type HostStatus struct {
 	LastPaceSource string        `json:"last_pace_source,omitempty"` // what set LastInterval: a PaceSource, or e.g. "retry-after 2s (Retry-After: 2)"
 	Queued         int           `json:"queued"`
 	InFlight       int           `json:"in_flight"`
-	Fetched        int           `json:"fetched"`
-	Failures       int           `json:"failures"`
-	DropReason     string        `json:"drop_reason,omitempty"`
-	RulesKnown     bool          `json:"rules_known"`
+	// Leased counts the host's URLs leased and not finished (InFlight
+	// without a robots.txt lease): when a run stops, they stay in the
+	// frontier with the queued ones.
+	Leased     int    `json:"leased"`
+	Fetched    int    `json:"fetched"`
+	Failures   int    `json:"failures"`
+	DropReason string `json:"drop_reason,omitempty"`
+	RulesKnown bool   `json:"rules_known"`
 }
 
 // The host states reported in HostStatus.State.
@@ -247,6 +251,7 @@ type Stats struct {
 	Fetched         int `json:"fetched"` // leases finished with a response or final error
 	Queued          int `json:"queued"`  // URLs waiting in the frontier
 	InFlight        int `json:"in_flight"`
+	Leased          int `json:"leased"`  // URLs leased and not finished (InFlight without robots.txt leases)
 	Skipped         int `json:"skipped"` // skips reported since Open
 	Errors          int `json:"errors"`  // failed fetches (network errors, 429, 5xx) since Open
 	Retries         int `json:"retries"`
