@@ -55,7 +55,7 @@ func reasonMeaning(reason string) string {
 	case "max-links":
 		return "A page had more links than the crawl follows from one page (scope.max_links_per_page), or a sitemap more than the 50,000 URLs sitemaps.org allows; one line names the first link not followed and counts the rest."
 	case "nofollow":
-		return "The only links to these URLs found so far were on pages that ask robots not to follow their links (a robots <meta> element or X-Robots-Tag header saying nofollow or none), or were marked rel=\"nofollow\" with politeness.obey_rel_nofollow on."
+		return "The crawl found these URLs only in links it may not follow: on pages that ask robots not to follow their links (a robots <meta> element or X-Robots-Tag header saying nofollow or none), or marked rel=\"nofollow\" with politeness.obey_rel_nofollow on."
 	case "invalid-url":
 		return "The link is not a URL the crawler can fetch."
 	case "fetch-failed":
