@@ -108,7 +108,7 @@ func Run(ctx context.Context, cfg Config, opts Options) (*crawllog.Summary, erro
 	// in flight at once instead of waiting out fetch.timeout.
 	c.col.Context = ctx
 	runErr := c.loop(ctx)
-	c.endUnfollowed(opts.Ephemeral || ctx.Err() == nil && runErr == nil && c.sched.Stats().Queued == 0)
+	c.settleUnfollowed(opts.Ephemeral || ctx.Err() == nil && runErr == nil && c.sched.Stats().Queued == 0)
 	sum := c.finish(ctx.Err() != nil)
 	if cerr := c.close(); cerr != nil && runErr == nil {
 		runErr = cerr
@@ -153,11 +153,11 @@ func start(cfg Config, opts Options) (*crawl, error) {
 	if c.history, err = readHistory(cfg.Out); err != nil {
 		return fail(err)
 	}
-	// A link not followed that an earlier run logged is not logged again.
-	for _, u := range c.history.unfollowed {
+	// A URL an earlier run refused and logged is not logged again.
+	for _, u := range c.history.refused {
 		c.logged.add(u)
 	}
-	c.history.unfollowed = nil
+	c.history.refused = nil
 	if err := c.unfollowed.load(cfg.Out); err != nil {
 		return fail(err)
 	}
@@ -278,9 +278,7 @@ func (c *crawl) add(cand scheduler.Candidate) {
 		return // a link not followed, to a URL already seen: nothing changes
 	}
 	if skip.Reason == scheduler.ReasonNofollow {
-		if c.unfollowed.hold(*skip) {
-			c.logUnfollowed()
-		}
+		c.holdUnfollowed(*skip)
 		return
 	}
 	if skip.Reason == scheduler.ReasonDuplicate && !cand.Seed && cand.Kind != scheduler.KindSitemap {
@@ -292,16 +290,23 @@ func (c *crawl) add(cand scheduler.Candidate) {
 	if skip.Reason == scheduler.ReasonDuplicate && cand.Seed {
 		return // a seed already in the frontier from an earlier run
 	}
-	switch skip.Reason {
-	case scheduler.ReasonOutOfScope, scheduler.ReasonMaxDepth, scheduler.ReasonMaxPages, scheduler.ReasonInvalidURL, scheduler.ReasonURLTooLong,
-		scheduler.ReasonPathRepeats:
-		// The frontier does not remember refused URLs, so the same link
-		// on every page would be refused again: log it once.
-		if !c.logged.add(skip.URL) {
-			return
-		}
+	if loggedOnce(skip.Reason) && !c.logged.add(skip.URL) {
+		return
 	}
 	c.recordSkip(*skip)
+}
+
+// loggedOnce reports whether a skip for reason is logged once for the
+// crawl of the output directory: the frontier does not remember the URLs
+// it refuses for these reasons, so the same link on every page would be
+// refused, and logged, again.
+func loggedOnce(reason scheduler.Reason) bool {
+	switch reason {
+	case scheduler.ReasonOutOfScope, scheduler.ReasonMaxDepth, scheduler.ReasonMaxPages, scheduler.ReasonInvalidURL, scheduler.ReasonURLTooLong,
+		scheduler.ReasonPathRepeats, scheduler.ReasonNofollow:
+		return true
+	}
+	return false
 }
 
 func (c *crawl) onSchedulerSkip(s scheduler.Skip) { c.recordSkip(s) }
@@ -330,6 +335,7 @@ func (c *crawl) close() error {
 	if c.arch != nil {
 		errs = append(errs, c.arch.Close())
 	}
+	c.unfollowed.close()
 	errs = append(errs, c.logs.close(), c.sched.Close(), c.store.Close())
 	return errors.Join(errs...)
 }

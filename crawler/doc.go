@@ -56,16 +56,15 @@
 //     X-Robots-Tag says: they are lists made for robots.
 //   - A link not followed is offered to the scheduler only to be reported:
 //     a URL already seen or out of scope is reported as such; any other is
-//     held (unfollowed.go) and not remembered, so a link to it from a page
-//     that may be followed still brings it. When the crawl finishes (the
-//     frontier empty, or a demo), the held URLs the frontier still has not
-//     seen are logged as nofollow, in the order found, stamped when logged,
-//     once for the crawl of the output directory (a URL an earlier run
-//     logged is not logged again). A run that ends unfinished (interrupted,
-//     or with hosts deferred) saves them in UnfollowedFile for the run that
-//     continues. Past 50,000 held URLs they are checked and logged at once,
-//     so a link that comes even later can bring a URL already logged. A
-//     kill -9 loses the links held since the last save.
+//     held (unfollowed.go, and appended to UnfollowedFile at once) and not
+//     remembered, so a link to it from a page that may be followed still
+//     brings it. At the end of a run, the held URLs the frontier has not
+//     seen and no run logged for any reason are logged as nofollow, in the
+//     order found, stamped when logged: for good when the crawl is
+//     finished (the frontier empty, or a demo), else with "queued": true,
+//     as a deferred host's URLs are, kept for the next run to check again.
+//     Past 50,000 held URLs they are settled at once, so a link that comes
+//     even later can bring a URL already logged.
 //   - HTTP/1.1 only: TLS offers only "http/1.1" by ALPN, because WARC
 //     stores exchanges as HTTP/1.1 messages and HTTP/2 has no standard
 //     form in a record.

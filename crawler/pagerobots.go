@@ -87,83 +87,121 @@ func (p *pageRobots) note(source string, directives []string) {
 
 // metaRobotsDirectives returns the directives of a <meta name content> and
 // true when name is "robots" or the crawler's token (both compared without
-// case): the directives are content's comma-separated words, lower-cased.
+// case); see directives.
 func metaRobotsDirectives(name, content, token string) ([]string, bool) {
 	name = strings.ToLower(strings.TrimSpace(name))
 	if name != "robots" && name != token {
 		return nil, false
 	}
-	return directiveWords(content), true
+	return directives(content, token, false), true
 }
 
 // xRobotsTagDirectives returns the directives of one X-Robots-Tag value that
-// speak to token, lower-cased. A directive list may start with a robot's
-// name and a colon ("otherbot: noindex, nofollow"); the name holds for the
-// directives after it in the value, up to the next name. Names are compared
-// without case; directives with no name before them are for every robot.
-// The directives that take a value after a colon (unavailable_after,
-// max-snippet, max-image-preview, max-video-preview) are not names.
+// speak to token. A directive list may start with a robot's name and a
+// colon ("otherbot: noindex, nofollow"); the name holds for the directives
+// after it in the value, up to the next name. Names are compared without
+// case; directives with no name before them are for every robot.
 func xRobotsTagDirectives(value, token string) []string {
+	return directives(value, token, true)
+}
+
+// directives reads a directive list into lower-case directives for token:
+// split at commas, and at the semicolons and spaces some pages use
+// instead. A directive that takes a value keeps it ("max-image-preview:
+// none" is max-image-preview:none, not a none); a stray colon between two
+// directives ("noindex : nofollow") separates them. With names, a word
+// before a colon that is no directive names the robot the directives
+// after it are for.
+func directives(list, token string, names bool) []string {
 	var out []string
 	forUs := true
-	for _, part := range strings.Split(value, ",") {
-		part = strings.TrimSpace(part)
-		if name, rest, ok := strings.Cut(part, ":"); ok && robotName(name) {
-			forUs = strings.EqualFold(strings.TrimSpace(name), token)
-			part = strings.TrimSpace(rest)
+	add := func(d string) {
+		if forUs && d != "" {
+			out = append(out, d)
 		}
-		if !forUs || part == "" {
-			continue
+	}
+	for _, t := range directiveTokens(list) {
+		for t != "" {
+			name, rest, ok := strings.Cut(t, ":")
+			switch {
+			case ok && knownDirective(name):
+				add(name)
+				t = rest
+				continue
+			case ok && names && !valuedDirective(name) && robotName(name):
+				forUs = name == token
+				t = rest
+				continue
+			}
+			add(t)
+			break
 		}
-		out = append(out, directiveWords(part)...)
 	}
 	return out
 }
 
-// robotName reports whether the text before a colon in an X-Robots-Tag
-// value names a robot: one word of letters, digits, '-' and '_' (a date's
-// "15:00" has a space before it) that is not a directive written with a
-// value after a colon.
+// directiveTokens splits a directive list at commas, semicolons and white
+// space into lower-case words, each word ending in a colon ("max-snippet:",
+// "otherbot:") joined with the word after it, and a lone colon with the
+// words on both sides.
+func directiveTokens(list string) []string {
+	words := strings.FieldsFunc(strings.ToLower(list), func(r rune) bool {
+		return r == ',' || r == ';' || r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\f'
+	})
+	var out []string
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		switch {
+		case w == ":" && len(out) > 0 && i+1 < len(words):
+			out[len(out)-1] += ":" + words[i+1]
+			i++
+			continue
+		case w == ":":
+			continue
+		}
+		for strings.HasSuffix(w, ":") && i+1 < len(words) && words[i+1] != ":" {
+			w += words[i+1]
+			i++
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// valuedDirective reports whether name is a directive written with a value
+// after a colon.
+func valuedDirective(name string) bool {
+	switch name {
+	case "unavailable_after", "max-snippet", "max-image-preview", "max-video-preview":
+		return true
+	}
+	return false
+}
+
+// knownDirective reports whether name is a directive without a value: the
+// robots meta element's, and those search engines added.
+func knownDirective(name string) bool {
+	switch name {
+	case "all", "none", "index", "noindex", "follow", "nofollow", "noarchive", "nocache", "nosnippet",
+		"noimageindex", "notranslate", "noodp", "noydir", "indexifembedded":
+		return true
+	}
+	return false
+}
+
+// robotName reports whether the word before a colon in an X-Robots-Tag
+// value can name a robot: letters, digits, '-' and '_', starting with a
+// letter (so a time, "15:00", is none).
 func robotName(s string) bool {
-	s = strings.TrimSpace(s)
-	switch strings.ToLower(s) {
-	case "", "unavailable_after", "max-snippet", "max-image-preview", "max-video-preview":
+	if s == "" || s[0] < 'a' || s[0] > 'z' {
 		return false
 	}
 	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
 			return false
 		}
 	}
 	return true
-}
-
-// directiveWords splits a directive list into lower-case directives: at
-// commas, and at the semicolons and spaces some pages use instead. A
-// directive written with a value after a colon stays one directive,
-// without spaces around the colon ("max-image-preview: none" is
-// "max-image-preview:none", not a "none"); only its first word after the
-// colon is taken as its value.
-func directiveWords(s string) []string {
-	var out []string
-	for _, item := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return r == ',' || r == ';' }) {
-		words := strings.Fields(item)
-		for i := 0; i < len(words); i++ {
-			w := words[i]
-			switch {
-			case w == ":" && len(out) > 0 && i+1 < len(words):
-				// "max-snippet : 20"
-				out[len(out)-1] += ":" + words[i+1]
-				i++
-				continue
-			case strings.HasSuffix(w, ":") && i+1 < len(words):
-				w += words[i+1]
-				i++
-			}
-			out = append(out, w)
-		}
-	}
-	return out
 }
 
 // asksNofollow reports whether directives ask not to follow the page's

@@ -47,6 +47,8 @@ func TestMetaRobotsDirectives(t *testing.T) {
 		{"robots", "none max-snippet:50", true, true},
 		{"robots", "max-image-preview: none max-snippet: 20", true, false},
 		{"robots", "max-snippet:", true, false},
+		{"robots", "noindex : nofollow", true, true},
+		{"robots", "noindex;nofollow", true, true},
 		{"crawl", "nofollow", true, true}, // our own token
 		{"Crawl", "NoFollow", true, true},
 		{"googlebot", "nofollow", false, false}, // another robot's
@@ -89,6 +91,15 @@ func TestXRobotsTagDirectives(t *testing.T) {
 		{"max-snippet: 20, nofollow", []string{"max-snippet:20", "nofollow"}},
 		{"max-image-preview: none", []string{"max-image-preview:none"}},
 		{"crawl: max-image-preview: none, follow", []string{"max-image-preview:none", "follow"}},
+		// A robot's name after a semicolon or a space, and stray colons.
+		{"otherbot: noindex; crawl: nofollow", []string{"nofollow"}},
+		{"noindex; crawl: nofollow", []string{"noindex", "nofollow"}},
+		{"noindex crawl: nofollow", []string{"noindex", "nofollow"}},
+		{"noindex otherbot: nofollow", []string{"noindex"}},
+		{"noindex : nofollow", []string{"noindex", "nofollow"}},
+		{"crawl : nofollow", []string{"nofollow"}},
+		{"noindex:nofollow", []string{"noindex", "nofollow"}},
+		{"unavailable_after: 25 Jun 2010 15:00:00 PST nofollow", []string{"unavailable_after:25", "jun", "2010", "15:00:00", "pst", "nofollow"}},
 		{"crawl:", nil},
 		{"", nil},
 	} {
@@ -313,10 +324,11 @@ func TestNofollowLoggedOncePerCrawl(t *testing.T) {
 }
 
 // TestNofollowWaitsForTheCrawlToFinish: a crawl interrupted after a
-// nofollow page keeps that page's links for the run that continues it
-// (UnfollowedFile), since a page still queued may link them; that run
-// fetches /shared through the page /late and logs only /x, the link
-// nothing brought, and removes the file.
+// nofollow page logs that page's links as queued (a page still queued may
+// bring them) and keeps them for the run that continues it
+// (UnfollowedFile); that run fetches /shared through the page /late, logs
+// only /x, the link nothing brought, for good, counts it once, and
+// removes the file.
 func TestNofollowWaitsForTheCrawlToFinish(t *testing.T) {
 	h := newTestHost(t)
 	h.robotsText("User-agent: *\nCrawl-delay: 0.05\n")
@@ -338,8 +350,10 @@ func TestNofollowWaitsForTheCrawlToFinish(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("first run: %v, want it interrupted", err)
 	}
-	if n := len(skipsFor(t, cfg, scheduler.ReasonNofollow)); n != 0 {
-		t.Errorf("the interrupted run logged %d nofollow lines; want none yet", n)
+	for _, s := range skipsFor(t, cfg, scheduler.ReasonNofollow) {
+		if !s.Queued {
+			t.Errorf("the interrupted run logged %+v as final; want it queued: the next run may still bring it", s)
+		}
 	}
 	if _, err := os.Stat(filepath.Join(cfg.Out, UnfollowedFile)); err != nil {
 		t.Fatalf("the interrupted run kept no links for the next: %v", err)
@@ -348,14 +362,89 @@ func TestNofollowWaitsForTheCrawlToFinish(t *testing.T) {
 	if got := h.paths(); !slices.Contains(got, "/shared") || slices.Contains(got, "/x") {
 		t.Errorf("requested %q; want /shared (linked by /late) and not /x", got)
 	}
-	skips := skipsFor(t, cfg, scheduler.ReasonNofollow)
+	var skips []crawllog.SkipEntry
+	for _, s := range skipsFor(t, cfg, scheduler.ReasonNofollow) {
+		if !s.Queued {
+			skips = append(skips, s)
+		}
+	}
 	if len(skips) != 1 || skips[0].URL != h.URL("/x") || skips[0].Parent != h.URL("/nf") {
-		t.Errorf("nofollow skips %+v; want /x only, from /nf", skips)
+		t.Errorf("final nofollow skips %+v; want /x only, from /nf", skips)
 	}
 	if sum.SkipReasons["nofollow"] != 1 {
 		t.Errorf("summary counts %d nofollow skips, want 1", sum.SkipReasons["nofollow"])
 	}
 	if _, err := os.Stat(filepath.Join(cfg.Out, UnfollowedFile)); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("%s left after the crawl finished: %v", UnfollowedFile, err)
+	}
+}
+
+// TestNofollowAfterAnotherRefusal: a URL one run logged for another
+// reason (max-depth, linked too deep from /a) is not logged again as
+// nofollow by the run that finishes the crawl; /y, linked only from the
+// nofollow page, is, queued by the interrupted run and for good by the
+// next, and counted once.
+func TestNofollowAfterAnotherRefusal(t *testing.T) {
+	h := newTestHost(t)
+	h.robotsText("User-agent: *\nCrawl-delay: 0.05\n")
+	h.html("/", "/nf", "/a")
+	h.pages["/nf"] = func(w http.ResponseWriter, _ *http.Request) {
+		fmt.Fprint(w, `<html><head><meta name="robots" content="nofollow"></head><body><a href="/x">x</a> <a href="/y">y</a></body></html>`)
+	}
+	h.html("/a", "/x")
+	cfg := testConfig(t)
+	cfg.Scope.MaxDepth = 1
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if _, err := Run(ctx, cfg, Options{Seeds: []string{h.URL("/")}, Events: func(e Event) {
+		if e.Kind == EventFetch && e.URL == h.URL("/a") {
+			cancel()
+		}
+	}}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("first run: %v, want it interrupted", err)
+	}
+	sum := crawlFor(t, cfg, h.URL("/"))
+	var got []string
+	for _, s := range readJSONL[crawllog.SkipEntry](t, filepath.Join(cfg.Out, crawllog.SkipLogFile)) {
+		l := strings.TrimPrefix(s.URL, h.srv.URL) + " " + s.Reason
+		if s.Queued {
+			l += " (queued)"
+		}
+		got = append(got, l)
+	}
+	if want := []string{"/x max-depth", "/y nofollow (queued)", "/y nofollow"}; !slices.Equal(got, want) {
+		t.Errorf("skips %q, want %q", got, want)
+	}
+	if sum.Totals.Skipped != 2 {
+		t.Errorf("summary counts %d skipped, want 2", sum.Totals.Skipped)
+	}
+}
+
+// TestNofollowShownWhileHostsWait: a crawl that ends with a host deferred
+// (its Visit-time window closed for hours) is not finished, but its
+// summary still shows the links not followed, logged as queued, and keeps
+// them for the run that finishes.
+func TestNofollowShownWhileHostsWait(t *testing.T) {
+	now := time.Now().UTC()
+	open := newTestHost(t)
+	open.robotsText("User-agent: *\nCrawl-delay: 0.01\n")
+	open.pages["/"] = func(w http.ResponseWriter, _ *http.Request) {
+		fmt.Fprint(w, `<html><head><meta name="robots" content="nofollow"></head><body><a href="/x">x</a></body></html>`)
+	}
+	closed := newTestHost(t)
+	closed.robotsText("User-agent: *\nVisit-time: " + clockAt(now.Add(3*time.Hour)) + "-" + clockAt(now.Add(4*time.Hour)) + "\n")
+	closed.html("/")
+	cfg := testConfig(t)
+	cfg.Politeness.MaxWait = time.Second
+	sum := crawlFor(t, cfg, open.URL("/"), closed.URL("/"))
+	skips := skipsFor(t, cfg, scheduler.ReasonNofollow)
+	if len(skips) != 1 || skips[0].URL != open.URL("/x") || !skips[0].Queued {
+		t.Errorf("nofollow skips %+v; want /x, queued", skips)
+	}
+	if sum.SkipReasons["nofollow"] != 1 {
+		t.Errorf("summary counts %d nofollow skips; want 1", sum.SkipReasons["nofollow"])
+	}
+	if _, err := os.Stat(filepath.Join(cfg.Out, UnfollowedFile)); err != nil {
+		t.Errorf("the link is not kept for the run that finishes: %v", err)
 	}
 }

@@ -124,9 +124,10 @@ type history struct {
 	runs       []crawllog.RunSummary // in start order
 	tally      *tally                // every earlier run's counts by host
 	duplicates int
-	// unfollowed are the URLs earlier runs logged as nofollow (at most
-	// maxRecentSkips), so that this run does not log them again.
-	unfollowed []string
+	// refused are the URLs earlier runs logged for a reason logged once
+	// (loggedOnce; at most maxRecentSkips), so that this run does not log
+	// them again.
+	refused []string
 }
 
 // readHistory reads dir's logs. Missing files are an empty history; a
@@ -178,14 +179,14 @@ func readHistory(dir string) (*history, error) {
 	}
 	err = scanJSONL(filepath.Join(dir, crawllog.SkipLogFile), func(e crawllog.SkipEntry) {
 		runOf(e.Time).Skipped++
-		if e.Reason == string(scheduler.ReasonNofollow) && len(h.unfollowed) < maxRecentSkips {
-			h.unfollowed = append(h.unfollowed, e.URL)
-		}
 		if e.Queued {
 			// The URL stayed queued: this run fetches it, or defers and
 			// logs it again. Counted in its run's share, not in the
 			// crawl's totals, which would count it once per run.
 			return
+		}
+		if loggedOnce(scheduler.Reason(e.Reason)) && len(h.refused) < maxRecentSkips {
+			h.refused = append(h.refused, e.URL)
 		}
 		h.tally.skip(e.Host, e.Reason)
 	})

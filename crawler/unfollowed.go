@@ -17,40 +17,87 @@ import (
 )
 
 // UnfollowedFile, in the output directory, holds the links not followed
-// (nofollow) that a crawl which has not finished (interrupted, or with
-// hosts deferred to a later run) still has to check: pages left in its
-// frontier may link their URLs. The run that finishes the crawl logs
-// those nothing brought, and removes it.
+// (nofollow) whose URLs are not settled yet: a page still in the frontier
+// may link them in a way that may be followed. Each is appended as it is
+// found, so a kill -9 loses none; the run that finishes the crawl settles
+// them all and removes the file.
 const UnfollowedFile = "unfollowed.jsonl"
 
-// maxHeldUnfollowed bounds the links not followed that wait to be logged;
-// past it they are logged at once.
+// maxHeldUnfollowed bounds the links not followed held in memory; past it
+// they are settled at once, as at the end of the crawl.
 const maxHeldUnfollowed = 50_000
 
-// unfollowed holds the links not followed (nofollow) until the run ends, by
-// URL: a link to the same URL from a page that may be followed can still
-// bring it, and a URL fetched in the run must not also be logged as not
-// fetched. Safe for concurrent use.
+// unfollowed holds the links not followed, by URL, until they are settled:
+// a link to the same URL from a page that may be followed can still bring
+// it, and a URL that is fetched must not be logged as not fetched. It
+// mirrors them in UnfollowedFile. Safe for concurrent use.
 type unfollowed struct {
 	mu   sync.Mutex
+	path string
+	f    *os.File                  // UnfollowedFile open for appending, once a link is held
 	held map[string]scheduler.Skip // the first skip of each URL
 }
 
-// hold keeps s (the scheduler's nofollow skip of a URL not seen) and
-// reports whether the held links reached maxHeldUnfollowed.
-func (u *unfollowed) hold(s scheduler.Skip) (full bool) {
-	u.mu.Lock()
-	defer u.mu.Unlock()
+// load reads dir's UnfollowedFile, if an earlier run left one, into the
+// held links (a torn last line is passed over), and keeps its path.
+func (u *unfollowed) load(dir string) error {
+	u.path = filepath.Join(dir, UnfollowedFile)
+	return scanJSONL(u.path, func(s scheduler.Skip) {
+		if s.URL != "" && s.Reason == scheduler.ReasonNofollow {
+			u.remember(s)
+		}
+	})
+}
+
+// remember adds s to the held links unless its URL is held; u.mu held (or
+// u not shared yet).
+func (u *unfollowed) remember(s scheduler.Skip) bool {
+	if _, ok := u.held[s.URL]; ok {
+		return false
+	}
 	if u.held == nil {
 		u.held = map[string]scheduler.Skip{}
 	}
-	if _, ok := u.held[s.URL]; !ok {
-		u.held[s.URL] = s
-	}
-	return len(u.held) >= maxHeldUnfollowed
+	u.held[s.URL] = s
+	return true
 }
 
-// take returns the held skips and forgets them.
+// hold keeps s (the scheduler's nofollow skip of a URL not seen), appends
+// it to UnfollowedFile, and reports whether the held links reached
+// maxHeldUnfollowed.
+func (u *unfollowed) hold(s scheduler.Skip) (full bool, err error) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if !u.remember(s) {
+		return false, nil
+	}
+	if u.path != "" {
+		err = u.append(s)
+	}
+	return len(u.held) >= maxHeldUnfollowed, err
+}
+
+// append writes s as one line of UnfollowedFile, in one write; u.mu held.
+func (u *unfollowed) append(s scheduler.Skip) error {
+	if u.f == nil {
+		f, err := os.OpenFile(u.path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+		if err != nil {
+			return fmt.Errorf("crawler: keep links not followed: %w", err)
+		}
+		u.f = f
+	}
+	b, err := json.Marshal(s)
+	if err == nil {
+		_, err = u.f.Write(append(b, '\n'))
+	}
+	if err != nil {
+		return fmt.Errorf("crawler: keep links not followed: %w", err)
+	}
+	return nil
+}
+
+// take returns the held links and forgets them; keep writes the file
+// again once they are settled.
 func (u *unfollowed) take() map[string]scheduler.Skip {
 	u.mu.Lock()
 	defer u.mu.Unlock()
@@ -59,12 +106,78 @@ func (u *unfollowed) take() map[string]scheduler.Skip {
 	return h
 }
 
-// logUnfollowed logs each held link whose URL the frontier still has not
-// seen (queued or fetched), and that no run of the crawl logged yet: the
-// links not followed that nothing else brought. They are logged in the
-// order they were found, each stamped with the time it is logged. If the
-// frontier cannot tell, the link is logged: it was not followed.
-func (c *crawl) logUnfollowed() {
+// keep holds rest again, with the links held since take, and rewrites
+// UnfollowedFile to hold just those (through a temporary file, so a crash
+// leaves the old file or the new one), or removes it if there are none.
+func (u *unfollowed) keep(rest map[string]scheduler.Skip) error {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	for _, s := range rest {
+		u.remember(s)
+	}
+	if u.f != nil {
+		u.f.Close()
+		u.f = nil
+	}
+	if u.path == "" {
+		return nil
+	}
+	if len(u.held) == 0 {
+		if err := os.Remove(u.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("crawler: settle links not followed: %w", err)
+		}
+		return nil
+	}
+	tmp := u.path + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return fmt.Errorf("crawler: keep links not followed: %w", err)
+	}
+	w := bufio.NewWriter(f)
+	enc := json.NewEncoder(w)
+	for _, s := range u.held {
+		if err = enc.Encode(s); err != nil {
+			break
+		}
+	}
+	if err = errors.Join(err, w.Flush(), f.Close()); err != nil {
+		return fmt.Errorf("crawler: keep links not followed: %w", err)
+	}
+	return os.Rename(tmp, u.path)
+}
+
+// close closes UnfollowedFile.
+func (u *unfollowed) close() {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if u.f != nil {
+		u.f.Close()
+		u.f = nil
+	}
+}
+
+// holdUnfollowed holds a link not followed; past maxHeldUnfollowed it
+// settles the held links at once, as the end of the crawl would.
+func (c *crawl) holdUnfollowed(s scheduler.Skip) {
+	full, err := c.unfollowed.hold(s)
+	if err != nil {
+		c.log.Error("link not followed not kept on disk; a kill -9 would lose its skip line", "url", s.URL, "err", err)
+	}
+	if full {
+		c.settleUnfollowed(true)
+	}
+}
+
+// settleUnfollowed logs each held link whose URL the frontier has not seen
+// (queued or fetched) and no run of the crawl logged for any reason: a
+// link not followed that nothing else brought. Final, when the crawl is
+// finished, the lines are final and the file is removed; otherwise
+// (interrupted, or hosts deferred) they carry "queued": true, as a
+// deferred host's URLs do (the next run fetches the URL or logs it
+// again), and the links stay held in UnfollowedFile. Lines come in the
+// order the links were found, stamped when logged. If the frontier cannot
+// tell, the link is logged: it was not followed.
+func (c *crawl) settleUnfollowed(final bool) {
 	held := c.unfollowed.take()
 	keys := make([]string, 0, len(held))
 	for k := range held {
@@ -76,10 +189,10 @@ func (c *crawl) logUnfollowed() {
 		}
 		return strings.Compare(a, b)
 	})
+	rest := map[string]scheduler.Skip{}
 	var failed error
 	for _, key := range keys {
 		s := held[key]
-		s.Time = time.Now()
 		seen := false
 		if failed == nil {
 			if seen, failed = c.sched.Seen(key); failed != nil {
@@ -87,57 +200,15 @@ func (c *crawl) logUnfollowed() {
 			}
 		}
 		if seen || !c.logged.add(key) {
-			continue
+			continue // brought by another link, or logged for another reason
 		}
+		if !final {
+			rest[key] = s
+		}
+		s.Time, s.Queued = time.Now(), !final
 		c.recordSkip(s)
 	}
-}
-
-// endUnfollowed settles the held links at the end of a run: a crawl that
-// has finished (nothing left in its frontier, or a demo, which cannot be
-// resumed) logs them; one that has not keeps them in UnfollowedFile for
-// the run that continues it.
-func (c *crawl) endUnfollowed(finished bool) {
-	path := filepath.Join(c.cfg.Out, UnfollowedFile)
-	if finished {
-		c.logUnfollowed()
-		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			c.log.Error("unfollowed links file not removed", "err", err)
-		}
-		return
+	if err := c.unfollowed.keep(rest); err != nil {
+		c.log.Error("links not followed not kept for the next run; they stay logged as queued", "err", err)
 	}
-	if err := saveUnfollowed(path, c.unfollowed.take()); err != nil {
-		c.log.Error("links not followed not saved for the next run; they are not logged", "err", err)
-	}
-}
-
-// saveUnfollowed writes held to path (through a temporary file, so a crash
-// leaves the old file or the new one).
-func saveUnfollowed(path string, held map[string]scheduler.Skip) error {
-	tmp := path + ".tmp"
-	f, err := os.Create(tmp)
-	if err != nil {
-		return fmt.Errorf("crawler: save unfollowed links: %w", err)
-	}
-	w := bufio.NewWriter(f)
-	enc := json.NewEncoder(w)
-	for _, s := range held {
-		if err := enc.Encode(s); err != nil {
-			f.Close()
-			return fmt.Errorf("crawler: save unfollowed links: %w", err)
-		}
-	}
-	if err := errors.Join(w.Flush(), f.Close()); err != nil {
-		return fmt.Errorf("crawler: save unfollowed links: %w", err)
-	}
-	return os.Rename(tmp, path)
-}
-
-// loadUnfollowed holds again the links an unfinished run saved in dir.
-func (u *unfollowed) load(dir string) error {
-	return scanJSONL(filepath.Join(dir, UnfollowedFile), func(s scheduler.Skip) {
-		if s.URL != "" && s.Reason == scheduler.ReasonNofollow {
-			u.hold(s)
-		}
-	})
 }
