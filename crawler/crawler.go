@@ -153,11 +153,6 @@ func start(cfg Config, opts Options) (*crawl, error) {
 	if c.history, err = readHistory(cfg.Out); err != nil {
 		return fail(err)
 	}
-	// A URL an earlier run refused and logged is not logged again.
-	for _, u := range c.history.refused {
-		c.logged.add(u)
-	}
-	c.history.refused = nil
 	if err := c.unfollowed.load(cfg.Out); err != nil {
 		return fail(err)
 	}
@@ -290,10 +285,21 @@ func (c *crawl) add(cand scheduler.Candidate) {
 	if skip.Reason == scheduler.ReasonDuplicate && cand.Seed {
 		return // a seed already in the frontier from an earlier run
 	}
-	if loggedOnce(skip.Reason) && !c.logged.add(skip.URL) {
+	if loggedOnce(skip.Reason) && !c.firstLog(skip.URL) {
 		return
 	}
 	c.recordSkip(*skip)
+}
+
+// firstLog reports whether a skip of u for a reason logged once is the
+// first for the crawl of the output directory: no earlier run logged u
+// (as it logs it: cut to scope.max_url_length), and this run has not.
+func (c *crawl) firstLog(u string) bool {
+	logged := u
+	if m := c.cfg.Scope.MaxURLLength; m > 0 && len(u) > m {
+		logged = cutForLog(u, m)
+	}
+	return !c.history.refused.has(logged) && c.logged.add(u)
 }
 
 // loggedOnce reports whether a skip for reason is logged once for the

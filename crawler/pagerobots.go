@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"unicode"
 
 	"github.com/crawlproject/crawl/archive"
 )
@@ -141,17 +142,21 @@ func directives(list, token string, names bool) []string {
 }
 
 // directiveTokens splits a directive list at commas, semicolons and white
-// space into lower-case words, each word ending in a colon ("max-snippet:",
+// space (Unicode's: a page may write &nbsp;) into lower-case words, each word ending in a colon ("max-snippet:",
 // "otherbot:") joined with the word after it, and a lone colon with the
 // words on both sides.
 func directiveTokens(list string) []string {
 	words := strings.FieldsFunc(strings.ToLower(list), func(r rune) bool {
-		return r == ',' || r == ';' || r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\f'
+		return r == ',' || r == ';' || unicode.IsSpace(r)
 	})
 	var out []string
 	for i := 0; i < len(words); i++ {
 		w := words[i]
 		switch {
+		case w != ":" && w[0] == ':' && len(out) > 0:
+			// "crawl :nofollow"
+			out[len(out)-1] += w
+			continue
 		case w == ":" && len(out) > 0 && i+1 < len(words):
 			out[len(out)-1] += ":" + words[i+1]
 			i++

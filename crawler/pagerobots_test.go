@@ -35,6 +35,10 @@ func TestMetaRobotsDirectives(t *testing.T) {
 		{"robots", "all", true, false},
 		{"robots", "noindex nofollow", true, true}, // spaces instead of commas
 		{"robots", "noindex;nofollow", true, true},
+		{"robots", "noindex,\u00a0nofollow", true, true}, // &nbsp;
+		{"robots", "nofollow\u00a0", true, true},
+		{"robots", "noindex\vnofollow", true, true},
+		{"robots", "noindex\u3000nofollow", true, true},
 		{"robots", "follow, nofollow", true, true}, // the more restrictive holds
 		{"robots", "nofollowers", true, false},     // a word, not a substring
 		{"robots", "nonesuch", true, false},
@@ -49,6 +53,10 @@ func TestMetaRobotsDirectives(t *testing.T) {
 		{"robots", "max-snippet:", true, false},
 		{"robots", "noindex : nofollow", true, true},
 		{"robots", "noindex;nofollow", true, true},
+		{"robots", "noindex,\u00a0nofollow", true, true}, // &nbsp;
+		{"robots", "nofollow\u00a0", true, true},
+		{"robots", "noindex\vnofollow", true, true},
+		{"robots", "noindex\u3000nofollow", true, true},
 		{"crawl", "nofollow", true, true}, // our own token
 		{"Crawl", "NoFollow", true, true},
 		{"googlebot", "nofollow", false, false}, // another robot's
@@ -98,6 +106,8 @@ func TestXRobotsTagDirectives(t *testing.T) {
 		{"noindex otherbot: nofollow", []string{"noindex"}},
 		{"noindex : nofollow", []string{"noindex", "nofollow"}},
 		{"crawl : nofollow", []string{"nofollow"}},
+		{"crawl :nofollow", []string{"nofollow"}},
+		{"otherbot :nofollow", nil},
 		{"noindex:nofollow", []string{"noindex", "nofollow"}},
 		{"unavailable_after: 25 Jun 2010 15:00:00 PST nofollow", []string{"unavailable_after:25", "jun", "2010", "15:00:00", "pst", "nofollow"}},
 		{"crawl:", nil},
@@ -351,8 +361,8 @@ func TestNofollowWaitsForTheCrawlToFinish(t *testing.T) {
 		t.Fatalf("first run: %v, want it interrupted", err)
 	}
 	for _, s := range skipsFor(t, cfg, scheduler.ReasonNofollow) {
-		if !s.Queued {
-			t.Errorf("the interrupted run logged %+v as final; want it queued: the next run may still bring it", s)
+		if !s.Queued || !strings.Contains(s.Detail, "the crawl is unfinished") {
+			t.Errorf("the interrupted run logged %+v as final; want it queued, saying why: the next run may still bring it", s)
 		}
 	}
 	if _, err := os.Stat(filepath.Join(cfg.Out, UnfollowedFile)); err != nil {

@@ -17,3 +17,15 @@ func TestRecentSetRemembersAndStaysBounded(t *testing.T) {
 		}
 	}
 }
+
+// loggedBefore remembers what it was given, past recentSet's bound (which
+// forgets everything when full), up to maxLoggedBefore.
+func TestLoggedBefore(t *testing.T) {
+	l := newLoggedBefore()
+	for i := range maxRecentSkips + 10 {
+		l.add(fmt.Sprintf("http://a.test/%d", i))
+	}
+	if !l.has("http://a.test/0") || !l.has(fmt.Sprintf("http://a.test/%d", maxRecentSkips+9)) || l.has("http://a.test/x") {
+		t.Error("loggedBefore forgot a URL or knows one it was not given")
+	}
+}

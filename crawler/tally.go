@@ -125,15 +125,14 @@ type history struct {
 	tally      *tally                // every earlier run's counts by host
 	duplicates int
 	// refused are the URLs earlier runs logged for a reason logged once
-	// (loggedOnce; at most maxRecentSkips), so that this run does not log
-	// them again.
-	refused []string
+	// (loggedOnce), so that this run does not log them again.
+	refused *loggedBefore
 }
 
 // readHistory reads dir's logs. Missing files are an empty history; a
 // line that does not parse (a torn last line) is passed over.
 func readHistory(dir string) (*history, error) {
-	h := &history{tally: newTally()}
+	h := &history{tally: newTally(), refused: newLoggedBefore()}
 	err := scanJSONL(filepath.Join(dir, crawllog.RunsLogFile), func(e crawllog.RunEntry) {
 		switch e.Event {
 		case crawllog.RunStart:
@@ -185,8 +184,8 @@ func readHistory(dir string) (*history, error) {
 			// crawl's totals, which would count it once per run.
 			return
 		}
-		if loggedOnce(scheduler.Reason(e.Reason)) && len(h.refused) < maxRecentSkips {
-			h.refused = append(h.refused, e.URL)
+		if loggedOnce(scheduler.Reason(e.Reason)) {
+			h.refused.add(e.URL)
 		}
 		h.tally.skip(e.Host, e.Reason)
 	})

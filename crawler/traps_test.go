@@ -85,6 +85,23 @@ func TestTooLongURLIsSkipped(t *testing.T) {
 	}
 }
 
+// TestTooLongURLLoggedOncePerCrawl: a URL longer than max_url_length is
+// logged cut; a later run of the same crawl that meets it again does not
+// log it again (the earlier line holds the cut form).
+func TestTooLongURLLoggedOncePerCrawl(t *testing.T) {
+	h := newTestHost(t)
+	h.robotsText("User-agent: *\nCrawl-delay: 0.01\n")
+	long := "/" + strings.Repeat("deeper/", 400)
+	h.html("/", long)
+	h.html("/again", long)
+	cfg := testConfig(t)
+	crawlFor(t, cfg, h.URL("/"))
+	sum := crawlFor(t, cfg, h.URL("/"), h.URL("/again"))
+	if skips := skipsFor(t, cfg, scheduler.ReasonURLTooLong); len(skips) != 1 || sum.SkipReasons["url-too-long"] != 1 {
+		t.Errorf("url-too-long skips %d, counted %d; want the URL once for the crawl", len(skips), sum.SkipReasons["url-too-long"])
+	}
+}
+
 // TestPathRepeatTrapStopped: a site that serves a page for any path under
 // /a/, each linking to the relative "a/", leads to /a/a/, /a/a/a/, ... and
 // before scope.max_path_repeats only max_url_length stopped it, a thousand

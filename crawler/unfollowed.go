@@ -32,10 +32,11 @@ const maxHeldUnfollowed = 50_000
 // it, and a URL that is fetched must not be logged as not fetched. It
 // mirrors them in UnfollowedFile. Safe for concurrent use.
 type unfollowed struct {
-	mu   sync.Mutex
-	path string
-	f    *os.File                  // UnfollowedFile open for appending, once a link is held
-	held map[string]scheduler.Skip // the first skip of each URL
+	mu     sync.Mutex
+	path   string
+	f      *os.File                  // UnfollowedFile open for appending, once a link is held
+	broken error                     // why appending failed: not tried again until keep
+	held   map[string]scheduler.Skip // the first skip of each URL
 }
 
 // load reads dir's UnfollowedFile, if an earlier run left one, into the
@@ -64,15 +65,18 @@ func (u *unfollowed) remember(s scheduler.Skip) bool {
 
 // hold keeps s (the scheduler's nofollow skip of a URL not seen), appends
 // it to UnfollowedFile, and reports whether the held links reached
-// maxHeldUnfollowed.
+// maxHeldUnfollowed. err is the first failure to append: later links are
+// held in memory only, without another try or error, until keep.
 func (u *unfollowed) hold(s scheduler.Skip) (full bool, err error) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	if !u.remember(s) {
 		return false, nil
 	}
-	if u.path != "" {
-		err = u.append(s)
+	if u.path != "" && u.broken == nil {
+		if err = u.append(s); err != nil {
+			u.broken = err
+		}
 	}
 	return len(u.held) >= maxHeldUnfollowed, err
 }
@@ -115,6 +119,7 @@ func (u *unfollowed) keep(rest map[string]scheduler.Skip) error {
 	for _, s := range rest {
 		u.remember(s)
 	}
+	u.broken = nil
 	if u.f != nil {
 		u.f.Close()
 		u.f = nil
@@ -161,7 +166,7 @@ func (u *unfollowed) close() {
 func (c *crawl) holdUnfollowed(s scheduler.Skip) {
 	full, err := c.unfollowed.hold(s)
 	if err != nil {
-		c.log.Error("link not followed not kept on disk; a kill -9 would lose its skip line", "url", s.URL, "err", err)
+		c.log.Error("links not followed not kept on disk from here on (a kill -9 would lose their skip lines; the end of the run still logs them)", "url", s.URL, "err", err)
 	}
 	if full {
 		c.settleUnfollowed(true)
@@ -199,13 +204,15 @@ func (c *crawl) settleUnfollowed(final bool) {
 				c.log.Error("frontier read failed; the links not followed are logged without asking it", "err", failed)
 			}
 		}
-		if seen || !c.logged.add(key) {
+		if seen || !c.firstLog(key) {
 			continue // brought by another link, or logged for another reason
 		}
+		s.Time = time.Now()
 		if !final {
 			rest[key] = s
+			s.Queued = true
+			s.Detail += "; the crawl is unfinished, and a page still queued may yet link it in a way that may be followed: the next run checks it again"
 		}
-		s.Time, s.Queued = time.Now(), !final
 		c.recordSkip(s)
 	}
 	if err := c.unfollowed.keep(rest); err != nil {

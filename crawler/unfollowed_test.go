@@ -93,3 +93,19 @@ func TestUnfollowedFile(t *testing.T) {
 		t.Errorf("nothing held, and the file stays: %v", err)
 	}
 }
+
+// A file that cannot be written is reported once, with the first link,
+// not once per link; the links stay held in memory.
+func TestUnfollowedFileUnwritable(t *testing.T) {
+	u := unfollowed{path: filepath.Join(t.TempDir(), "missing", UnfollowedFile)}
+	_, err := u.hold(scheduler.Skip{URL: "http://a.test/a", Reason: scheduler.ReasonNofollow})
+	if err == nil {
+		t.Fatal("no error for a file in a missing directory")
+	}
+	if _, err := u.hold(scheduler.Skip{URL: "http://a.test/b", Reason: scheduler.ReasonNofollow}); err != nil {
+		t.Errorf("second link: %v; want the failure reported once", err)
+	}
+	if len(u.take()) != 2 {
+		t.Error("the links are not held")
+	}
+}
