@@ -76,7 +76,7 @@ type crawl struct {
 	logs   *logs
 	tally  *tally
 	events *eventSink
-	logged *recentSet // URLs whose repeatable skip was already logged
+	logged *loggedOnceSet // URLs whose repeatable skip this run logged (history.refused: earlier runs)
 	// unfollowed holds the links not followed (nofollow) until the run
 	// ends, when those that nothing else brought are logged.
 	unfollowed unfollowed
@@ -132,7 +132,7 @@ func start(cfg Config, opts Options) (*crawl, error) {
 	if log == nil {
 		log = discardLogger()
 	}
-	c := &crawl{cfg: cfg, opts: opts, log: log, tally: newTally(), logged: newRecentSet(maxRecentSkips)}
+	c := &crawl{cfg: cfg, opts: opts, log: log, tally: newTally()}
 	c.events = &eventSink{fn: opts.Events, log: log}
 	store, err := scheduler.OpenBolt(filepath.Join(cfg.Out, FrontierFile))
 	if err != nil {
@@ -153,6 +153,7 @@ func start(cfg Config, opts Options) (*crawl, error) {
 	if c.history, err = readHistory(cfg.Out); err != nil {
 		return fail(err)
 	}
+	c.logged = newLoggedOnceSet(maxLoggedOnce)
 	if err := c.unfollowed.load(cfg.Out); err != nil {
 		return fail(err)
 	}
@@ -292,8 +293,9 @@ func (c *crawl) add(cand scheduler.Candidate) {
 }
 
 // firstLog reports whether a skip of u for a reason logged once is the
-// first for the crawl of the output directory: no earlier run logged u
-// (as it logs it: cut to scope.max_url_length), and this run has not.
+// first for the crawl of the output directory: no earlier run logged u (as
+// it is logged: cut to scope.max_url_length), and this run has not (two
+// long URLs that share their first octets are told apart).
 func (c *crawl) firstLog(u string) bool {
 	logged := u
 	if m := c.cfg.Scope.MaxURLLength; m > 0 && len(u) > m {

@@ -126,13 +126,13 @@ type history struct {
 	duplicates int
 	// refused are the URLs earlier runs logged for a reason logged once
 	// (loggedOnce), so that this run does not log them again.
-	refused *loggedBefore
+	refused *loggedOnceSet
 }
 
 // readHistory reads dir's logs. Missing files are an empty history; a
 // line that does not parse (a torn last line) is passed over.
 func readHistory(dir string) (*history, error) {
-	h := &history{tally: newTally(), refused: newLoggedBefore()}
+	h := &history{tally: newTally(), refused: newLoggedOnceSet(maxLoggedOnce)}
 	err := scanJSONL(filepath.Join(dir, crawllog.RunsLogFile), func(e crawllog.RunEntry) {
 		switch e.Event {
 		case crawllog.RunStart:
