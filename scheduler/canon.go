@@ -19,7 +19,8 @@ var errInvalidURL = errors.New("scheduler: invalid url")
 // RFC 3986 6.2.3 and the URL Standard's port parsing have it), user info and fragment dropped, dot segments
 // resolved (RFC 3986 5.2.4), percent-encodings of unreserved characters
 // decoded and all others in upper-case hex (RFC 3986 6.2.2), the query kept
-// byte for byte and in order, an empty path made "/". Only http and https
+// byte for byte and in order but for the octets a URI may not hold raw
+// (escapeQuery), an empty path made "/". Only http and https
 // URLs with a host and a port in 1-65535 (or none) are accepted.
 func Canonicalize(raw string, base *url.URL) (*url.URL, error) {
 	raw = strings.TrimSpace(raw)
@@ -57,7 +58,7 @@ func Canonicalize(raw string, base *url.URL) (*url.URL, error) {
 	if path == "" {
 		path = "/"
 	}
-	out := &url.URL{Scheme: scheme, Host: hostport, RawQuery: normalizeEscapes(u.RawQuery, false)}
+	out := &url.URL{Scheme: scheme, Host: hostport, RawQuery: escapeQuery(normalizeEscapes(u.RawQuery, false))}
 	if err := setEscapedPath(out, path); err != nil {
 		return nil, fmt.Errorf("%w %q: %w", errInvalidURL, raw, err)
 	}
@@ -197,6 +198,43 @@ func normalizeEscapes(s string, decode bool) string {
 		b.WriteByte(c)
 	}
 	return b.String()
+}
+
+// escapeQuery percent-encodes the octets of a query that may not appear
+// raw in a URI (RFC 3986 3.4): controls, space, '"', '<', '>', '\” (the
+// URL Standard's special-query percent-encode set, what browsers send) and
+// every octet above 0x7E. A non-ASCII octet is encoded as it came: a page
+// in UTF-8 gives the UTF-8 octets, a page in Latin-1 its Latin-1 octet,
+// which is what a browser sends for a link's query on either page. Else
+// the octet went raw into the request line, and into the skip log, whose
+// JSON turns an invalid UTF-8 octet into U+FFFD.
+func escapeQuery(q string) string {
+	i := 0
+	for i < len(q) && !queryEscaped(q[i]) {
+		i++
+	}
+	if i == len(q) {
+		return q
+	}
+	const hexdigits = "0123456789ABCDEF"
+	var b strings.Builder
+	b.Grow(len(q) + 8)
+	b.WriteString(q[:i])
+	for ; i < len(q); i++ {
+		if c := q[i]; queryEscaped(c) {
+			b.WriteByte('%')
+			b.WriteByte(hexdigits[c>>4])
+			b.WriteByte(hexdigits[c&15])
+		} else {
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// queryEscaped reports whether escapeQuery encodes c.
+func queryEscaped(c byte) bool {
+	return c <= ' ' || c > '~' || c == '"' || c == '<' || c == '>' || c == '\''
 }
 
 // removeDotSegments implements RFC 3986 section 5.2.4 on an escaped path.

@@ -41,6 +41,11 @@ func TestCanonicalize(t *testing.T) {
 		{"IPv6 port leading zeros dropped", "http://[::1]:08080/x", "http://[::1]:8080/x"},
 		{"trailing dot of a fully qualified host dropped", "http://Example.COM./x", "http://example.com/x"},
 		{"trailing dot with a port", "http://example.com.:8080/x", "http://example.com:8080/x"},
+		// RFC 3986 3.4; the URL Standard's special-query percent-encode set.
+		{"raw Latin-1 octet in the query encoded as it came", "http://example.com/s?q=caf\xe9", "http://example.com/s?q=caf%E9"},
+		{"raw UTF-8 in the query encoded octet by octet", "http://example.com/s?q=café", "http://example.com/s?q=caf%C3%A9"},
+		{"space, quotes and angle brackets in the query encoded", "http://example.com/s?q=a b\"c'<d>", "http://example.com/s?q=a%20b%22c%27%3Cd%3E"},
+		{"reserved and other printable octets kept", "http://example.com/s?a=1&b=[x]|{y}^`\\", "http://example.com/s?a=1&b=[x]|{y}^`\\"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			u, err := Canonicalize(tc.raw, base)
