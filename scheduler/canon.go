@@ -201,7 +201,8 @@ func normalizeEscapes(s string, decode bool) string {
 }
 
 // escapeQuery percent-encodes the octets of a query that may not appear
-// raw in a URI (RFC 3986 3.4): controls, space, '"', '<', '>', '\” (the
+// raw in a URI (RFC 3986 3.4): controls, space, the double quote, the
+// apostrophe and the angle brackets (the
 // URL Standard's special-query percent-encode set, what browsers send) and
 // every octet above 0x7E. A non-ASCII octet is encoded as it came: a page
 // in UTF-8 gives the UTF-8 octets, a page in Latin-1 its Latin-1 octet,
