@@ -202,13 +202,13 @@ func normalizeEscapes(s string, decode bool) string {
 
 // escapeQuery percent-encodes the octets of a query that may not appear
 // raw in a URI (RFC 3986 3.4): controls, space, the double quote, the
-// apostrophe and the angle brackets (the
-// URL Standard's special-query percent-encode set, what browsers send) and
-// every octet above 0x7E. A non-ASCII octet is encoded as it came: a page
-// in UTF-8 gives the UTF-8 octets, a page in Latin-1 its Latin-1 octet,
-// which is what a browser sends for a link's query on either page. Else
-// the octet went raw into the request line, and into the skip log, whose
-// JSON turns an invalid UTF-8 octet into U+FFFD.
+// apostrophe, the angle brackets (the URL Standard's special-query
+// percent-encode set, which browsers send encoded) and every octet above
+// 0x7E. A non-ASCII octet is encoded as it came: the UTF-8 octets of a
+// link found as UTF-8, or the raw octet of a page in another charset that
+// was not decoded (a Latin-1 é becomes %E9, as a browser sends it). Else
+// it went raw into the request line, and into the skip log, whose JSON
+// turns an invalid UTF-8 octet into U+FFFD.
 func escapeQuery(q string) string {
 	i := 0
 	for i < len(q) && !queryEscaped(q[i]) {
