@@ -203,6 +203,14 @@ func (j *job) resolve(page *url.URL, ref string) string {
 	if j.base != nil {
 		base = j.base
 	}
+	// The frontier's form, which escapes only what a URI may not hold raw
+	// (net/url's own would escape "/it's a" as "/it%27s%20a", past a
+	// robots.txt rule written with the "'").
+	if c, err := scheduler.Canonicalize(ref, base); err == nil {
+		return c.String()
+	}
+	// Not a URL the frontier takes: offered as net/url reads it, so that
+	// the scheduler logs why (a bad port, say), unless it leads nowhere.
 	u, err := base.Parse(ref)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
 		return ""

@@ -379,6 +379,10 @@ func resolve(base, ref string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	// The frontier's form, as for a link (job.resolve).
+	if c, err := scheduler.Canonicalize(ref, b); err == nil {
+		return c.String(), nil
+	}
 	r, err := url.Parse(strings.TrimSpace(ref))
 	if err != nil {
 		return "", err

@@ -406,3 +406,24 @@ func TestRawOctetInQueryRequestedEscaped(t *testing.T) {
 		t.Errorf("out-of-scope lines %+v; want the other host's link once, escaped", out)
 	}
 }
+
+// TestApostropheRuleStillMatches: a link whose path or query must be
+// escaped (a space in it) keeps its apostrophe, so Disallow: /*' still
+// matches it (RFC 9309 2.2.2 leaves %27 encoded, so a link sent as
+// /p%27a%20b would get past the rule).
+func TestApostropheRuleStillMatches(t *testing.T) {
+	h := newTestHost(t)
+	h.robotsText("User-agent: *\nCrawl-delay: 0.01\nDisallow: /*'\n")
+	h.html("/", "/p'a b", "/s?q=it's", "/s?q=it's x", "/ok")
+	h.html("/ok")
+	cfg := testConfig(t)
+	crawlFor(t, cfg, h.URL("/"))
+	got := h.paths()
+	slices.Sort(got)
+	if want := []string{"/", "/ok", "/robots.txt"}; !slices.Equal(got, want) {
+		t.Errorf("requested %q, want %q", got, want)
+	}
+	if n := len(skipsFor(t, cfg, scheduler.ReasonRobotsDisallowed)); n != 3 {
+		t.Errorf("%d robots-disallowed lines, want 3", n)
+	}
+}

@@ -28,6 +28,14 @@ func Canonicalize(raw string, base *url.URL) (*url.URL, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w %q: %w", errInvalidURL, raw, err)
 	}
+	if ref.RawPath != "" && ref.EscapedPath() != ref.RawPath {
+		// The path as written holds octets a URI may not hold raw (a
+		// space, say): net/url would then escape the whole path again,
+		// sub-delimiters too, making "/it's a" "/it%27s%20a", which a
+		// robots.txt rule written with the "'" no longer matches (RFC
+		// 9309 2.2.2 leaves %27 encoded). Escape only what must be.
+		ref.RawPath = escapePath(ref.RawPath)
+	}
 	u := ref
 	if base != nil && !ref.IsAbs() {
 		u = base.ResolveReference(ref)
@@ -200,11 +208,42 @@ func normalizeEscapes(s string, decode bool) string {
 	return b.String()
 }
 
+// escapePath percent-encodes the octets of a path as written that a URI
+// path may not hold raw, and keeps the rest, the sub-delimiters among them,
+// as a browser does: what net/url accepts as an escaped path (RFC 3986
+// pchar, '%', '/', '[' and ']').
+func escapePath(p string) string {
+	const hexdigits = "0123456789ABCDEF"
+	var b strings.Builder
+	b.Grow(len(p) + 8)
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if pathKeeps(c) {
+			b.WriteByte(c)
+			continue
+		}
+		b.WriteByte('%')
+		b.WriteByte(hexdigits[c>>4])
+		b.WriteByte(hexdigits[c&15])
+	}
+	return b.String()
+}
+
+// pathKeeps reports whether escapePath keeps c as it is.
+func pathKeeps(c byte) bool {
+	switch {
+	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		return true
+	}
+	return strings.IndexByte("-._~!$&'()*+,;=:@%/[]", c) >= 0
+}
+
 // escapeQuery percent-encodes the octets of a query that may not appear
 // raw in a URI (RFC 3986 3.4): controls, space, the double quote, the
-// apostrophe, the angle brackets (the URL Standard's special-query
-// percent-encode set, which browsers send encoded) and every octet above
-// 0x7E. A non-ASCII octet is encoded as it came: the UTF-8 octets of a
+// angle brackets and every octet above 0x7E. It keeps the apostrophe,
+// which the URL Standard has browsers encode in a query but RFC 3986
+// allows: a robots.txt rule written with it must still match (RFC 9309
+// 2.2.2 leaves %27 encoded). A non-ASCII octet is encoded as it came: the UTF-8 octets of a
 // link found as UTF-8, or the raw octet of a page in another charset that
 // was not decoded (a Latin-1 é becomes %E9, as a browser sends it). Else
 // it went raw into the request line, and into the skip log, whose JSON
@@ -235,7 +274,7 @@ func escapeQuery(q string) string {
 
 // queryEscaped reports whether escapeQuery encodes c.
 func queryEscaped(c byte) bool {
-	return c <= ' ' || c > '~' || c == '"' || c == '<' || c == '>' || c == '\''
+	return c <= ' ' || c > '~' || c == '"' || c == '<' || c == '>'
 }
 
 // removeDotSegments implements RFC 3986 section 5.2.4 on an escaped path.

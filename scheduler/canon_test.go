@@ -44,7 +44,14 @@ func TestCanonicalize(t *testing.T) {
 		// RFC 3986 3.4; the URL Standard's special-query percent-encode set.
 		{"raw Latin-1 octet in the query encoded as it came", "http://example.com/s?q=caf\xe9", "http://example.com/s?q=caf%E9"},
 		{"raw UTF-8 in the query encoded octet by octet", "http://example.com/s?q=café", "http://example.com/s?q=caf%C3%A9"},
-		{"space, quotes and angle brackets in the query encoded", "http://example.com/s?q=a b\"c'<d>", "http://example.com/s?q=a%20b%22c%27%3Cd%3E"},
+		{"space, double quote and angle brackets in the query encoded, the apostrophe kept", "http://example.com/s?q=a b\"c'<d>", "http://example.com/s?q=a%20b%22c'%3Cd%3E"},
+		// A path that must be escaped keeps its sub-delimiters (a robots.txt
+		// rule with "'" must match it), and "%27" as written stays.
+		{"path with a space keeps its apostrophe and parentheses", "http://example.com/it's (a) b", "http://example.com/it's%20(a)%20b"},
+		{"relative path with a space keeps its apostrophe", "it's b", "http://example.com/a/b/it's%20b"},
+		{"path with raw UTF-8 keeps its apostrophe", "http://example.com/caf\u00e9's", "http://example.com/caf%C3%A9's"},
+		{"encoded apostrophe kept as written", "http://example.com/it%27s b", "http://example.com/it%27s%20b"},
+		{"path with an apostrophe alone unchanged", "http://example.com/it's", "http://example.com/it's"},
 		{"reserved and other printable octets kept", "http://example.com/s?a=1&b=[x]|{y}^`\\", "http://example.com/s?a=1&b=[x]|{y}^`\\"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
