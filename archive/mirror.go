@@ -317,10 +317,10 @@ func urlKey(u *url.URL, norm bool) string {
 		if port := u.Port(); scheme == "http" && port == "80" || scheme == "https" && port == "443" {
 			host = strings.TrimSuffix(host, ":"+port)
 		}
-		p = removeDotSegments(p)
+		p = removeDotSegments(looseEscapes(p, "/", true))
 		query = ""
 		if u.RawQuery != "" {
-			query = "?" + canonicalPath(u.RawQuery)
+			query = "?" + looseEscapes(u.RawQuery, "/?", false)
 		}
 	}
 	var b strings.Builder

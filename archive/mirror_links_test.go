@@ -216,3 +216,37 @@ func mustMirrorPath(t *testing.T, root, raw string) string {
 	}
 	return p
 }
+
+// A link is looked up in one spelling whatever way it, or the stored URL,
+// escapes it: the crawler stores "/p'a%20b" and "/s?q=caf%C3%A9" where the
+// page wrote "/p'a b" (net/url escapes that /p%27a%20b) and "/s?q=café".
+// An escaped '/', '?' or '&' stays escaped: it means something else raw.
+func TestMirrorLooseKey(t *testing.T) {
+	key := func(raw string) string {
+		u, err := url.Parse(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return normKey(u)
+	}
+	for _, same := range [][]string{
+		{"http://a.test/p'a b", "http://a.test/p'a%20b", "http://a.test/p%27a%20b"},
+		{"http://a.test/s?q=café", "http://a.test/s?q=caf%C3%A9", "http://a.test/s?q=caf%c3%a9"},
+		{"http://a.test/%7Euser", "http://a.test/~user"},
+	} {
+		for _, raw := range same[1:] {
+			if key(raw) != key(same[0]) {
+				t.Errorf("%s: key %q; %s: key %q; want one key", same[0], key(same[0]), raw, key(raw))
+			}
+		}
+	}
+	for _, apart := range [][2]string{
+		{"http://a.test/a%2Fb", "http://a.test/a/b"},
+		{"http://a.test/s?a=%26b", "http://a.test/s?a=&b"},
+		{"http://a.test/s?a=%3Fb", "http://a.test/s?a=?b"},
+	} {
+		if key(apart[0]) == key(apart[1]) {
+			t.Errorf("%s and %s share a key %q", apart[0], apart[1], key(apart[0]))
+		}
+	}
+}

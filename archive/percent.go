@@ -36,3 +36,43 @@ func writePercent(b *strings.Builder, c byte) {
 	b.WriteByte(hexDigits[c>>4])
 	b.WriteByte(hexDigits[c&15])
 }
+
+// looseEscapes writes the escaped path or query s in one spelling for all
+// the ways a link may write it: an octet RFC 3986 allows raw in it (an
+// unreserved or sub-delimiter character, ':', '@', or one of extra) raw,
+// any other octet escaped ("%XX"), and a '%' that starts no escape as
+// "%25". An escaped octet is decoded if it is unreserved, or, with
+// delims (a path, where they mean nothing more than written raw), a
+// sub-delimiter, ':' or '@'. So the paths "/it's a", "/it's%20a" and
+// "/it%27s%20a" are one, and the queries "q=café" and "q=caf%C3%A9": a
+// crawler may have stored either spelling.
+func looseEscapes(s, extra string, delims bool) string {
+	const subDelims = "!$&'()*+,;=:@"
+	raw := func(c byte) bool {
+		return isUnreserved(c) || strings.IndexByte(subDelims, c) >= 0 || strings.IndexByte(extra, c) >= 0
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '%' {
+			if v, ok := unhex2(s, i+1); ok {
+				i += 2
+				if isUnreserved(v) || delims && strings.IndexByte(subDelims, v) >= 0 {
+					b.WriteByte(v)
+				} else {
+					writePercent(&b, v)
+				}
+				continue
+			}
+			b.WriteString("%25")
+			continue
+		}
+		if raw(c) {
+			b.WriteByte(c)
+		} else {
+			writePercent(&b, c)
+		}
+	}
+	return b.String()
+}
