@@ -220,7 +220,8 @@ func mustMirrorPath(t *testing.T, root, raw string) string {
 // A link is looked up in one spelling whatever way it, or the stored URL,
 // escapes it: the crawler stores "/p'a%20b" and "/s?q=caf%C3%A9" where the
 // page wrote "/p'a b" (net/url escapes that /p%27a%20b) and "/s?q=café".
-// An escaped '/', '?' or '&' stays escaped: it means something else raw.
+// An escaped '/', '+', '?' or '&' stays escaped: it means something else
+// raw (RFC 3986 section 2.2).
 func TestMirrorLooseKey(t *testing.T) {
 	key := func(raw string) string {
 		u, err := url.Parse(raw)
@@ -242,6 +243,7 @@ func TestMirrorLooseKey(t *testing.T) {
 	}
 	for _, apart := range [][2]string{
 		{"http://a.test/a%2Fb", "http://a.test/a/b"},
+		{"http://a.test/a%2Bb", "http://a.test/a+b"},
 		{"http://a.test/s?a=%26b", "http://a.test/s?a=&b"},
 		{"http://a.test/s?a=%3Fb", "http://a.test/s?a=?b"},
 	} {
