@@ -317,10 +317,10 @@ func urlKey(u *url.URL, norm bool) string {
 		if port := u.Port(); scheme == "http" && port == "80" || scheme == "https" && port == "443" {
 			host = strings.TrimSuffix(host, ":"+port)
 		}
-		p = removeDotSegments(looseEscapes(p, "/", true))
+		p = removeDotSegments(looseEscapes(p, "/", "!'()*"))
 		query = ""
 		if u.RawQuery != "" {
-			query = "?" + looseEscapes(u.RawQuery, "/?", false)
+			query = "?" + looseEscapes(u.RawQuery, "/?", "'")
 		}
 	}
 	var b strings.Builder

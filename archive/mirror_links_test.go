@@ -218,8 +218,9 @@ func mustMirrorPath(t *testing.T, root, raw string) string {
 }
 
 // A link is looked up in one spelling whatever way it, or the stored URL,
-// escapes it: the crawler stores "/p'a%20b" and "/s?q=caf%C3%A9" where the
-// page wrote "/p'a b" (net/url escapes that /p%27a%20b) and "/s?q=café".
+// escapes it: the crawler stores "/p'a%20b", "/s?q=caf%C3%A9" and
+// "/s?q=it%27s" (as colly sent it) where the page wrote "/p'a b" (net/url
+// escapes that /p%27a%20b), "/s?q=café" and "/s?q=it's".
 // An escaped '/', '+', '?' or '&' stays escaped: it means something else
 // raw (RFC 3986 section 2.2).
 func TestMirrorLooseKey(t *testing.T) {
@@ -233,6 +234,7 @@ func TestMirrorLooseKey(t *testing.T) {
 	for _, same := range [][]string{
 		{"http://a.test/p'a b", "http://a.test/p'a%20b", "http://a.test/p%27a%20b"},
 		{"http://a.test/s?q=café", "http://a.test/s?q=caf%C3%A9", "http://a.test/s?q=caf%c3%a9"},
+		{"http://a.test/s?q=it's", "http://a.test/s?q=it%27s"},
 		{"http://a.test/%7Euser", "http://a.test/~user"},
 	} {
 		for _, raw := range same[1:] {

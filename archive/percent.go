@@ -41,14 +41,16 @@ func writePercent(b *strings.Builder, c byte) {
 // the ways a link may write it: an octet RFC 3986 allows raw in it (an
 // unreserved or sub-delimiter character, ':', '@', or one of extra) raw,
 // any other octet escaped ("%XX"), and a '%' that starts no escape as
-// "%25". An escaped octet is decoded if it is unreserved, or, with
-// delims (a path), one of "!'()*": the sub-delimiters net/url escapes
-// when it escapes a path again, which the crawler keeps raw. So the paths
-// "/it's a", "/it's%20a" and "/it%27s%20a" are one, and the queries
-// "q=café" and "q=caf%C3%A9": a crawler may have stored either spelling.
+// "%25". An escaped octet is decoded if it is unreserved or one of
+// decode: in a path "!'()*", the sub-delimiters net/url escapes when it
+// escapes a path again, which the crawler keeps raw; in a query "'", which
+// the URL Standard's clients (colly's URL parser, browsers) escape and a
+// page's link may not. So the paths "/it's a", "/it's%20a" and
+// "/it%27s%20a" are one, and the queries "q=it's" and "q=it%27s", and
+// "q=café" and "q=caf%C3%A9": an archive may have stored either spelling.
 // The other escaped reserved characters ("%2B", "%2F") stay escaped: they
 // make another URL (RFC 3986 section 2.2).
-func looseEscapes(s, extra string, delims bool) string {
+func looseEscapes(s, extra, decode string) string {
 	const subDelims = "!$&'()*+,;=:@"
 	raw := func(c byte) bool {
 		return isUnreserved(c) || strings.IndexByte(subDelims, c) >= 0 || strings.IndexByte(extra, c) >= 0
@@ -60,7 +62,7 @@ func looseEscapes(s, extra string, delims bool) string {
 		if c == '%' {
 			if v, ok := unhex2(s, i+1); ok {
 				i += 2
-				if isUnreserved(v) || delims && strings.IndexByte("!'()*", v) >= 0 {
+				if isUnreserved(v) || strings.IndexByte(decode, v) >= 0 {
 					b.WriteByte(v)
 				} else {
 					writePercent(&b, v)
