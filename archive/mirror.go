@@ -158,7 +158,7 @@ func (m *mirror) redirect(fromURL, location string) {
 	if err != nil || strings.TrimSpace(location) == "" {
 		return
 	}
-	ref, err := url.Parse(strings.TrimSpace(location))
+	ref, err := parseLink(location)
 	if err != nil {
 		return
 	}
@@ -317,7 +317,7 @@ func urlKey(u *url.URL, norm bool) string {
 		if port := u.Port(); scheme == "http" && port == "80" || scheme == "https" && port == "443" {
 			host = strings.TrimSuffix(host, ":"+port)
 		}
-		p = removeDotSegments(looseEscapes(p, "/", "!'()*"))
+		p = removeDotSegments(looseEscapes(p, "/", ""))
 		query = ""
 		if u.RawQuery != "" {
 			query = "?" + looseEscapes(u.RawQuery, "/?", "'")

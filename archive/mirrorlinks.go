@@ -130,7 +130,7 @@ func documentBase(page *url.URL, src []byte) *url.URL {
 			}
 			for _, a := range tok.Attr {
 				if a.Namespace == "" && a.Key == "href" {
-					if ref, err := url.Parse(strings.TrimSpace(a.Val)); err == nil {
+					if ref, err := parseLink(a.Val); err == nil {
 						return page.ResolveReference(ref)
 					}
 					return page
@@ -170,7 +170,7 @@ func dropAttr(attrs []html.Attribute, key string) []html.Attribute {
 // f of the page whose mirrorKey is pageKey, whose links resolve against
 // base, and whether it changes.
 func (m *mirror) linkFor(pageKey string, base *url.URL, f *mirrorFile, href string) (string, bool) {
-	ref, err := url.Parse(strings.TrimSpace(href))
+	ref, err := parseLink(href)
 	if err != nil {
 		return "", false
 	}

@@ -1,6 +1,9 @@
 package archive
 
-import "strings"
+import (
+	"net/url"
+	"strings"
+)
 
 // The percent-encoding (RFC 3986 section 2.1) shared by the CDXJ keys
 // (surt.go) and the mirror's keys and file names (mirrorpath.go).
@@ -42,14 +45,13 @@ func writePercent(b *strings.Builder, c byte) {
 // unreserved or sub-delimiter character, ':', '@', or one of extra) raw,
 // any other octet escaped ("%XX"), and a '%' that starts no escape as
 // "%25". An escaped octet is decoded if it is unreserved or one of
-// decode: in a path "!'()*", the sub-delimiters net/url escapes when it
-// escapes a path again, which the crawler keeps raw; in a query "'", which
-// the URL Standard's clients (colly's URL parser, browsers) escape and a
-// page's link may not. So the paths "/it's a", "/it's%20a" and
-// "/it%27s%20a" are one, and the queries "q=it's" and "q=it%27s", and
-// "q=café" and "q=caf%C3%A9": an archive may have stored either spelling.
-// The other escaped reserved characters ("%2B", "%2F") stay escaped: they
-// make another URL (RFC 3986 section 2.2).
+// decode: in a query "'", which the URL Standard's clients (colly's URL
+// parser, browsers) send escaped whichever way the link wrote it. So the
+// paths "/it's a" and "/it's%20a" are one, and the queries "q=it's" and
+// "q=it%27s", and "q=café" and "q=caf%C3%A9": an archive may have stored
+// either spelling. The escaped reserved characters ("%27" in a path,
+// "%2B", "%2F") stay escaped: they make another URL (RFC 3986 section
+// 2.2).
 func looseEscapes(s, extra, decode string) string {
 	const subDelims = "!$&'()*+,;=:@"
 	raw := func(c byte) bool {
@@ -79,4 +81,26 @@ func looseEscapes(s, extra, decode string) string {
 		}
 	}
 	return b.String()
+}
+
+// parseLink parses a link or Location as written. Where its path holds
+// octets a URI may not hold raw (a space, say), net/url would escape the
+// whole path again, sub-delimiters too ("/it's a" becoming "/it%27s%20a",
+// another URL than the crawler's "/it's%20a"): only those octets are
+// escaped instead.
+func parseLink(s string) (*url.URL, error) {
+	u, err := url.Parse(strings.TrimSpace(s))
+	if err != nil || u.RawPath == "" || u.EscapedPath() == u.RawPath {
+		return u, err
+	}
+	var b strings.Builder
+	for i := 0; i < len(u.RawPath); i++ {
+		if c := u.RawPath[i]; isUnreserved(c) || strings.IndexByte("!$&'()*+,;=:@%/[]", c) >= 0 {
+			b.WriteByte(c)
+		} else {
+			writePercent(&b, c)
+		}
+	}
+	u.RawPath = b.String()
+	return u, nil
 }
