@@ -158,9 +158,9 @@ func (j *job) noteRequisite(page *url.URL, tag string, attr func(string) string,
 // order. One page of a trap can hold hundreds of thousands of them, each a
 // frontier entry and, once a page limit is reached, a skip log line, so
 // only the first max distinct URLs are kept, told apart as the frontier
-// tells them (scheduler.Canonicalize: "/a#1" and "/a#2" are one URL), and
-// repeats of a kept URL are kept too (the frontier counts them as
-// duplicate links).
+// tells them (job.resolve gives the frontier's form: "/a#1" and "/a#2"
+// are one URL), and repeats of a kept URL are kept too (the frontier
+// counts them as duplicate links).
 type outlinks struct {
 	urls     []string
 	distinct map[string]bool
@@ -168,7 +168,8 @@ type outlinks struct {
 	first    string // the URL of the first of them
 }
 
-// add keeps u if it is among the first max (0: no limit) distinct URLs.
+// add keeps u, a URL as job.resolve gives it, if it is among the first
+// max (0: no limit) distinct URLs.
 func (o *outlinks) add(u string, max int) {
 	if max == 0 {
 		o.urls = append(o.urls, u)
@@ -177,18 +178,14 @@ func (o *outlinks) add(u string, max int) {
 	if o.distinct == nil {
 		o.distinct = map[string]bool{}
 	}
-	key := u
-	if c, err := scheduler.Canonicalize(u, nil); err == nil {
-		key = c.String()
-	}
-	if !o.distinct[key] && len(o.distinct) == max {
+	if !o.distinct[u] && len(o.distinct) == max {
 		if o.dropped == 0 {
 			o.first = u
 		}
 		o.dropped++
 		return
 	}
-	o.distinct[key] = true
+	o.distinct[u] = true
 	o.urls = append(o.urls, u)
 }
 

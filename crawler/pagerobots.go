@@ -142,9 +142,10 @@ func directives(list, token string, names bool) []string {
 }
 
 // directiveTokens splits a directive list at commas, semicolons and white
-// space (Unicode's: a page may write &nbsp;) into lower-case words, each word ending in a colon ("max-snippet:",
-// "otherbot:") joined with the word after it, and a lone colon with the
-// words on both sides.
+// space (Unicode's: a page may write &nbsp;) into lower-case words, each
+// word ending in a colon ("max-snippet:", "otherbot:") joined with the
+// word after it, a word starting with one with the word before it, and a
+// lone colon with the words on both sides.
 func directiveTokens(list string) []string {
 	words := strings.FieldsFunc(strings.ToLower(list), func(r rune) bool {
 		return r == ',' || r == ';' || unicode.IsSpace(r)
@@ -209,15 +210,8 @@ func robotName(s string) bool {
 	return true
 }
 
-// asksNofollow reports whether directives ask not to follow the page's
-// links: "nofollow", or "none" (HTML 4.01: NOINDEX, NOFOLLOW).
-func asksNofollow(directives []string) bool {
-	_, ok := nofollowWord(directives)
-	return ok
-}
-
 // nofollowWord returns the first of directives that asks not to follow
-// the page's links.
+// the page's links: "nofollow", or "none" (HTML 4.01: NOINDEX, NOFOLLOW).
 func nofollowWord(directives []string) (string, bool) {
 	for _, d := range directives {
 		if d == "nofollow" || d == "none" {

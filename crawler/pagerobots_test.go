@@ -458,3 +458,10 @@ func TestNofollowShownWhileHostsWait(t *testing.T) {
 		t.Errorf("the link is not kept for the run that finishes: %v", err)
 	}
 }
+
+// asksNofollow reports whether directives ask not to follow the page's
+// links.
+func asksNofollow(directives []string) bool {
+	_, ok := nofollowWord(directives)
+	return ok
+}
