@@ -164,6 +164,10 @@ func isUnreserved(c byte) bool {
 		c == '-' || c == '.' || c == '_' || c == '~'
 }
 
+// upperHex holds the hex digits of a percent-encoding in normal form
+// (RFC 3986 6.2.2.1: upper case).
+const upperHex = "0123456789ABCDEF"
+
 func unhex(c byte) (byte, bool) {
 	switch {
 	case '0' <= c && c <= '9':
@@ -182,7 +186,6 @@ func normalizeEscapes(s string, decode bool) string {
 	if !strings.Contains(s, "%") {
 		return s
 	}
-	const hexdigits = "0123456789ABCDEF"
 	var b strings.Builder
 	b.Grow(len(s))
 	for i := 0; i < len(s); i++ {
@@ -196,8 +199,8 @@ func normalizeEscapes(s string, decode bool) string {
 					b.WriteByte(v)
 				} else {
 					b.WriteByte('%')
-					b.WriteByte(hexdigits[h])
-					b.WriteByte(hexdigits[l])
+					b.WriteByte(upperHex[h])
+					b.WriteByte(upperHex[l])
 				}
 				i += 2
 				continue
@@ -212,30 +215,11 @@ func normalizeEscapes(s string, decode bool) string {
 // path may not hold raw, and keeps the rest, the sub-delimiters among them,
 // as a browser does: what net/url accepts as an escaped path (RFC 3986
 // pchar, '%', '/', '[' and ']').
-func escapePath(p string) string {
-	const hexdigits = "0123456789ABCDEF"
-	var b strings.Builder
-	b.Grow(len(p) + 8)
-	for i := 0; i < len(p); i++ {
-		c := p[i]
-		if pathKeeps(c) {
-			b.WriteByte(c)
-			continue
-		}
-		b.WriteByte('%')
-		b.WriteByte(hexdigits[c>>4])
-		b.WriteByte(hexdigits[c&15])
-	}
-	return b.String()
-}
+func escapePath(p string) string { return percentEncode(p, true) }
 
 // pathKeeps reports whether escapePath keeps c as it is.
 func pathKeeps(c byte) bool {
-	switch {
-	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
-		return true
-	}
-	return strings.IndexByte("-._~!$&'()*+,;=:@%/[]", c) >= 0
+	return isUnreserved(c) || strings.IndexByte("!$&'()*+,;=:@%/[]", c) >= 0
 }
 
 // escapeQuery percent-encodes the octets of a query that may not appear
@@ -248,33 +232,43 @@ func pathKeeps(c byte) bool {
 // was not decoded (a Latin-1 é becomes %E9, as a browser sends it). Else
 // it went raw into the request line, and into the skip log, whose JSON
 // turns an invalid UTF-8 octet into U+FFFD.
-func escapeQuery(q string) string {
+func escapeQuery(q string) string { return percentEncode(q, false) }
+
+// queryEscaped reports whether escapeQuery encodes c.
+func queryEscaped(c byte) bool {
+	return c <= ' ' || c > '~' || c == '"' || c == '<' || c == '>'
+}
+
+// percentEncode writes the octets of s that escapePath (path) or
+// escapeQuery (!path) encodes as %XX, in upper-case hex; it returns s
+// itself when there are none, as for most links.
+func percentEncode(s string, path bool) string {
+	escaped := func(c byte) bool {
+		if path {
+			return !pathKeeps(c)
+		}
+		return queryEscaped(c)
+	}
 	i := 0
-	for i < len(q) && !queryEscaped(q[i]) {
+	for i < len(s) && !escaped(s[i]) {
 		i++
 	}
-	if i == len(q) {
-		return q
+	if i == len(s) {
+		return s
 	}
-	const hexdigits = "0123456789ABCDEF"
 	var b strings.Builder
-	b.Grow(len(q) + 8)
-	b.WriteString(q[:i])
-	for ; i < len(q); i++ {
-		if c := q[i]; queryEscaped(c) {
+	b.Grow(len(s) + 8)
+	b.WriteString(s[:i])
+	for ; i < len(s); i++ {
+		if c := s[i]; escaped(c) {
 			b.WriteByte('%')
-			b.WriteByte(hexdigits[c>>4])
-			b.WriteByte(hexdigits[c&15])
+			b.WriteByte(upperHex[c>>4])
+			b.WriteByte(upperHex[c&15])
 		} else {
 			b.WriteByte(c)
 		}
 	}
 	return b.String()
-}
-
-// queryEscaped reports whether escapeQuery encodes c.
-func queryEscaped(c byte) bool {
-	return c <= ' ' || c > '~' || c == '"' || c == '<' || c == '>'
 }
 
 // removeDotSegments implements RFC 3986 section 5.2.4 on an escaped path.
