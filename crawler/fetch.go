@@ -313,15 +313,20 @@ func (c *crawl) follow(j *job) {
 		for _, r := range j.requisites.urls {
 			c.add(scheduler.Candidate{URL: r, Parent: l.URL, Depth: l.Depth + 1, Kind: scheduler.KindRequisite})
 		}
-		// Offered only to be reported: a URL not seen yet is logged as
-		// not followed, once per run; one already seen is left alone.
-		for _, link := range j.nofollowed.urls {
-			c.add(scheduler.Candidate{URL: link, Parent: l.URL, Depth: l.Depth + 1, Kind: scheduler.KindPage,
-				Nofollow: fmt.Sprintf("the link on %s is not followed: the page asks robots not to follow its links (%s)", l.URL, j.robots.nofollow)})
+		// Offered only to be reported: a URL not seen yet is held, and
+		// logged as not followed if nothing brings it (unfollowed.go);
+		// one already seen is left alone. One detail serves all the
+		// page's links, in the log and in the held set.
+		unfollowed := func(links []string, why string) {
+			for _, link := range links {
+				c.add(scheduler.Candidate{URL: link, Parent: l.URL, Depth: l.Depth + 1, Kind: scheduler.KindPage, Nofollow: why})
+			}
 		}
-		for _, link := range j.relNofollowed.urls {
-			c.add(scheduler.Candidate{URL: link, Parent: l.URL, Depth: l.Depth + 1, Kind: scheduler.KindPage,
-				Nofollow: fmt.Sprintf(`the link on %s is not followed: it is marked rel="nofollow", which politeness.obey_rel_nofollow obeys`, l.URL)})
+		if len(j.nofollowed.urls) > 0 {
+			unfollowed(j.nofollowed.urls, fmt.Sprintf("the link on %s is not followed: the page asks robots not to follow its links (%s)", l.URL, j.robots.nofollow))
+		}
+		if len(j.relNofollowed.urls) > 0 {
+			unfollowed(j.relNofollowed.urls, fmt.Sprintf(`the link on %s is not followed: it is marked rel="nofollow", which politeness.obey_rel_nofollow obeys`, l.URL))
 		}
 		for what, o := range j.notFollowed() {
 			c.skipLinksPast(l, o.first, fmt.Sprintf("%d %s of the page lead past the %d distinct URLs followed (scope.max_links_per_page): this one, the first, and %d more (repeats counted) are not followed",

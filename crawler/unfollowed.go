@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -184,11 +185,7 @@ func (c *crawl) holdUnfollowed(s scheduler.Skip) {
 // tell, the link is logged: it was not followed.
 func (c *crawl) settleUnfollowed(final bool) {
 	held := c.unfollowed.take()
-	keys := make([]string, 0, len(held))
-	for k := range held {
-		keys = append(keys, k)
-	}
-	slices.SortFunc(keys, func(a, b string) int {
+	keys := slices.SortedFunc(maps.Keys(held), func(a, b string) int {
 		if c := held[a].Time.Compare(held[b].Time); c != 0 {
 			return c
 		}
