@@ -223,7 +223,7 @@ func (g *Group) Prepare() {
 	}
 	if m := g.matcher(); !m.hot {
 		m.warm.Store(true)
-		m.heat.Do(func() { g.m.Store(m.hotCopy(g.verdicts(m))) })
+		g.heatUp(m)
 	}
 }
 
@@ -239,12 +239,17 @@ func (g *Group) coldVerdict(m *matcher, i int32) Verdict {
 	if !m.warm.Load() {
 		m.warm.Store(true)
 	} else {
-		m.heat.Do(func() { g.m.Store(m.hotCopy(g.verdicts(m))) })
+		g.heatUp(m)
 	}
 	if i == m.none {
 		return g.noRuleVerdict()
 	}
 	return g.ruleVerdict(int(i))
+}
+
+// heatUp replaces g's cold matcher m with its hot copy, once.
+func (g *Group) heatUp(m *matcher) {
+	m.heat.Do(func() { g.m.Store(m.hotCopy(g.verdicts(m))) })
 }
 
 // verdicts returns the Verdict for each of m's rules deciding, then the
