@@ -95,7 +95,7 @@ func parseLink(s string) (*url.URL, error) {
 	}
 	var b strings.Builder
 	for i := 0; i < len(u.RawPath); i++ {
-		if c := u.RawPath[i]; isUnreserved(c) || strings.IndexByte("!$&'()*+,;=:@%/[]", c) >= 0 {
+		if c := u.RawPath[i]; isUnreserved(c) || isSegmentLiteral(c) || c == '/' || c == '%' {
 			b.WriteByte(c)
 		} else {
 			writePercent(&b, c)
