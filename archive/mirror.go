@@ -298,7 +298,8 @@ func mirrorKey(u *url.URL) string { return urlKey(u, false) }
 // normKey is the key a link is looked up by when no file has its exact
 // mirrorKey: mirrorKey after the rest of RFC 3986 section 6.2.2 and 6.2.3,
 // that is dot segments removed (5.2.4), the default port (80 for http, 443
-// for https) dropped, the query in canonical form and an empty one dropped.
+// for https) dropped, path and query in one spelling of their escapes
+// (looseEscapes) and an empty query dropped.
 func normKey(u *url.URL) string { return urlKey(u, true) }
 
 // urlKey builds mirrorKey, or normKey when norm is set.
