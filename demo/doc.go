@@ -3,7 +3,8 @@
 // windows, Visit-time windows open and closed, wildcard and "$" rules where
 // the longer Allow wins, a robots.txt that answers 503, a robots.txt that
 // redirects to another host, a 429 with Retry-After, a crawler trap behind a
-// Disallow, and Comment: lines meant for the crawler's operator.
+// Disallow and one of relative links, pages that ask robots not to follow
+// their links, and Comment: lines meant for the crawler's operator.
 //
 // Everything is built into the binary: pages are generated from Go values,
 // nothing is read from disk at run time. Each site listens on its own
