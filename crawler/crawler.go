@@ -77,8 +77,8 @@ type crawl struct {
 	tally  *tally
 	events *eventSink
 	logged *loggedOnceSet // URLs whose repeatable skip this run logged (history.refused: earlier runs)
-	// unfollowed holds the links not followed (nofollow) until the run
-	// ends, when those that nothing else brought are logged.
+	// unfollowed holds the links not followed (nofollow) until they are
+	// settled: logged, at the end of a run, if nothing else brought them.
 	unfollowed unfollowed
 
 	started time.Time  // this run's start
@@ -132,7 +132,7 @@ func start(cfg Config, opts Options) (*crawl, error) {
 	if log == nil {
 		log = discardLogger()
 	}
-	c := &crawl{cfg: cfg, opts: opts, log: log, tally: newTally()}
+	c := &crawl{cfg: cfg, opts: opts, log: log, tally: newTally(), logged: newLoggedOnceSet(maxLoggedOnce)}
 	c.events = &eventSink{fn: opts.Events, log: log}
 	store, err := scheduler.OpenBolt(filepath.Join(cfg.Out, FrontierFile))
 	if err != nil {
@@ -153,7 +153,6 @@ func start(cfg Config, opts Options) (*crawl, error) {
 	if c.history, err = readHistory(cfg.Out); err != nil {
 		return fail(err)
 	}
-	c.logged = newLoggedOnceSet(maxLoggedOnce)
 	if err := c.unfollowed.load(cfg.Out); err != nil {
 		return fail(err)
 	}

@@ -6,8 +6,9 @@ import (
 )
 
 // maxLoggedOnce bounds the URLs a loggedOnceSet remembers: up to about
-// 150 MB of hashes, for skip logs of gigabytes (each line is some 300
-// octets). Past it, a URL not remembered is logged again when met again.
+// 150 MB of hashes for each of the two sets (this run's, the earlier
+// runs'), for skip logs of gigabytes (each line is some 300 octets). Past
+// it, a URL not remembered is logged again when met again.
 const maxLoggedOnce = 4 << 20
 
 // loggedOnceSet is a set of URLs logged for a reason logged once
