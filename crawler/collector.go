@@ -65,15 +65,17 @@ func newCollector(tr http.RoundTripper, cfg Config, budget *parseBudget) *colly.
 	c.OnHTML("meta[name]", func(e *colly.HTMLElement) {
 		jobOf(e).robots.noteMeta(e.Attr("name"), e.Attr("content"), token)
 	})
-	c.OnHTML("a[href], area[href]", func(e *colly.HTMLElement) {
+	c.OnHTML(pageLinkSelector, func(e *colly.HTMLElement) {
 		j := jobOf(e)
 		if j == nil || !ok2xx(e.Response.StatusCode) {
 			return
 		}
-		j.noteLink(e.Request.URL, e.Attr("href"), e.Attr("rel"), cfg)
+		if ref, ok := pageRef(e.Name, e.Attr); ok {
+			j.noteLink(e.Request.URL, ref, e.Attr("rel"), cfg)
+		}
 	})
 	if cfg.Fetch.Requisites {
-		c.OnHTML("img[src], script[src], link[href]", func(e *colly.HTMLElement) {
+		c.OnHTML(requisiteSelector, func(e *colly.HTMLElement) {
 			j := jobOf(e)
 			if j == nil || !ok2xx(e.Response.StatusCode) {
 				return
@@ -116,13 +118,14 @@ func (j *job) noteBase(page *url.URL, href string) {
 	if j.base != nil {
 		return
 	}
-	if b, err := page.Parse(strings.TrimSpace(href)); err == nil {
+	if b, err := page.Parse(scheduler.CleanRef(href)); err == nil {
 		j.base = b
 	}
 }
 
-// noteLink takes an <a href> or <area href> with its rel attribute: a link
-// to follow, or one the page or the link asks not to follow. The page's
+// noteLink takes a link to another page (see pageRef) with its rel
+// attribute: a link to follow, or one the page or the link asks not to
+// follow. The page's
 // robots <meta> elements are read before its links (colly runs each
 // callback over the whole page in turn, readTags reads them first).
 func (j *job) noteLink(page *url.URL, href, rel string, cfg Config) {
@@ -138,19 +141,13 @@ func (j *job) noteLink(page *url.URL, href, rel string, cfg Config) {
 	}
 }
 
-// noteRequisite takes an <img src>, <script src> or <link href> that is a
-// style sheet or an icon; attr reads the element's attributes.
+// noteRequisite takes the references to a page's requisites that the
+// element tag holds (see requisiteRefs); attr reads its attributes.
 func (j *job) noteRequisite(page *url.URL, tag string, attr func(string) string, max int) {
-	src := attr("src")
-	if tag == "link" {
-		rel := strings.ToLower(attr("rel"))
-		if !strings.Contains(rel, "stylesheet") && !strings.Contains(rel, "icon") {
-			return
+	for _, ref := range requisiteRefs(tag, attr) {
+		if u := j.resolve(page, ref); u != "" {
+			j.requisites.add(u, max)
 		}
-		src = attr("href")
-	}
-	if u := j.resolve(page, src); u != "" {
-		j.requisites.add(u, max)
 	}
 }
 
@@ -189,10 +186,11 @@ func (o *outlinks) add(u string, max int) {
 	o.urls = append(o.urls, u)
 }
 
-// resolve makes ref absolute against the page's <base href> or its URL;
-// "" for references that lead nowhere to fetch (fragments, javascript:).
+// resolve makes ref absolute against the page's <base href> or its URL,
+// read as a browser reads it (scheduler.CleanRef); "" for references
+// that lead nowhere to fetch (fragments, javascript:, mailto:).
 func (j *job) resolve(page *url.URL, ref string) string {
-	ref = strings.TrimSpace(ref)
+	ref = scheduler.CleanRef(ref)
 	if ref == "" || ref[0] == '#' {
 		return ""
 	}
@@ -209,7 +207,17 @@ func (j *job) resolve(page *url.URL, ref string) string {
 	// Not a URL the frontier takes: offered as net/url reads it, so that
 	// the scheduler logs why (a bad port, say), unless it leads nowhere.
 	u, err := base.Parse(ref)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+	if err != nil {
+		// Not even a URI (an escape such as "%zz" in its path, a broken
+		// IPv6 host): offered as written unless it names another scheme,
+		// so that the skip log says why it was not fetched rather than
+		// nothing at all.
+		if s := scheduler.RefScheme(ref); s == "" || strings.EqualFold(s, "http") || strings.EqualFold(s, "https") {
+			return ref
+		}
+		return ""
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
 		return ""
 	}
 	return u.String()

@@ -38,6 +38,16 @@
 //     politeness.max_wait defers the host to a later run.
 //   - WARC 1.1 through package archive: request and response records hold
 //     the bytes written to and read from the connection.
+//   - Links are read as a browser reads them (linktags.go,
+//     scheduler.CleanRef): <a> and <area> href, <frame> and <iframe> src
+//     and a <meta http-equiv="refresh"> target (HTML Standard 4.2.5.3) are
+//     pages; with fetch.requisites, <img> src and lowsrc, background on
+//     <body>, <table>, <td> and <th>, <script>, <embed>, <audio>,
+//     <source> and <track> src, <video> src and poster, <object> data,
+//     <input type=image> src and style sheet and icon <link>s are
+//     requisites. Tabs and newlines inside a reference are dropped and a
+//     "\" before its query is a "/" (WHATWG URL Standard, basic URL
+//     parser); a reference that is no URL at all is logged invalid-url.
 //   - The robots <meta> element (HTML 4.01 appendix B.4.1.2) and the
 //     X-Robots-Tag header (pagerobots.go): nofollow or none, for every
 //     robot or for the agent token, leaves all of a 2xx page's links

@@ -46,10 +46,9 @@ func (j *job) readTags(page *url.URL, body []byte, token string, cfg Config) {
 		}
 	})
 	each(func(tag string, attr func(string) string) {
-		switch {
-		case (tag == "a" || tag == "area") && attr("href") != "":
-			j.noteLink(page, attr("href"), attr("rel"), cfg)
-		case cfg.Fetch.Requisites && (tag == "img" && attr("src") != "" || tag == "script" && attr("src") != "" || tag == "link" && attr("href") != ""):
+		if ref, ok := pageRef(tag, attr); ok {
+			j.noteLink(page, ref, attr("rel"), cfg)
+		} else if cfg.Fetch.Requisites {
 			j.noteRequisite(page, tag, attr, cfg.Scope.MaxLinks)
 		}
 	})

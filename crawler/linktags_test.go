@@ -1,0 +1,149 @@
+package crawler
+
+import (
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/crawlproject/crawl/scheduler"
+)
+
+// TestRefreshURL follows the HTML Standard's shared declarative refresh
+// steps (4.2.5.3, "refresh" state of http-equiv): a time, then ";" or
+// ",", then an optional "URL =", then the URL, optionally quoted.
+func TestRefreshURL(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"0; URL=moved.html", "moved.html"},
+		{"0;url=moved.html", "moved.html"},
+		{"5 ; URL = 'moved.html' trailing", "moved.html"},
+		{`0; url="a b.html"`, "a b.html"},
+		{"0, moved.html", "moved.html"},
+		{"0 moved.html", "moved.html"},
+		{"1.5; URL=/x", "/x"},
+		{".5; URL=/x", "/x"},
+		{"0; URLs.html", "URLs.html"}, // "URL" without "=": the URL starts at "U"
+		{"0; URL", "URL"},
+		{"30", ""},         // reloads itself
+		{"0;  ", ""},       // likewise
+		{"URL=/x", ""},     // no time: not a refresh declaration
+		{"0x; URL=/x", ""}, // junk after the time
+		{"", ""},
+	} {
+		if got := refreshURL(c.in); got != c.want {
+			t.Errorf("refreshURL(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// TestPageRefAndRequisiteRefs: which attributes of which elements are
+// links to pages and which are requisites of the page.
+func TestPageRefAndRequisiteRefs(t *testing.T) {
+	attrs := func(kv ...string) func(string) string {
+		return func(k string) string {
+			for i := 0; i+1 < len(kv); i += 2 {
+				if kv[i] == k {
+					return kv[i+1]
+				}
+			}
+			return ""
+		}
+	}
+	pages := []struct {
+		tag  string
+		attr func(string) string
+		want string
+	}{
+		{"a", attrs("href", "/a"), "/a"},
+		{"area", attrs("href", "/m"), "/m"},
+		{"frame", attrs("src", "menu.html"), "menu.html"},
+		{"iframe", attrs("src", "ifr.html"), "ifr.html"},
+		{"meta", attrs("http-equiv", "Refresh", "content", "0; URL=moved.html"), "moved.html"},
+		{"meta", attrs("http-equiv", "content-type", "content", "text/html; url=x"), ""},
+		{"meta", attrs("name", "robots", "content", "nofollow"), ""},
+		{"img", attrs("src", "/i.png"), ""},
+		{"a", attrs("name", "top"), ""},
+	}
+	for _, c := range pages {
+		got, ok := pageRef(c.tag, c.attr)
+		if got != c.want || ok != (c.want != "") {
+			t.Errorf("pageRef(%s) = %q, %v; want %q", c.tag, got, ok, c.want)
+		}
+	}
+	reqs := []struct {
+		tag  string
+		attr func(string) string
+		want []string
+	}{
+		{"img", attrs("src", "/hi.gif", "lowsrc", "/lo.gif"), []string{"/hi.gif", "/lo.gif"}},
+		{"body", attrs("background", "/bg.gif"), []string{"/bg.gif"}},
+		{"td", attrs("background", "/td.gif"), []string{"/td.gif"}},
+		{"embed", attrs("src", "/song.mid"), []string{"/song.mid"}},
+		{"object", attrs("data", "/flash.swf"), []string{"/flash.swf"}},
+		{"input", attrs("type", "IMAGE", "src", "/button.gif"), []string{"/button.gif"}},
+		{"input", attrs("type", "text", "src", "/no.gif"), nil},
+		{"video", attrs("src", "/v.mp4", "poster", "/v.jpg"), []string{"/v.mp4", "/v.jpg"}},
+		{"link", attrs("rel", "StyleSheet", "href", "/s.css"), []string{"/s.css"}},
+		{"link", attrs("rel", "next", "href", "/p2"), nil},
+		{"script", attrs("src", " "), nil},
+		{"a", attrs("href", "/a"), nil},
+	}
+	for _, c := range reqs {
+		if got := requisiteRefs(c.tag, c.attr); !slices.Equal(got, c.want) {
+			t.Errorf("requisiteRefs(%s) = %q, want %q", c.tag, got, c.want)
+		}
+	}
+}
+
+// TestOldSiteLinks crawls a site written the way small sites were around
+// 2000: a frame set, an iframe, a meta refresh for a moved page, a link
+// an editor wrapped over two lines, Windows back-slashed paths, and
+// table backgrounds and a low-resolution image with fetch.requisites.
+// Each is fetched at the URL a browser requests, and a link that is not
+// a URL at all is logged as invalid-url instead of vanishing.
+func TestOldSiteLinks(t *testing.T) {
+	h := newTestHost(t)
+	h.robotsText("User-agent: *\nDisallow:\n")
+	page := func(path, body string) {
+		h.pages[path] = func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "text/html")
+			w.Write([]byte(body))
+		}
+	}
+	page("/", `<HTML><FRAMESET COLS="20%,80%"><FRAME SRC="menu.html"><FRAME SRC="main.html"></FRAMESET></HTML>`)
+	page("/menu.html", "<html><body><iframe src=\"ifr.html\"></iframe>"+
+		"<a href=\"/docs/chapter1/\n  intro.html\">wrapped</a><a href=\"/pics/\tphoto.html\">tab</a>"+
+		`<a href="dir\page.html">back</a><a href="/bad%zz">bad</a></body></html>`)
+	page("/main.html", `<html><head><meta http-equiv="refresh" content="0; URL=moved.html"></head>`+
+		`<body background="bg.gif"><table background="/tbl.gif"><tr><td>`+
+		`<img src="hi.gif" lowsrc="lo.gif"></td></tr></table></body></html>`)
+	for _, p := range []string{"/ifr.html", "/moved.html", "/docs/chapter1/%20%20intro.html", "/pics/photo.html", "/dir/page.html"} {
+		h.html(p)
+	}
+	for _, p := range []string{"/bg.gif", "/tbl.gif", "/hi.gif", "/lo.gif"} {
+		h.pages[p] = func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "image/gif")
+			w.Write([]byte("GIF89a"))
+		}
+	}
+	cfg := testConfig(t)
+	cfg.Fetch.Requisites = true
+	crawlFor(t, cfg, h.URL("/"))
+	got := h.paths()
+	for _, want := range []string{"/menu.html", "/main.html", "/ifr.html", "/moved.html",
+		"/docs/chapter1/%20%20intro.html", "/pics/photo.html", "/dir/page.html",
+		"/bg.gif", "/tbl.gif", "/hi.gif", "/lo.gif"} {
+		if !slices.Contains(got, want) {
+			t.Errorf("%s not fetched; requests: %s", want, strings.Join(got, " "))
+		}
+	}
+	for _, p := range got {
+		if strings.Contains(p, "%5C") || strings.Contains(p, `\`) {
+			t.Errorf("requested %q: a back-slash is a path separator to a browser", p)
+		}
+	}
+	invalid := skipsFor(t, cfg, scheduler.ReasonInvalidURL)
+	if len(invalid) != 1 || !strings.Contains(invalid[0].URL, "/bad%zz") || !strings.Contains(invalid[0].Detail, "escape") {
+		t.Errorf("invalid-url skips = %+v, want one for /bad%%zz saying why", invalid)
+	}
+}

@@ -1,0 +1,81 @@
+package scheduler
+
+import (
+	"net/url"
+	"testing"
+)
+
+// TestCleanRef follows the WHATWG URL Standard's basic URL parser: it
+// removes leading and trailing C0 control or space, removes all ASCII tab
+// or newline, and in a special URL (http, https) reads "\" as "/" in the
+// scheme's slashes, the authority's end and the path, but not in the
+// query or fragment.
+func TestCleanRef(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"/a.html", "/a.html"},
+		{"  /a.html\n", "/a.html"},
+		{"\x00\x1f /a.html\x7f", "/a.html\x7f"}, // DEL is not a C0 control
+		{"/docs/chapter1/\n  intro.html", "/docs/chapter1/  intro.html"},
+		{"/pics/\tphoto.html", "/pics/photo.html"},
+		{"/q?a=1&\r\nb=2", "/q?a=1&b=2"},
+		{"\u00a0/a", "\u00a0/a"}, // not a C0 control: kept, then percent-encoded
+		{`dir\page.html`, "dir/page.html"},
+		{`\\127.0.0.1:8080\other.html`, "//127.0.0.1:8080/other.html"},
+		{`http:\\example.com\third.html`, "http://example.com/third.html"},
+		{`HTTPS:\\example.com\a`, `HTTPS://example.com/a`},
+		{`/a\b?x=\y#\z`, `/a/b?x=\y#\z`},
+		{`/a\b#x\y`, `/a/b#x\y`},
+		{`mailto:a\b@example.com`, `mailto:a\b@example.com`},
+		{`javascript:go('\\x')`, `javascript:go('\\x')`},
+		{`c:\dir\file.html`, `c:\dir\file.html`}, // a scheme "c", not http: left alone
+		{`./a\b`, `./a/b`},
+	} {
+		if got := CleanRef(c.in); got != c.want {
+			t.Errorf("CleanRef(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// TestCleanRefThenCanonicalize: the references browsers read after the
+// URL Standard's clean-up land on the URL a browser requests.
+func TestCleanRefThenCanonicalize(t *testing.T) {
+	base, _ := url.Parse("http://example.com/site/index.html")
+	for _, c := range []struct{ in, want string }{
+		{"/docs/chapter1/\n  intro.html", "http://example.com/docs/chapter1/%20%20intro.html"},
+		{`images\logo.gif`, "http://example.com/site/images/logo.gif"},
+		{`\\example.org\x.html`, "http://example.org/x.html"},
+		{`http:\\example.org\y.html`, "http://example.org/y.html"},
+		{`..\..\up.html`, "http://example.com/up.html"},
+	} {
+		u, err := Canonicalize(CleanRef(c.in), base)
+		if err != nil {
+			t.Errorf("Canonicalize(CleanRef(%q)): %v", c.in, err)
+			continue
+		}
+		if u.String() != c.want {
+			t.Errorf("Canonicalize(CleanRef(%q)) = %s, want %s", c.in, u, c.want)
+		}
+	}
+}
+
+// TestRobotsURL: RFC 3986 6.2.3 leaves the default port out of a URL;
+// RFC 9309 2.3 puts robots.txt at the top of the host's URI space.
+func TestRobotsURL(t *testing.T) {
+	for _, c := range []struct{ auth, want string }{
+		{"http://example.com:80", "http://example.com/robots.txt"},
+		{"https://example.com:443", "https://example.com/robots.txt"},
+		{"http://example.com:443", "http://example.com:443/robots.txt"},
+		{"https://example.com:80", "https://example.com:80/robots.txt"},
+		{"http://127.0.0.1:8080", "http://127.0.0.1:8080/robots.txt"},
+		{"http://[::1]:80", "http://[::1]/robots.txt"},
+		{"http://example.com:8080", "http://example.com:8080/robots.txt"},
+	} {
+		if got := RobotsURL(c.auth); got != c.want {
+			t.Errorf("RobotsURL(%q) = %q, want %q", c.auth, got, c.want)
+		}
+	}
+	u, _ := url.Parse("http://example.com/a")
+	if got := RobotsURL(Authority(u)); got != "http://example.com/robots.txt" {
+		t.Errorf("RobotsURL(Authority(%s)) = %q", u, got)
+	}
+}
