@@ -395,7 +395,7 @@ func (l *robotsLayer) refresh(ctx context.Context, authority string) (*robotsSta
 // It returns an error only when the fetch could not be attempted (the context
 // ended, or the host is parked); an unreachable host is an outcome.
 func (l *robotsLayer) fetch(ctx context.Context, authority string, prev *robotsState) (robotsRecord, error) {
-	target := authority + "/robots.txt"
+	target := scheduler.RobotsURL(authority)
 	rec := robotsRecord{Authority: authority, URL: target}
 	var status int
 	var body []byte

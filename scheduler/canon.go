@@ -136,6 +136,24 @@ func Authority(u *url.URL) string {
 	return scheme + "://" + net.JoinHostPort(hostName(u), port)
 }
 
+// RobotsURL is the URL of the robots.txt of authority (as Authority
+// gives it): its port is left out when it is the scheme's default, as in
+// every other URL the crawler requests (RFC 3986 6.2.3), so the request
+// carries "Host: example.com", not "Host: example.com:80", which a server
+// that canonicalises its host name answers with a redirect.
+func RobotsURL(authority string) string {
+	for _, d := range []string{"http://", "https://"} {
+		port := ":80"
+		if d == "https://" {
+			port = ":443"
+		}
+		if strings.HasPrefix(authority, d) && strings.HasSuffix(authority, port) {
+			return strings.TrimSuffix(authority, port) + "/robots.txt"
+		}
+	}
+	return authority + "/robots.txt"
+}
+
 // portOf is u's port as Canonicalize writes it ("" for the scheme's
 // default), or as written if it is not a valid port (Canonicalize refuses
 // such URLs).

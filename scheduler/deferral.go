@@ -98,7 +98,7 @@ func (s *Scheduler) deferCause(h *host, p *paceState, sc schedule) (Reason, stri
 	if !p.until.IsZero() && !sc.start.After(p.until) {
 		switch {
 		case h.robotsRetryHolds(sc.start):
-			return ReasonRobotsUnreachable, h.auth + "/robots.txt", 0
+			return ReasonRobotsUnreachable, RobotsURL(h.auth), 0
 		case p.until.Equal(h.rec.BackoffUntil):
 			return ReasonBackoffDeferred, h.untilSource(p.until), 0
 		case p.base.IsZero() || p.base.Add(sc.iv).Before(sc.start):

@@ -104,7 +104,7 @@ func TestRestartedHostDeferredByWhatHoldsIt(t *testing.T) {
 				if tc.robots {
 					// Not before the restart floor: the first run's
 					// robots.txt at 0 s plus its 1 s pace.
-					want = []fetch{{URL: "http://a.test:80/robots.txt", Kind: KindRobots, T: epoch.Add(time.Second)}}
+					want = []fetch{{URL: "http://a.test/robots.txt", Kind: KindRobots, T: epoch.Add(time.Second)}}
 				}
 				same := func(x, y fetch) bool { return x.URL == y.URL && x.Kind == y.Kind && x.T.Equal(y.T) }
 				if !slices.EqualFunc(g.fetches, want, same) {

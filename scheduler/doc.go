@@ -219,8 +219,6 @@
 //     record is written behind, since nothing could be violated by losing it.
 //   - Store.PutRobots returns an error (a write can fail); GetRobots treats
 //     a read error as absent.
-//   - The robots lease URL is Authority+"/robots.txt", so it carries the
-//     explicit port ("http://example.com:80/robots.txt").
 //   - Config.Margin defaults to 0 so fake-time schedules are exact; set a
 //     few milliseconds against network jitter.
 package scheduler

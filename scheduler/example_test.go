@@ -57,7 +57,7 @@ func Example() {
 	}
 	fmt.Printf("%+v\n", s.Host("http://example.com:80").State)
 	// Output:
-	// robots http://example.com:80/robots.txt
+	// robots http://example.com/robots.txt
 	// page http://example.com/
 	// skip http://other.org/ out-of-scope
 	// page http://example.com/about

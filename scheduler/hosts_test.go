@@ -281,7 +281,7 @@ func TestRobotsUnreachableDropsAfterMaxFailures(t *testing.T) {
 		s.Add(Candidate{URL: "http://a.test/2"})
 		ctx := context.Background()
 		l, err := s.Next(ctx)
-		if err != nil || l.Kind != KindRobots || l.URL != "http://a.test:80/robots.txt" {
+		if err != nil || l.Kind != KindRobots || l.URL != "http://a.test/robots.txt" {
 			t.Fatalf("first lease %+v %v", l, err)
 		}
 		s.Observe(l.Authority, 503, 0, "", nil) // as the transport does: a back-off

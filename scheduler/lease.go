@@ -10,7 +10,7 @@ import (
 // Next blocks until some host may be fetched (its pace elapsed, its
 // Visit-time open, fewer than PerHost leases out) and returns that host's
 // next URL. A host whose robots rules are unknown first yields one lease of
-// Kind KindRobots for authority+"/robots.txt"; its other URLs wait for
+// Kind KindRobots for RobotsURL(authority); its other URLs wait for
 // SetRules or RulesFailed. Next never waits for one host while another is
 // ready. Once Scope.MaxPages or Scope.MaxPagesPerHost pages were fetched,
 // the pages and requisites that come up are skipped with max-pages
@@ -159,7 +159,7 @@ func (s *Scheduler) issueLocked(h *host, now time.Time) *Lease {
 	var l *Lease
 	if !h.rulesKnown {
 		h.robotsOut = true
-		l = &Lease{URL: h.auth + "/robots.txt", Authority: h.auth, Kind: KindRobots, Issued: now}
+		l = &Lease{URL: RobotsURL(h.auth), Authority: h.auth, Kind: KindRobots, Issued: now}
 	} else {
 		e := s.popHead(h)
 		if counted(e.Kind) {

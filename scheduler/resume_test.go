@@ -144,7 +144,7 @@ func resumeScenario(t *testing.T, kind, dir string) {
 	// The first request to a after the restart (its robots.txt) keeps the
 	// 100 s pace from a/p1's start.
 	for _, x := range f.fetches {
-		if x.URL == "http://a.test:80/robots.txt" {
+		if x.URL == "http://a.test/robots.txt" {
 			if !x.T.Equal(lastA.Add(100 * time.Second)) {
 				t.Errorf("a robots.txt after restart at %s, want %s (crash at %s)", x.T.Sub(epoch), lastA.Add(100*time.Second).Sub(epoch), crashAt.Sub(epoch))
 			}

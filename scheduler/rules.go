@@ -84,7 +84,7 @@ func (s *Scheduler) RulesFailed(authority string, retryAt time.Time) {
 	var skips []Skip
 	if h.robotsFailures >= s.cfg.MaxFailures && !h.rec.Dropped {
 		tmpl := Skip{Authority: h.auth, Reason: ReasonRobotsUnreachable,
-			Detail: fmt.Sprintf("robots.txt unreachable %d times", h.robotsFailures), Rule: h.auth + "/robots.txt"}
+			Detail: fmt.Sprintf("robots.txt unreachable %d times", h.robotsFailures), Rule: RobotsURL(h.auth)}
 		skips = s.dropLocked(h, tmpl, now)
 	} else {
 		h.robotsRetryAt = retryAt
