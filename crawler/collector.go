@@ -7,6 +7,7 @@ import (
 
 	"github.com/gocolly/colly/v2"
 
+	"github.com/crawlproject/crawl/pageenc"
 	"github.com/crawlproject/crawl/scheduler"
 )
 
@@ -55,6 +56,14 @@ func newCollector(tr http.RoundTripper, cfg Config, budget *parseBudget) *colly.
 			j.robots.noteHeader(*r.Headers, token)
 		}
 		if parsedAsHTML(r) {
+			// Read as a browser reads it: decoded from the encoding a
+			// <meta>, a byte order mark or the bytes themselves name
+			// (colly has decoded a page whose Content-Type names one).
+			ct := r.Headers.Get("Content-Type")
+			j.enc = pageenc.Of(r.Body, ct)
+			if !strings.Contains(strings.ToLower(ct), "charset") {
+				r.Body = j.enc.Decode(r.Body)
+			}
 			j.parsing = budget.take(int64(len(r.Body)))
 			j.linksRead = ok2xx(r.StatusCode)
 		}
@@ -190,7 +199,7 @@ func (o *outlinks) add(u string, max int) {
 // read as a browser reads it (scheduler.CleanRef); "" for references
 // that lead nowhere to fetch (fragments, javascript:, mailto:).
 func (j *job) resolve(page *url.URL, ref string) string {
-	ref = scheduler.CleanRef(ref)
+	ref = j.enc.EncodeQuery(scheduler.CleanRef(ref))
 	if ref == "" || ref[0] == '#' {
 		return ""
 	}

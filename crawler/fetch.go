@@ -36,7 +36,8 @@ type job struct {
 	nofollowed, relNofollowed outlinks
 	// linksRead: the page is a 2xx HTML page, whose links are read.
 	linksRead bool
-	base      *url.URL // the page's <base href>, if any
+	base      *url.URL     // the page's <base href>, if any
+	enc       pageEncoding // the encoding the page is read in
 }
 
 func (c *crawl) handle(ctx context.Context, l *scheduler.Lease) error {

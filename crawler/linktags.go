@@ -1,6 +1,14 @@
 package crawler
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/crawlproject/crawl/pageenc"
+)
+
+// pageEncoding is the encoding a page is read in: its links' paths are
+// UTF-8 and their queries are written in it, as a browser writes them.
+type pageEncoding = pageenc.Encoding
 
 // pageLinkSelector matches the elements pageRef reads, for colly.
 const pageLinkSelector = "a[href], area[href], frame[src], iframe[src], meta[http-equiv]"

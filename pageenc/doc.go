@@ -1,0 +1,31 @@
+// Package pageenc reads the links of an HTML page in the character
+// encoding a browser reads the page in, so that the crawler requests, and
+// the mirror rewrites, the URLs a reader's browser asks for.
+//
+// A browser decodes a page before it parses it, so a link's path is the
+// UTF-8 of its characters however the page was encoded, while its query
+// is sent in the page's own encoding. A crawler that parses the raw
+// octets of a Latin-1 page requests "/caf%E9.html" where every browser
+// requests "/caf%C3%A9.html" (and a replay tool is asked for that), and
+// "&eacute;" in the same page becomes a second URL for the one page.
+//
+// Specs followed:
+//   - HTML Standard 13.2.3, determining the character encoding: a byte
+//     order mark, then the Content-Type charset, then a <meta> charset in
+//     the first 1024 bytes (golang.org/x/net/html/charset.DetermineEncoding);
+//     labels are the WHATWG Encoding Standard's (ISO-8859-1 and ASCII mean
+//     windows-1252).
+//   - URL Standard, basic URL parser, query state: the query is encoded
+//     in the document's encoding (UTF-8 for a UTF-16 document), and a
+//     character the encoding cannot hold is sent as "%26%23" N "%3B"
+//     ("&#N;" percent-encoded).
+//
+// Deviations:
+//   - A page that declares nothing is read as UTF-8 when its bytes are
+//     valid UTF-8 and as windows-1252 otherwise (DetermineEncoding's
+//     rule); browsers guess from the locale and the content, which
+//     mostly comes to the same.
+//   - A stateful encoding (ISO-2022-JP) encodes each character of a query
+//     on its own, with its own escape sequences; a browser encodes the run
+//     of them at once. Both decode to the same characters.
+package pageenc
