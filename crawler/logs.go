@@ -19,11 +19,35 @@ type jsonlFile struct {
 }
 
 func openJSONL(dir, name string) (*jsonlFile, error) {
-	f, err := os.OpenFile(filepath.Join(dir, name), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	f, err := openLines(filepath.Join(dir, name))
 	if err != nil {
 		return nil, fmt.Errorf("crawler: open %s: %w", name, err)
 	}
 	return &jsonlFile{f: f}, nil
+}
+
+// openLines opens a file of lines for appending, creating it if need be.
+// A last line that a failed write left without its newline (a full disk,
+// a power cut; a kill -9 cannot tear a line written in one write) is ended
+// first, so that the torn line stays the only one lost rather than taking
+// the next run's first line with it.
+func openLines(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err == nil && st.Size() > 0 {
+		last := make([]byte, 1)
+		if _, err = f.ReadAt(last, st.Size()-1); err == nil && last[0] != '\n' {
+			_, err = f.Write([]byte{'\n'})
+		}
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
 }
 
 func (j *jsonlFile) write(v any) error {

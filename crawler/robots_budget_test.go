@@ -371,3 +371,32 @@ func TestRobotsSummaryKeepsTheFirstFew(t *testing.T) {
 		t.Errorf("%d warnings kept, %d omitted", len(r.Warnings), r.WarningsOmitted)
 	}
 }
+
+// TestRobotsCacheTTLLoweredOnResume: robots.cache_ttl lowered for a
+// resumed crawl holds for the copies an earlier run left in the frontier
+// with its own, longer expiry (README: the flag, the environment or the
+// config in force decides; RFC 9309 2.4 sets only the upper bound).
+func TestRobotsCacheTTLLoweredOnResume(t *testing.T) {
+	cfg := testRobotsConfig()
+	cfg.CacheTTL = 5 * time.Second
+	l, _ := newTestLayer(t, cfg, nil)
+	a := "http://a.test:80"
+	now := time.Now()
+	put := func(fetched time.Time, outcome string) {
+		data, err := json.Marshal(robotsRecord{Authority: a, URL: a + "/robots.txt", Status: 200, Outcome: outcome,
+			Policy: "parse", Body: []byte("User-agent: *\nDisallow:\n"), Fetched: fetched, Expires: fetched.Add(24 * time.Hour)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		l.store.PutRobots(a, data)
+	}
+	put(now.Add(-time.Minute), outcomeParsed)
+	if st, fresh := l.cached(a, now); st == nil || fresh {
+		t.Errorf("a copy fetched a minute ago under a 24h TTL is fresh with cache_ttl 5s: %v", fresh)
+	}
+	l, _ = newTestLayer(t, cfg, nil)
+	put(now.Add(-2*time.Second), outcomeParsed)
+	if st, fresh := l.cached(a, now); st == nil || !fresh {
+		t.Errorf("a copy fetched 2s ago is not fresh with cache_ttl 5s: %v", fresh)
+	}
+}

@@ -173,6 +173,11 @@ func (l *robotsLayer) cached(authority string, now time.Time) (st *robotsState, 
 		if json.Unmarshal(data, &rec) != nil {
 			return nil, false
 		}
+		// An earlier run wrote the expiry under its robots.cache_ttl; a
+		// shorter one in force now holds for the copies it left too.
+		if ttl := rec.Fetched.Add(l.cfg.CacheTTL); rec.Outcome != outcomeUnreachable && !rec.Fetched.IsZero() && ttl.Before(rec.Expires) {
+			rec.Expires = ttl
+		}
 		loaded, loadedFrom = l.prepare(rec), data
 	}
 	l.lru.MoveToFront(st.elem)

@@ -85,7 +85,7 @@ func (u *unfollowed) hold(s scheduler.Skip) (full bool, err error) {
 // append writes s as one line of UnfollowedFile, in one write; u.mu held.
 func (u *unfollowed) append(s scheduler.Skip) error {
 	if u.f == nil {
-		f, err := os.OpenFile(u.path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+		f, err := openLines(u.path)
 		if err != nil {
 			return fmt.Errorf("crawler: keep links not followed: %w", err)
 		}

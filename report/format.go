@@ -30,8 +30,15 @@ func fmtDuration(d time.Duration) string {
 		return "0s"
 	case d < time.Second:
 		return neg + strconv.FormatInt(d.Round(time.Millisecond).Milliseconds(), 10) + "ms"
-	case d < time.Minute:
-		return neg + strconv.FormatFloat(d.Round(10*time.Millisecond).Seconds(), 'f', -1, 64) + "s"
+	case d.Round(10*time.Millisecond) < time.Minute:
+		// In whole centiseconds: a float's Seconds() printed in full gave
+		// "2.7800000000000002s".
+		cs := int64(d.Round(10*time.Millisecond) / (10 * time.Millisecond))
+		frac := strings.TrimRight(fmt.Sprintf("%02d", cs%100), "0")
+		if frac != "" {
+			frac = "." + frac
+		}
+		return neg + strconv.FormatInt(cs/100, 10) + frac + "s"
 	case d < time.Hour:
 		d = d.Round(time.Second)
 		m, s := int(d/time.Minute), int(d%time.Minute/time.Second)

@@ -14,6 +14,12 @@ func TestFmtDuration(t *testing.T) {
 		{200 * time.Millisecond, "200ms"},
 		{time.Second, "1s"},
 		{2500 * time.Millisecond, "2.5s"},
+		{2780 * time.Millisecond, "2.78s"}, // Seconds() is 2.7800000000000002
+		{7810 * time.Millisecond, "7.81s"},
+		{4694 * time.Millisecond, "4.69s"},
+		{59996 * time.Millisecond, "1m"},
+		{59994 * time.Millisecond, "59.99s"},
+		{1005 * time.Millisecond, "1.01s"},
 		{90 * time.Second, "1m 30s"},
 		{10 * time.Minute, "10m"},
 		{3*time.Hour + 2*time.Minute, "3h 2m"},
