@@ -274,6 +274,9 @@ func recordNotes(ex *exchange) []archive.Field {
 	for _, line := range ex.Interim {
 		f = append(f, archive.Field{Name: "interim-response", Value: line})
 	}
+	for _, n := range ex.HeadRepairs {
+		f = append(f, archive.Field{Name: "http-head-repair", Value: n + "; the response record keeps the head as received"})
+	}
 	if ex.Truncation != "" && ex.Err != nil {
 		f = append(f, archive.Field{Name: "fetch-error", Value: ex.Err.Error()})
 	}
@@ -412,7 +415,20 @@ func crawlEntry(ex *exchange, u, host, kind string) crawllog.CrawlEntry {
 	if ex.Err != nil {
 		e.Error = cutForLog(ex.Err.Error(), maxLoggedValue)
 	}
+	e.Note = cutForLog(exchangeNote(ex), maxLoggedValue)
 	return e
+}
+
+// exchangeNote is the crawl log's note on an answer read all the same: a
+// response head repaired before it was parsed; "" for an answer read as it
+// came.
+func exchangeNote(ex *exchange) string {
+	var parts []string
+	if len(ex.HeadRepairs) > 0 {
+		parts = append(parts, "response head repaired before parsing, archived as received (the metadata record lists each change): "+
+			strings.Join(ex.HeadRepairs, "; "))
+	}
+	return strings.Join(parts, "; ")
 }
 
 // maxLoggedValue is the most of a value a server chose (a Content-Type, a

@@ -44,7 +44,7 @@ func TestRawRecorderFindsTheFinalHead(t *testing.T) {
 			r := newRawRecorder(maxRawRequest, maxResponseHead)
 			for in := []byte(tt.in); len(in) > 0; {
 				n := min(step, len(in))
-				r.read(in[:n])
+				r.read(in[:n], nil)
 				in = in[n:]
 			}
 			if got := string(r.head()); got != tt.head {
@@ -66,17 +66,17 @@ func TestRawRecorderBoundsWhatItKeeps(t *testing.T) {
 	if r.request() != nil || r.req != nil {
 		t.Errorf("request over its limit kept: %q", r.request())
 	}
-	r.read([]byte("HTTP/1.1 200 OK\r\nX-Long: " + strings.Repeat("a", 40)))
-	r.read([]byte("\r\n\r\n"))
+	r.read([]byte("HTTP/1.1 200 OK\r\nX-Long: "+strings.Repeat("a", 40)), nil)
+	r.read([]byte("\r\n\r\n"), nil)
 	if r.head() != nil || r.resp != nil {
 		t.Errorf("head over its limit kept: %q", r.head())
 	}
 	r = newRawRecorder(64, 64)
-	r.read([]byte("HTTP/1.1 200 OK\r\n\r\n" + strings.Repeat("body", 100)))
+	r.read([]byte("HTTP/1.1 200 OK\r\n\r\n"+strings.Repeat("body", 100)), nil)
 	if string(r.head()) != "HTTP/1.1 200 OK\r\n\r\n" || len(r.resp) != len("HTTP/1.1 200 OK\r\n\r\n") {
 		t.Errorf("head %q, kept %d bytes: body bytes after the head are not kept", r.head(), len(r.resp))
 	}
-	r.read([]byte("more body"))
+	r.read([]byte("more body"), nil)
 	if len(r.resp) != len("HTTP/1.1 200 OK\r\n\r\n") {
 		t.Errorf("kept %d bytes after the head ended", len(r.resp))
 	}

@@ -74,8 +74,12 @@ type exchange struct {
 	// rebuilt from the parsed message because their raw bytes were not
 	// recorded; Interim holds the status lines of 1xx interim responses
 	// that preceded the final one. Both are said in the metadata record.
-	Rebuilt     []string
-	Interim     []string
+	Rebuilt []string
+	Interim []string
+	// HeadRepairs says what was changed in the response heads (interim
+	// and final) before net/http parsed them (repairHead); the records
+	// keep the heads as received, and the metadata record lists these.
+	HeadRepairs []string
 	IP          string
 	PaceSeconds float64
 	PaceRule    string
@@ -329,6 +333,7 @@ func (ex *exchange) record(rec *rawRecorder, req *http.Request, resp *http.Respo
 	}
 	ex.RawResponse = responseRecord(head, ex.Chunked, ex.Body)
 	ex.Interim = rec.interim
+	ex.HeadRepairs = rec.repairs
 }
 
 // truncation maps a failed body read to its WARC-Truncated reason (WARC

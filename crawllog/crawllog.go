@@ -64,6 +64,10 @@ type CrawlEntry struct {
 	Nofollow  string `json:"nofollow,omitempty"`
 	Truncated bool   `json:"truncated,omitempty"`
 	Error     string `json:"error,omitempty"`
+	// Note says, in human words, how an answer that is no failure was
+	// read all the same: a response head repaired before it was parsed,
+	// a body the server ended early.
+	Note string `json:"note,omitempty"`
 }
 
 // SkipEntry is one line of skips.jsonl: one URL not fetched, and why.
