@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -34,7 +35,9 @@ func isLinkAttr(tag, attr string) bool {
 // path of its file; a relative link to an http(s) URL that was not
 // mirrored becomes absolute, so that it points at the web rather than at
 // the local disk. A <base href> is used to resolve the links and then
-// removed, since the rewritten links are relative to the file. Files of
+// removed, since the rewritten links are relative to the file. Only the
+// URL text of a rewritten attribute (and a <base>'s href) changes; every
+// other byte of the file stays as received (see rewriteStartTags). Files of
 // earlier runs are rewritten again (their link targets may have been
 // mirrored or moved since), keeping the relative links that already name
 // a mirror file. It then removes root/@tmp.
@@ -65,47 +68,13 @@ func (m *mirror) rewriteFile(f *mirrorFile) error {
 	}
 	base := documentBase(page, src)
 	pageKey := mirrorKey(page) // for the links to this document, once per file
-	var out bytes.Buffer
-	out.Grow(len(src))
-	changed := false
-	z := html.NewTokenizer(bytes.NewReader(src))
-	for {
-		tt := z.Next()
-		if tt == html.ErrorToken {
-			break
-		}
-		raw := z.Raw()
-		if tt != html.StartTagToken && tt != html.SelfClosingTagToken {
-			out.Write(raw)
-			continue
-		}
-		tok := z.Token()
-		edited := false
-		if tok.Data == "base" {
-			n := len(tok.Attr)
-			tok.Attr = dropAttr(tok.Attr, "href")
-			edited = len(tok.Attr) != n
-		}
-		for i, a := range tok.Attr {
-			if a.Namespace != "" || !isLinkAttr(tok.Data, a.Key) {
-				continue
-			}
-			if v, ok := m.linkFor(pageKey, base, f, a.Val); ok && v != a.Val {
-				tok.Attr[i].Val = v
-				edited = true
-			}
-		}
-		if !edited {
-			out.Write(raw)
-			continue
-		}
-		changed = true
-		out.WriteString(tok.String())
-	}
-	if !changed {
+	out, _ := rewriteStartTags(src, func(tok html.Token) []attrChange {
+		return m.linkChanges(pageKey, base, f, tok)
+	})
+	if out == nil {
 		return nil
 	}
-	if err := m.writeFile(f.path, out.Bytes()); err != nil {
+	if err := m.writeFile(f.path, out); err != nil {
 		return fmt.Errorf("%w links: %w", ErrMirror, err)
 	}
 	return nil
@@ -155,15 +124,30 @@ func hasBaseTag(src []byte) bool {
 	}
 }
 
-// dropAttr returns attrs without the attributes named key.
-func dropAttr(attrs []html.Attribute, key string) []html.Attribute {
-	out := attrs[:0]
-	for _, a := range attrs {
-		if a.Namespace != "" || a.Key != key {
-			out = append(out, a)
+// linkChanges returns the changes to the start tag tok of the mirrored
+// file f (see linkFor): a <base> loses its href, every one (a browser
+// would take a second href for the first); a link attribute gets its new
+// value, the first of its name only, as the Tokenizer of a browser (WHATWG
+// HTML 13.2.5.33) and the crawler's link extraction take the first and
+// ignore the rest.
+func (m *mirror) linkChanges(pageKey string, base *url.URL, f *mirrorFile, tok html.Token) []attrChange {
+	var changes []attrChange
+	var seenBuf [2]string
+	seen := seenBuf[:0]
+	for i, a := range tok.Attr {
+		if tok.Data == "base" && a.Key == "href" {
+			changes = append(changes, attrChange{attr: i, drop: true})
+			continue
+		}
+		if !isLinkAttr(tok.Data, a.Key) || slices.Contains(seen, a.Key) {
+			continue
+		}
+		seen = append(seen, a.Key)
+		if v, ok := m.linkFor(pageKey, base, f, a.Val); ok && v != a.Val {
+			changes = append(changes, attrChange{attr: i, val: v})
 		}
 	}
-	return out
+	return changes
 }
 
 // linkFor returns the new value of a link href found in the mirrored file
