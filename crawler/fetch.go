@@ -280,6 +280,9 @@ func recordNotes(ex *exchange) []archive.Field {
 	if ex.Truncation != "" && ex.Err != nil {
 		f = append(f, archive.Field{Name: "fetch-error", Value: ex.Err.Error()})
 	}
+	if ex.EndedEarly != "" {
+		f = append(f, archive.Field{Name: "body-ended-early", Value: ex.EndedEarly})
+	}
 	return f
 }
 
@@ -420,13 +423,16 @@ func crawlEntry(ex *exchange, u, host, kind string) crawllog.CrawlEntry {
 }
 
 // exchangeNote is the crawl log's note on an answer read all the same: a
-// response head repaired before it was parsed; "" for an answer read as it
-// came.
+// response head repaired before it was parsed, a body the server ended
+// early; "" for an answer read as it came.
 func exchangeNote(ex *exchange) string {
 	var parts []string
 	if len(ex.HeadRepairs) > 0 {
 		parts = append(parts, "response head repaired before parsing, archived as received (the metadata record lists each change): "+
 			strings.Join(ex.HeadRepairs, "; "))
+	}
+	if ex.EndedEarly != "" {
+		parts = append(parts, ex.EndedEarly)
 	}
 	return strings.Join(parts, "; ")
 }

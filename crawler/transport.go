@@ -80,6 +80,10 @@ type exchange struct {
 	// and final) before net/http parsed them (repairHead); the records
 	// keep the heads as received, and the metadata record lists these.
 	HeadRepairs []string
+	// EndedEarly says why a body whose server closed the connection
+	// before its end (Truncation disconnect, no Err) is taken as the
+	// answer all the same; "" otherwise.
+	EndedEarly  string
 	IP          string
 	PaceSeconds float64
 	PaceRule    string
@@ -273,6 +277,14 @@ func (t *politeTransport) RoundTrip(in *http.Request) (*http.Response, error) {
 	ex.Chunked = len(resp.TransferEncoding) > 0 && bodyAllowed(req.Method, resp.StatusCode)
 	ex.Trailer = resp.Trailer
 	ex.record(rec, req, resp)
+	if rerr != nil && !ex.robots && endedByServer(ctx, rerr) {
+		// What arrived is the page: the server sends the same bytes
+		// every time, so a retry costs the host a request and gets
+		// nothing more. It is no failure of the host; robots.txt keeps
+		// RFC 9309's reading (an incomplete answer is an unreachable one).
+		ex.EndedEarly = endedEarly(resp, len(body))
+		rerr = nil
+	}
 	if err := cmp.Or(bad, rerr); err != nil {
 		t.fail(in, ex, err)
 		return nil, err
@@ -354,6 +366,26 @@ func truncation(ctx context.Context, err error) string {
 		return archive.TruncatedTime
 	}
 	return archive.TruncatedUnspecified
+}
+
+// endedByServer reports whether a body read failed because the server
+// closed the connection cleanly before the body's end (a Content-Length
+// larger than what it sent, a chunked body without its last chunk): net/http
+// reads EOF there as io.ErrUnexpectedEOF. A reset, a timeout or the crawl
+// stopping is not this.
+func endedByServer(ctx context.Context, err error) bool {
+	return errors.Is(err, io.ErrUnexpectedEOF) && ctx.Err() == nil
+}
+
+// endedEarly says why a body the server ended early (endedByServer) is
+// taken as the answer.
+func endedEarly(resp *http.Response, got int) string {
+	what := fmt.Sprintf("after %d of the %d body octets its Content-Length announced", got, resp.ContentLength)
+	if resp.ContentLength < 0 {
+		what = fmt.Sprintf("inside the chunked body, after %d octets, before its last chunk", got)
+	}
+	return "the server closed the connection " + what + ": the part received is taken as the answer (archived with WARC-Truncated: disconnect, its links read) " +
+		"and not fetched again, as a server that ends early sends the same each time"
 }
 
 // hostOnly returns the IP of a remote address "ip:port" ("[::1]:80" gives

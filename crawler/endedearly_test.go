@@ -1,0 +1,149 @@
+package crawler
+
+import (
+	"bufio"
+	"fmt"
+	"net"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/crawlproject/crawl/archive"
+	"github.com/crawlproject/crawl/crawllog"
+)
+
+// resetServer answers every request on 127.0.0.1 with resp, waits for the
+// client to read it, and resets the connection (TCP RST): a body broken
+// off, not ended by the server.
+func resetServer(t *testing.T, resp string) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			br := bufio.NewReader(c)
+			for {
+				line, err := br.ReadString('\n')
+				if err != nil || line == "\r\n" {
+					break
+				}
+			}
+			c.Write([]byte(resp))
+			time.Sleep(200 * time.Millisecond) // the client reads what was sent
+			c.(*net.TCPConn).SetLinger(0)
+			c.Close()
+		}
+	}()
+	t.Cleanup(func() {
+		ln.Close()
+		<-done
+	})
+	return "http://" + ln.Addr().String()
+}
+
+// A body the server ended by closing the connection early is the answer
+// (the pace sees an answer, colly reads what arrived); one broken off by a
+// reset is a failure, as before.
+func TestTransportTellsEndedEarlyFromBrokenOff(t *testing.T) {
+	const head = "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 100\r\n\r\n"
+	reset := resetServer(t, head+"twenty bytes arrived")
+	tr, pace := newBareTransport(1<<20, 5*time.Second)
+	ex, err := fetchVia(t, tr, reset+"/reset")
+	if err == nil || ex.Err == nil || ex.EndedEarly != "" || ex.Truncation != archive.TruncatedDisconnect {
+		t.Errorf("reset: error %v, ended early %q, truncation %q: want a failure, disconnect", err, ex.EndedEarly, ex.Truncation)
+	}
+	if len(pace.observed) != 1 || pace.observed[0] != "0 true" {
+		t.Errorf("reset: pace observed %q, want a failure", pace.observed)
+	}
+
+	s := newRawServer(t, map[string]rawRoute{
+		"/longcl": {resp: head + "twenty bytes arrived", end: "close"},
+		"/chunk":  {resp: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n", end: "close"},
+	}, nil)
+	for path, want := range map[string]string{
+		"/longcl": "after 20 of the 100 body octets its Content-Length announced",
+		"/chunk":  "inside the chunked body, after 5 octets, before its last chunk",
+	} {
+		tr, pace := newBareTransport(1<<20, 5*time.Second)
+		ex, err := fetchVia(t, tr, s.URL(path))
+		if err != nil || ex.Err != nil || !strings.Contains(ex.EndedEarly, want) || ex.Truncation != archive.TruncatedDisconnect {
+			t.Errorf("%s: error %v, ended early %q, truncation %q: want an answer, ended early %q", path, err, ex.EndedEarly, ex.Truncation, want)
+		}
+		if len(pace.observed) != 1 || pace.observed[0] != "200 false" {
+			t.Errorf("%s: pace observed %q, want an answer", path, pace.observed)
+		}
+	}
+}
+
+// Review 28 finding 12: a page whose server over-states its
+// Content-Length (or ends a chunked body early) is archived as far as it
+// came, once; its links are followed; the crawl log and the metadata
+// record say why it is not fetched again; the host is not failing. A
+// robots.txt that ends early is still an unreachable one (RFC 9309
+// 2.3.1.4), tried again.
+func TestCrawlTakesPagesTheServerEndedEarly(t *testing.T) {
+	long := `<html><body><a href="/fromlong">x</a></body></html>`
+	chunk := `<html><a href="/fromchunk">y</a>`
+	routes := map[string]rawRoute{
+		"/": {resp: "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 48\r\n\r\n" +
+			`<a href="/longcl">l</a><a href="/chunkcut">c</a>`},
+		"/longcl":    {resp: "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 5000\r\n\r\n" + long, end: "close"},
+		"/chunkcut":  {resp: fmt.Sprintf("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nTransfer-Encoding: chunked\r\n\r\n%x\r\n%s\r\n", len(chunk), chunk), end: "close"},
+		"/fromlong":  {resp: "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"},
+		"/fromchunk": {resp: "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"},
+	}
+	s := newRawServer(t, routes, nil)
+	robotsCut := newRawServer(t, map[string]rawRoute{
+		"/robots.txt": {resp: "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 500\r\n\r\nUser-agent: *\nAllow: /\n", end: "close"},
+	}, nil)
+	cfg := testConfig(t)
+	cfg.Politeness.DefaultDelay = 10 * time.Millisecond
+	cfg.Robots.RetryBase = 50 * time.Millisecond
+	sum := crawlFor(t, cfg, s.URL("/"), robotsCut.URL("/page"))
+
+	for _, path := range []string{"/longcl", "/chunkcut", "/fromlong", "/fromchunk"} {
+		if n := len(s.requests(path)); n != 1 {
+			t.Errorf("%s requested %d times, want once", path, n)
+		}
+	}
+	entries := map[string]crawllog.CrawlEntry{}
+	for _, e := range readJSONL[crawllog.CrawlEntry](t, filepath.Join(cfg.Out, crawllog.CrawlLogFile)) {
+		entries[e.URL] = e
+	}
+	recs := warcRecords(t, cfg.Out)
+	for path, want := range map[string]string{
+		"/longcl":   fmt.Sprintf("after %d of the 5000 body octets", len(long)),
+		"/chunkcut": fmt.Sprintf("inside the chunked body, after %d octets", len(chunk)),
+	} {
+		e := entries[s.URL(path)]
+		if e.Status != 200 || e.Error != "" || !e.Truncated || !strings.Contains(e.Note, want) || !strings.Contains(e.Note, "not fetched again") {
+			t.Errorf("%s: crawl log %+v: want 200, no error, truncated, a note saying %q", path, e, want)
+		}
+		resps, meta := recordsOf(recs, "response", s.URL(path)), recordsOf(recs, "metadata", s.URL(path))
+		if len(resps) != 1 || resps[0].Get("WARC-Truncated") != archive.TruncatedDisconnect {
+			t.Errorf("%s: %d response records, want 1 with WARC-Truncated: disconnect", path, len(resps))
+		}
+		if len(meta) != 1 || !strings.Contains(string(meta[0].Block), "body-ended-early: the server closed the connection") ||
+			!strings.Contains(string(meta[0].Block), "outlink: ") {
+			t.Errorf("%s: metadata records %d, want one saying why and listing the outlink", path, len(meta))
+		}
+	}
+	if n := len(robotsCut.requests("/robots.txt")); n < 2 || len(robotsCut.requests("/page")) != 0 {
+		t.Errorf("robots.txt ended early: asked %d times, /page %d times; want it retried as unreachable, /page never asked",
+			n, len(robotsCut.requests("/page")))
+	}
+	for _, h := range sum.Hosts {
+		if h.Host == "http://"+s.ln.Addr().String() && (h.State == "dropped" || h.Errors != 0) {
+			t.Errorf("host %+v: want no errors, not dropped", h)
+		}
+	}
+}
