@@ -25,6 +25,7 @@ func schedulerConfig(cfg Config, onSkip func(scheduler.Skip)) scheduler.Config {
 	sc.BackoffMax = max(p.BackoffMax, p.BackoffBase)
 	sc.RetryAfterMax = p.RetryAfterMax
 	sc.MaxFailures = p.MaxFailures
+	sc.RequestTimeout = cfg.Fetch.Timeout
 	mode := scheduler.ScopeSeeds
 	if cfg.Scope.Hosts == "any" {
 		mode = scheduler.ScopeAny

@@ -71,9 +71,19 @@ func TestCancelAbortsTheRequestInFlight(t *testing.T) {
 	}
 	close(release)
 	h.pages["/hang"] = func(w http.ResponseWriter, r *http.Request) {}
+	// The aborted request counts as lasting the fetch.timeout in force
+	// (README guarantee 7): a short one keeps the test short.
+	cfg.Fetch.Timeout = 500 * time.Millisecond
 	sum := crawlFor(t, cfg, h.URL("/hang"))
 	if sum.Totals.Errors != 0 || sum.Totals.Fetched != 1 || sum.Hosts[0].Fetched != 1 {
 		t.Errorf("resumed: totals %+v hosts %+v: want the aborted page fetched once and no error", sum.Totals, sum.Hosts)
+	}
+	reqs := h.requests()
+	if n := len(reqs); n < 2 || reqs[n-1].Path != "/hang" || reqs[n-2].Path != "/hang" {
+		t.Fatalf("server saw %v, want the aborted /hang and then /hang again", h.paths())
+	}
+	if gap := reqs[len(reqs)-1].Start.Sub(reqs[len(reqs)-2].Start); gap < cfg.Fetch.Timeout {
+		t.Errorf("/hang requested again %v after the aborted request started, want at least fetch.timeout %v", gap, cfg.Fetch.Timeout)
 	}
 }
 
@@ -105,7 +115,8 @@ func TestRunJoinsEveryGoroutine(t *testing.T) {
 // crawl is stopping is not an outcome of the host (RFC 9309 2.3.1.4 is
 // about servers that fail, not about us leaving): nothing is logged or
 // stored, no failure is counted, and the next run fetches robots.txt again
-// at once and crawls the host.
+// as soon as the aborted request could have ended (its fetch.timeout) and
+// crawls the host.
 func TestCancelDuringRobotsFetch(t *testing.T) {
 	h := newTestHost(t)
 	arrived := make(chan struct{}, 1)
@@ -131,10 +142,14 @@ func TestCancelDuringRobotsFetch(t *testing.T) {
 		t.Errorf("robots.jsonl has %d lines for an aborted fetch, want none", n)
 	}
 	h.robotsText("User-agent: *\nAllow: /\n")
+	cfg.Fetch.Timeout = 500 * time.Millisecond
 	start := time.Now()
 	sum := crawlFor(t, cfg, h.URL("/"))
 	if d := time.Since(start); d > 10*time.Second {
-		t.Errorf("resume took %v: robots.txt should be fetched again at once", d)
+		t.Errorf("resume took %v: robots.txt should be fetched again once the aborted request's timeout is over", d)
+	}
+	if r := h.requests(); len(r) >= 2 && r[1].Start.Sub(r[0].Start) < cfg.Fetch.Timeout {
+		t.Errorf("robots.txt requested again %v after the aborted one, want at least fetch.timeout %v", r[1].Start.Sub(r[0].Start), cfg.Fetch.Timeout)
 	}
 	if sum.Totals.Fetched != 1 || sum.Totals.Errors != 0 {
 		t.Errorf("resumed totals %+v: want the page fetched and no error", sum.Totals)

@@ -60,6 +60,13 @@ type Config struct {
 	RetryAfterMax    time.Duration `mapstructure:"retry_after_max"`    // a longer Retry-After is flagged in the host's warning; every Retry-After is honoured in full (0: never flagged)
 	MaxFailures      int           `mapstructure:"max_failures"`       // consecutive failures before a URL or host is given up
 	Scope            ScopeConfig   `mapstructure:"scope"`
+	// RequestTimeout is the longest a request may last (the crawler's
+	// fetch.timeout). A request the previous process sent and saw no end
+	// of counts as lasting this long: its host's next start after a
+	// restart is no sooner than its start plus RequestTimeout plus the
+	// interval, as if it had run to its deadline. 0: counted from its
+	// start.
+	RequestTimeout time.Duration `mapstructure:"-"`
 
 	// OnSkip, if set, receives every skip the scheduler decides on its own
 	// (dropped hosts, exhausted retries, deferred hosts). Skips returned by

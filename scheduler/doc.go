@@ -86,7 +86,11 @@
 // sorted by bucket and key, which makes large commits much cheaper.
 //
 // On Open the URLs leased by the previous run are simply still queued (so
-// each is fetched at most once more), and each host's last request start
+// each is fetched at most once more). A request whose end the previous
+// process did not see (HostRecord.Unanswered) counts as lasting
+// Config.RequestTimeout: its host's next start waits for its start plus the
+// timeout plus its interval, held as a back-off deadline named "unanswered
+// request". Each host's last request start
 // and interval are a floor for its next start until SetRules installs fresh
 // rules: until then the persisted interval stands in for the host's rules
 // (the 1996 default does not apply on top), so a host that asked for 0.5 s

@@ -219,6 +219,11 @@ func (s *Scheduler) Finish(l *Lease, r Result) error {
 		// Drop the reservation of a lease that never reached Wait (a robots
 		// lease answered from cache, a skip): no token was spent.
 		h.reserved = h.rec.LastStart
+		if h.rec.Unanswered {
+			// No request of the host is in flight any more.
+			h.rec.Unanswered = false
+			s.touch(h)
+		}
 	}
 	var skips []Skip
 	if l.Kind == KindRobots && l.seq == 0 {

@@ -2,9 +2,11 @@ package scheduler
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -291,4 +293,72 @@ func TestDefaultIntervalIsNoRestartPace(t *testing.T) {
 			t.Errorf("after restart pace %q, want the 1996 default", src)
 		}
 	})
+}
+
+// TestUnansweredRequestCountsAsLastingTheTimeout is review 28's repro: a
+// host asked for Crawl-delay 3 (1996 extended standard), its pages take
+// 2 s, and the crawl stopped while one was in flight. The server finished
+// it after the crawler was gone, so a restart that counted the interval
+// from the request's start hit the server 1 s after that answer. A
+// request whose end was not seen counts as lasting fetch.timeout; one
+// whose answer arrived counts from the answer, as before.
+func TestUnansweredRequestCountsAsLastingTheTimeout(t *testing.T) {
+	const a = "http://a.test:80"
+	rules := map[string]Rules{a: {CrawlDelay: 3 * time.Second, HasCrawlDelay: true, CrawlDelayLine: 2}}
+	for _, answered := range []bool{true, false} {
+		t.Run(fmt.Sprintf("answered=%v", answered), func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				store := NewMemStore()
+				cfg := testConfig()
+				cfg.RequestTimeout = 30 * time.Second
+				f := newFake(t, cfg, store)
+				f.rules = rules
+				f.answer = true
+				f.add("http://a.test/p0", "http://a.test/p1")
+				ctx := context.Background()
+				for range 2 { // robots.txt, then p0, answered
+					l, err := f.s.Next(ctx)
+					if err != nil {
+						t.Fatal(err)
+					}
+					f.one(l)
+				}
+				l, err := f.s.Next(ctx)
+				if err != nil || l.URL != "http://a.test/p1" {
+					t.Fatalf("third lease %+v %v", l, err)
+				}
+				if err := f.s.Wait(ctx, a); err != nil {
+					t.Fatal(err)
+				}
+				started := time.Now()
+				time.Sleep(time.Second)
+				if answered {
+					f.s.Answered(a, time.Now())
+				}
+				// Stopped here: the lease is neither observed nor finished.
+				if err := f.s.Close(); err != nil {
+					t.Fatal(err)
+				}
+				g := newFake(t, cfg, store)
+				defer g.s.Close()
+				g.rules = rules
+				want := started.Add(time.Second + 3*time.Second)
+				if !answered {
+					want = started.Add(30*time.Second + 3*time.Second)
+					if src := g.s.Host(a).BackoffReason; !strings.Contains(src, "unanswered request 33s") {
+						t.Errorf("after restart the wait is named %q, want the unanswered request", src)
+					}
+				}
+				g.run(1)
+				// The restart's first request to the host is its robots.txt.
+				if len(g.fetches) != 2 || !g.fetches[0].T.Equal(want) || !g.fetches[1].T.Equal(want.Add(3*time.Second)) {
+					var got []string
+					for _, x := range g.fetches {
+						got = append(got, fmt.Sprintf("%s at %s", x.URL, x.T.Sub(started)))
+					}
+					t.Errorf("after restart: %v; want robots.txt at %s after p1's first start, then p1 3s later", got, want.Sub(started))
+				}
+			})
+		})
+	}
 }

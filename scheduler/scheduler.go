@@ -7,6 +7,8 @@ import (
 	"net/url"
 	"sync"
 	"time"
+
+	"github.com/crawlproject/crawl/robots"
 )
 
 // Errors returned by the scheduler; test with errors.Is.
@@ -129,6 +131,7 @@ func (s *Scheduler) resume() error {
 		h := s.newHost(r.Authority)
 		h.rec = r
 		h.floor = r.NextAllowed
+		s.countUnanswered(h)
 		if r.RulesPace {
 			h.restored = r.Interval
 		}
@@ -445,4 +448,24 @@ func (s *Scheduler) Close() error {
 	s.mu.Unlock()
 	s.emit(skips)
 	return err
+}
+
+// countUnanswered makes the request h's previous process saw no end of
+// (HostRecord.Unanswered) count as lasting Config.RequestTimeout: no
+// request before its start plus the timeout plus its interval. It is held
+// as a back-off deadline, which outlasts the fresh rules SetRules brings
+// and names its reason; the server may have worked on the abandoned
+// request until then, and the gap it sees must still be the pace.
+func (s *Scheduler) countUnanswered(h *host) {
+	r := &h.rec
+	if !r.Unanswered || s.cfg.RequestTimeout <= 0 || r.LastStart.IsZero() {
+		return
+	}
+	until := r.LastStart.Add(s.cfg.RequestTimeout + r.Interval)
+	if !until.After(r.BackoffUntil) {
+		return
+	}
+	r.BackoffUntil = until
+	r.BackoffSource = fmt.Sprintf("unanswered request %s (in flight when the previous run stopped: fetch.timeout %s, then the pace %s)",
+		robots.ShortDuration(s.cfg.RequestTimeout+r.Interval), robots.ShortDuration(s.cfg.RequestTimeout), robots.ShortDuration(r.Interval))
 }

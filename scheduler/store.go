@@ -24,9 +24,14 @@ type Entry struct {
 // pace across a restart.
 type HostRecord struct {
 	Authority   string
-	LastStart   time.Time     // start of the latest request (persisted before it is sent)
-	NextAllowed time.Time     // earliest next start when LastStart was recorded
-	Interval    time.Duration // interval in force at LastStart
+	LastStart   time.Time // start of the latest request (persisted before it is sent)
+	NextAllowed time.Time // earliest next start when LastStart was recorded
+	// Unanswered says the end of the latest request was not seen: the
+	// process stopped while it was in flight (kill -9, or Ctrl-C, which
+	// abandons it while the server may still be working on it). The next
+	// Open counts it as lasting Config.RequestTimeout.
+	Unanswered bool
+	Interval   time.Duration // interval in force at LastStart
 	// RulesPace says Interval came from the host's robots.txt pace
 	// (Crawl-delay or Request-rate), not the 1996 default: only then does
 	// a later run take it as the host's pace until robots.txt is read.

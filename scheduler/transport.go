@@ -103,6 +103,7 @@ func (s *Scheduler) wait(ctx context.Context, authority string, hop bool) error 
 	start := s.tokenLocked(h, sc, now)
 	h.noteStart(&p, sc, start, now, s.cfg.Margin)
 	h.rec.LastStart = start
+	h.rec.Unanswered = true
 	h.rec.Interval = sc.iv
 	h.rec.RulesPace = p.robotsPaced(start)
 	h.rec.NextAllowed = start.Add(sc.iv)
@@ -227,6 +228,7 @@ func (s *Scheduler) Observe(authority string, status int, dur time.Duration, ret
 		return
 	}
 	h := s.host(authority)
+	h.rec.Unanswered = false // its end was seen, whatever it was
 	failed := isFailure(status, err)
 	if f := s.cfg.FetchTimeFactor; f > 0 && dur > 0 {
 		a := time.Duration(f * float64(dur))
@@ -283,9 +285,14 @@ func (s *Scheduler) Answered(authority string, t time.Time) {
 	}
 	h := s.host(authority)
 	if !t.After(h.rec.LastStart) {
+		if h.rec.Unanswered {
+			h.rec.Unanswered = false
+			s.touch(h)
+		}
 		return
 	}
 	h.rec.LastStart = t
+	h.rec.Unanswered = false
 	h.rec.NextAllowed = t.Add(h.rec.Interval)
 	s.touch(h)
 	s.fixAt(h, time.Now())
