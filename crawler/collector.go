@@ -127,7 +127,7 @@ func (j *job) noteBase(page *url.URL, href string) {
 	if j.base != nil {
 		return
 	}
-	if b, err := page.Parse(scheduler.CleanRef(href)); err == nil {
+	if b, err := page.Parse(pageenc.CleanRef(href)); err == nil {
 		j.base = b
 	}
 }
@@ -196,10 +196,10 @@ func (o *outlinks) add(u string, max int) {
 }
 
 // resolve makes ref absolute against the page's <base href> or its URL,
-// read as a browser reads it (scheduler.CleanRef); "" for references
+// read as a browser reads it (pageenc.CleanRef); "" for references
 // that lead nowhere to fetch (fragments, javascript:, mailto:).
 func (j *job) resolve(page *url.URL, ref string) string {
-	ref = j.enc.EncodeQuery(scheduler.CleanRef(ref))
+	ref = j.enc.EncodeQuery(pageenc.CleanRef(ref))
 	if ref == "" || ref[0] == '#' {
 		return ""
 	}
@@ -221,7 +221,7 @@ func (j *job) resolve(page *url.URL, ref string) string {
 		// IPv6 host): offered as written unless it names another scheme,
 		// so that the skip log says why it was not fetched rather than
 		// nothing at all.
-		if s := scheduler.RefScheme(ref); s == "" || strings.EqualFold(s, "http") || strings.EqualFold(s, "https") {
+		if s := pageenc.RefScheme(ref); s == "" || strings.EqualFold(s, "http") || strings.EqualFold(s, "https") {
 			return ref
 		}
 		return ""

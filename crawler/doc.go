@@ -39,7 +39,7 @@
 //   - WARC 1.1 through package archive: request and response records hold
 //     the bytes written to and read from the connection.
 //   - Links are read as a browser reads them (linktags.go,
-//     scheduler.CleanRef): <a> and <area> href, <frame> and <iframe> src
+//     pageenc.CleanRef): <a> and <area> href, <frame> and <iframe> src
 //     and a <meta http-equiv="refresh"> target (HTML Standard 4.2.5.3) are
 //     pages; with fetch.requisites, <img> src and lowsrc, background on
 //     <body>, <table>, <td> and <th>, <script>, <embed>, <audio>,
