@@ -308,9 +308,12 @@ func (g *Group) decideTarget(target string, isPath bool, path string, slash bool
 }
 
 // maybeRobotsTxt reports whether the normal form of the path t, cut at its
-// fragment, might be "/robots.txt" or start with "/robots.txt?". The octets
-// of t that equal those of "/robots.txt" are plain, so normalisation keeps
-// them; the next one becomes "?" only if it is '?' or starts an escape.
+// fragment, might be exactly "/robots.txt", the one URI RFC 9309 2.2.2
+// allows implicitly ("The /robots.txt URI is implicitly allowed"): with a
+// query ("/robots.txt?page=7") it is another URI, which the rules decide.
+// The octets of t that equal those of "/robots.txt" are plain, so
+// normalisation keeps them; an escape before the name's end may decode to
+// its next octet.
 func maybeRobotsTxt(t string) bool {
 	const name = "/robots.txt"
 	if len(t) < 2 || t[1] != 'r' && t[1] != '%' {
@@ -318,7 +321,7 @@ func maybeRobotsTxt(t string) bool {
 	}
 	k := commonPrefix(t, name)
 	if k == len(name) {
-		return k == len(t) || t[k] == '?' || t[k] == '#'
+		return k == len(t) || t[k] == '#'
 	}
 	return k < len(t) && t[k] == '%'
 }
@@ -352,8 +355,7 @@ func (g *Group) decide(u string, steps *int) (int, Reason) {
 	switch {
 	case g == nil:
 		return -1, ReasonNoRule
-	case len(u) >= len("/robots.txt") && u[:len("/robots.txt")] == "/robots.txt" &&
-		(len(u) == len("/robots.txt") || u[len("/robots.txt")] == '?'):
+	case u == "/robots.txt": // RFC 9309 2.2.2: that URI only, not "/robots.txt?q"
 		return -1, ReasonRobotsTxt
 	case g.deny != 0:
 		return -1, g.deny
