@@ -84,9 +84,17 @@
 //     one write to the file.
 //   - The mirror stores decoded bodies (chunked, gzip, deflate); bodies in
 //     other codings (br, zstd) or larger than 256 MiB decoded stay in the
-//     WARC only. Link rewriting covers href/src of the usual tags, not
-//     srcset or CSS url(); a <base href> is honoured and then removed, as
-//     the rewritten links are relative to the file. Links to pages not
+//     WARC only. Link rewriting covers href/src of the usual tags, img
+//     lowsrc, the background of body, table, td and th, object data and
+//     video poster, not srcset, CSS url() or a meta refresh's URL; a
+//     <base href> is honoured and then removed, as the rewritten links
+//     are relative to the file. Only the URL text of a rewritten attribute
+//     changes (as with wget -k): the case of tags, quoting, entities and
+//     every octet of a page in another charset stay as received; of
+//     duplicate link attributes the first is the link, as for a browser.
+//     Links are read as the crawler read them (package pageenc): in the
+//     page's encoding, the path in UTF-8 and the query in that encoding,
+//     tabs and newlines dropped and back-slashes read as slashes. Links to pages not
 //     mirrored become absolute URLs (as wget -k makes them), links to a
 //     URL that redirected lead to its target's file. URLs that RFC 3986
 //     6.2.2.1 and 6.2.2.2 make equal (case of scheme, host and escapes,

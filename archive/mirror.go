@@ -60,6 +60,9 @@ type mirrorFile struct {
 	url  string // as fetched, without fragment: the base of its links
 	path string
 	html bool
+	// contentType is the response's Content-Type, which names the charset
+	// the page's links are read in (with its <meta>; pageenc.Of).
+	contentType string
 	// recalled marks a file of an earlier run: its links may have been
 	// rewritten already.
 	recalled bool
@@ -95,7 +98,7 @@ func (m *mirror) recall(rawURL, contentType string) {
 	defer m.mu.Unlock()
 	for _, cand := range []string{p, fileVariant(p)} {
 		if st, err := os.Stat(cand); err == nil && st.Mode().IsRegular() {
-			m.register(u, mirrorKey(u), &mirrorFile{path: cand, html: isHTML(mediaType(contentType)), recalled: true})
+			m.register(u, mirrorKey(u), &mirrorFile{path: cand, html: isHTML(mediaType(contentType)), contentType: contentType, recalled: true})
 			return
 		}
 	}
@@ -144,7 +147,8 @@ func (m *mirror) store(rawURL string, head *httpHead, payload []byte) error {
 	if err := m.writeFile(p, body); err != nil {
 		return fmt.Errorf("%w %s: %w", ErrMirror, rawURL, err)
 	}
-	m.register(u, key, &mirrorFile{path: p, html: isHTML(mediaType(head.get("Content-Type")))})
+	ct := head.get("Content-Type")
+	m.register(u, key, &mirrorFile{path: p, html: isHTML(mediaType(ct)), contentType: ct})
 	return nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/crawlproject/crawl/pageenc"
 	"golang.org/x/net/html"
 )
 
@@ -25,6 +26,14 @@ func isLinkAttr(tag, attr string) bool {
 	case "src":
 		return tag == "img" || tag == "script" || tag == "iframe" || tag == "frame" ||
 			tag == "source" || tag == "embed" || tag == "audio" || tag == "video" || tag == "track" || tag == "input"
+	case "lowsrc":
+		return tag == "img"
+	case "background":
+		return tag == "body" || tag == "table" || tag == "td" || tag == "th"
+	case "data":
+		return tag == "object"
+	case "poster":
+		return tag == "video"
 	}
 	return false
 }
@@ -68,8 +77,11 @@ func (m *mirror) rewriteFile(f *mirrorFile) error {
 	}
 	base := documentBase(page, src)
 	pageKey := mirrorKey(page) // for the links to this document, once per file
-	out, _ := rewriteStartTags(src, func(tok html.Token) []attrChange {
-		return m.linkChanges(pageKey, base, f, tok)
+	// The links are read as the crawler read them: decoded from the page's
+	// encoding, the query written in it (pageenc).
+	enc := pageenc.Of(src, f.contentType)
+	out, _ := rewriteStartTags(src, enc, func(tok html.Token) []attrChange {
+		return m.linkChanges(pageKey, base, f, enc, tok)
 	})
 	if out == nil {
 		return nil
@@ -130,7 +142,7 @@ func hasBaseTag(src []byte) bool {
 // value, the first of its name only, as the Tokenizer of a browser (WHATWG
 // HTML 13.2.5.33) and the crawler's link extraction take the first and
 // ignore the rest.
-func (m *mirror) linkChanges(pageKey string, base *url.URL, f *mirrorFile, tok html.Token) []attrChange {
+func (m *mirror) linkChanges(pageKey string, base *url.URL, f *mirrorFile, enc pageenc.Encoding, tok html.Token) []attrChange {
 	var changes []attrChange
 	var seenBuf [2]string
 	seen := seenBuf[:0]
@@ -143,7 +155,7 @@ func (m *mirror) linkChanges(pageKey string, base *url.URL, f *mirrorFile, tok h
 			continue
 		}
 		seen = append(seen, a.Key)
-		if v, ok := m.linkFor(pageKey, base, f, a.Val); ok && v != a.Val {
+		if v, ok := m.linkFor(pageKey, base, f, enc.EncodeQuery(pageenc.CleanRef(a.Val))); ok && v != a.Val {
 			changes = append(changes, attrChange{attr: i, val: v})
 		}
 	}

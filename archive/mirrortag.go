@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/crawlproject/crawl/pageenc"
 	"golang.org/x/net/html"
 )
 
@@ -177,7 +178,7 @@ type splice struct {
 // lower-cased names and decoded values), and the edits made, in order;
 // every byte outside the edits is src's. It returns nil and no edits when
 // nothing changes. src is not modified.
-func rewriteStartTags(src []byte, decide func(tok html.Token) []attrChange) ([]byte, []splice) {
+func rewriteStartTags(src []byte, enc pageenc.Encoding, decide func(tok html.Token) []attrChange) ([]byte, []splice) {
 	var edits []splice
 	var attrs []rawAttr
 	z := html.NewTokenizer(bytes.NewReader(src))
@@ -192,9 +193,24 @@ func rewriteStartTags(src []byte, decide func(tok html.Token) []attrChange) ([]b
 		}
 		if tt == html.StartTagToken || tt == html.SelfClosingTagToken {
 			tok := z.Token()
+			tag := src[off : off+n]
+			scanned := false
+			if !enc.UTF8() && hasHighOctet(tag) {
+				// The Tokenizer decodes character references to UTF-8 and
+				// passes other octets through: a browser decodes the page
+				// first, then the references.
+				attrs, scanned = scanRawAttrs(tag, attrs[:0]), true
+				if len(attrs) == len(tok.Attr) {
+					for i, a := range attrs {
+						tok.Attr[i].Val = html.UnescapeString(enc.DecodeString(string(tag[a.valStart:a.valEnd])))
+					}
+				}
+			}
 			if changes := decide(tok); len(changes) > 0 {
-				tag := src[off : off+n]
-				if attrs = scanRawAttrs(tag, attrs[:0]); len(attrs) == len(tok.Attr) {
+				if !scanned {
+					attrs = scanRawAttrs(tag, attrs[:0])
+				}
+				if len(attrs) == len(tok.Attr) {
 					edits = appendTagEdits(edits, off, tag, attrs, changes)
 				}
 			}
@@ -307,4 +323,14 @@ func applySplices(src []byte, edits []splice) []byte {
 		last = e.end
 	}
 	return append(out, src[last:]...)
+}
+
+// hasHighOctet reports whether b holds an octet above 0x7F.
+func hasHighOctet(b []byte) bool {
+	for _, c := range b {
+		if c >= 0x80 {
+			return true
+		}
+	}
+	return false
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/crawlproject/crawl/pageenc"
 	"golang.org/x/net/html"
 )
 
@@ -82,7 +83,7 @@ func FuzzMirrorRewrite(f *testing.F) {
 			t.Fatalf("the tokens hold %d bytes of %d", off, len(src))
 		}
 
-		out, edits := rewriteStartTags(src, func(tok html.Token) []attrChange {
+		out, edits := rewriteStartTags(src, pageenc.Encoding{}, func(tok html.Token) []attrChange {
 			ch, _ := fuzzChanges(tok)
 			return ch
 		})

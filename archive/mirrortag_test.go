@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/crawlproject/crawl/pageenc"
 	"golang.org/x/net/html"
 )
 
@@ -147,7 +148,7 @@ func TestRewriteStartTagsChangesOnlyTheValue(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, edits := rewriteStartTags([]byte(tt.in), func(tok html.Token) []attrChange {
+			got, edits := rewriteStartTags([]byte(tt.in), pageenc.Encoding{}, func(tok html.Token) []attrChange {
 				var ch []attrChange
 				for i, a := range tok.Attr {
 					if tok.Data == "base" && a.Key == "href" {

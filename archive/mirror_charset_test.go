@@ -1,0 +1,74 @@
+package archive
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestMirrorLinksInThePageEncoding: the mirror reads a page's links as
+// the crawler fetched them (package pageenc: HTML Standard 13.2.3 for the
+// encoding, the URL Standard for the query), so a Latin-1 link written
+// as raw octets, or as a character reference, leads to the file of the
+// URL that was fetched, whether the charset came in the Content-Type or
+// in a <meta>; and a link an old editor wrote with a back-slash or
+// wrapped over two lines leads where a browser takes it.
+func TestMirrorLinksInThePageEncoding(t *testing.T) {
+	dir := t.TempDir()
+	w, err := Open(Options{Dir: dir, Mirror: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	must := func(e Exchange) {
+		t.Helper()
+		if err := w.WriteExchange(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	withType := func(url, path, contentType, body string) Exchange {
+		e := page(url, path, body)
+		e.Response = []byte(fmt.Sprintf("HTTP/1.1 200 OK\r\nContent-Type: %s\r\nContent-Length: %d\r\n\r\n%s", contentType, len(body), body))
+		return e
+	}
+	header := "<a href=\"/caf\xe9.html?q=\xe9\">raw</a> <a href=\"/caf&eacute;.html?q=&#233;\">entity</a> <img src=\"dir\\pic.gif\">"
+	meta := "<META HTTP-EQUIV=\"Content-Type\" CONTENT=\"text/html; charset=iso-8859-1\"><a href=\"/caf\xe9.html?q=\xe9\">raw</a>" +
+		"<a href=\"/docs/\n  intro.html\">wrapped</a> <body background=\"/bg.gif\">"
+	must(withType("http://example.com/h/", "/h/", "text/html; charset=ISO-8859-1", header))
+	must(withType("http://example.com/m/", "/m/", "text/html", meta))
+	for _, u := range []string{"/caf%C3%A9.html?q=%E9", "/h/dir/pic.gif", "/docs/%20%20intro.html", "/bg.gif"} {
+		must(page("http://example.com"+u, u, "leaf"))
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	root := filepath.Join(dir, "mirror")
+	target := mustMirrorPath(t, root, "http://example.com/caf%C3%A9.html?q=%E9")
+	for _, c := range []struct {
+		page  string
+		links []string
+	}{
+		{"http://example.com/h/", []string{"http://example.com/caf%C3%A9.html?q=%E9", "http://example.com/caf%C3%A9.html?q=%E9", "http://example.com/h/dir/pic.gif"}},
+		{"http://example.com/m/", []string{"http://example.com/caf%C3%A9.html?q=%E9", "http://example.com/docs/%20%20intro.html", "http://example.com/bg.gif"}},
+	} {
+		p := mustMirrorPath(t, root, c.page)
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range c.links {
+			rel, err := filepath.Rel(filepath.Dir(p), mustMirrorPath(t, root, l))
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := strings.ReplaceAll(filepath.ToSlash(rel), "%", "%25")
+			if !strings.Contains(string(b), `"`+want+`"`) {
+				t.Errorf("%s: no link to the file of %s (%q) in %q", c.page, l, want, b)
+			}
+		}
+		if _, err := os.Stat(target); err != nil {
+			t.Errorf("the fetched page's file: %v", err)
+		}
+	}
+}
