@@ -70,8 +70,9 @@ func (c *crawl) watchHosts(hosts []scheduler.HostStatus) {
 }
 
 // progressLine is the live line: pages fetched by the whole crawl of the
-// output directory (before of them by earlier runs), hosts by state, and
-// the rate of this run (its pages over its elapsed time). A host waiting
+// output directory (before of them by earlier runs), hosts by state, the
+// errors of this run (named so after a resume) and the rate of this run
+// (its pages over its elapsed time). A host waiting
 // only for its pace interval is counted as waiting, not active.
 func progressLine(s scheduler.Stats, before int, hosts []scheduler.HostStatus, elapsed time.Duration) string {
 	var active, waiting, parked, backing, deferred int
@@ -94,10 +95,11 @@ func progressLine(s scheduler.Stats, before int, hosts []scheduler.HostStatus, e
 	if elapsed > 0 {
 		rate = float64(run) / elapsed.Seconds()
 	}
-	pages := fmt.Sprintf("pages %d", s.Fetched)
+	pages, errs := fmt.Sprintf("pages %d", s.Fetched), fmt.Sprintf("errors %d", s.Errors)
 	if before > 0 {
-		pages = fmt.Sprintf("pages %d (%d this run)", s.Fetched, run)
+		// The scheduler counts errors since it opened: this run's.
+		pages, errs = fmt.Sprintf("pages %d (%d this run)", s.Fetched, run), fmt.Sprintf("errors %d this run", s.Errors)
 	}
-	return fmt.Sprintf("%s | queued %d | hosts %d active, %d waiting, %d parked, %d backing off, %d deferred | errors %d | %.1f pages/s",
-		pages, s.Queued, active, waiting, parked, backing, deferred, s.Errors, rate)
+	return fmt.Sprintf("%s | queued %d | hosts %d active, %d waiting, %d parked, %d backing off, %d deferred | %s | %.1f pages/s",
+		pages, s.Queued, active, waiting, parked, backing, deferred, errs, rate)
 }

@@ -32,12 +32,12 @@ func TestProgressLineRateAfterResume(t *testing.T) {
 		want    []string
 	}{
 		{"nothing fetched yet by this run", 14, 14, 500 * time.Millisecond, []string{"pages 14 (0 this run)", "0.0 pages/s"}},
-		{"this run's pages over this run's time", 34, 14, 10 * time.Second, []string{"pages 34 (20 this run)", "2.0 pages/s"}},
+		{"this run's pages over this run's time", 34, 14, 10 * time.Second, []string{"pages 34 (20 this run)", "errors 3 this run", "2.0 pages/s"}},
 		{"no time elapsed", 14, 14, 0, []string{"0.0 pages/s"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := progressLine(scheduler.Stats{Fetched: tt.fetched}, tt.before, nil, tt.elapsed)
+			got := progressLine(scheduler.Stats{Fetched: tt.fetched, Errors: 3}, tt.before, nil, tt.elapsed)
 			for _, w := range tt.want {
 				if !strings.Contains(got, w) {
 					t.Errorf("progress line %q lacks %q", got, w)
