@@ -34,9 +34,11 @@
 //     it; WARC 1.1 section 6.3.2 leaves the transfer-coding case open.
 //     The HTTP header block ends at the first empty line, CRLF or a bare
 //     LF (RFC 9112 section 2.2 lets a recipient accept bare LF), as python
-//     warcio reads it; warcio.js only looks for CRLF CRLF, so for the rare
-//     server that ends its head with bare LFs it computes a different
-//     payload digest than this package and python warcio.
+//     warcio reads it; warcio.js only looks for CRLF CRLF after the status
+//     line, so for the rare server that ends its head with bare LFs, or
+//     sends a status line with no header fields at all, it reads an empty
+//     payload and reports a payload digest mismatch. The record holds the
+//     bytes as received either way (WARC 1.1 section 6.3.2).
 //   - Digests are "sha1:" or "sha256:" with RFC 4648 base32 (padded for
 //     sha256); one algorithm is used for the whole archive. With SHA-1, a
 //     response's block and payload digests are computed side by side in
