@@ -16,6 +16,7 @@ import (
 
 	"github.com/crawlproject/crawl/archive"
 	"github.com/crawlproject/crawl/crawllog"
+	"github.com/crawlproject/crawl/pageenc"
 	"github.com/crawlproject/crawl/robots"
 	"github.com/crawlproject/crawl/scheduler"
 )
@@ -297,7 +298,7 @@ func (c *crawl) follow(j *job) {
 				// Offered as written: the scheduler refuses it as an
 				// invalid URL, and the skip log says so, as it does for a
 				// mailto: or bad-port target.
-				target = strings.TrimSpace(loc)
+				target = pageenc.CleanRef(loc)
 			}
 			// The target keeps the depth (and, for a sitemap, the nesting
 			// level) of the URL that redirected, and counts one more hop:
@@ -386,16 +387,23 @@ func (j *job) notFollowed() iter.Seq2[string, *outlinks] {
 	}
 }
 
+// resolve returns the URL a redirect's Location ref leads to from base,
+// read as a browser reads it (WHATWG URL Standard, basic URL parser, as
+// pageenc.CleanRef does for a link): the spaces and controls around it and
+// every tab, LF and CR inside it are removed, and in an http(s) reference
+// each "\" before the query is a "/". RFC 3986 alone refused the first
+// and read "\new\page.html" as another URL (%5C).
 func resolve(base, ref string) (string, error) {
 	b, err := url.Parse(base)
 	if err != nil {
 		return "", err
 	}
+	ref = pageenc.CleanRef(ref)
 	// The frontier's form, as for a link (job.resolve).
 	if c, err := scheduler.Canonicalize(ref, b); err == nil {
 		return c.String(), nil
 	}
-	r, err := url.Parse(strings.TrimSpace(ref))
+	r, err := url.Parse(ref)
 	if err != nil {
 		return "", err
 	}
