@@ -163,8 +163,20 @@
 //   - The period is kept as written ("100/48h" is 100 per 48 h, one every
 //     28m48s); an interval (period / count) above MaxDelay is capped at it:
 //     "1/2d" is one document every 24 h.
-//   - Visit-time that cannot be read is ignored with a warning: no window
-//     can be invented for it.
+//   - Visit-time and Request-rate windows are in UTC ("<time> is in UT (or
+//     GMT)", 1996 extended standard): a "UTC", "GMT", "UT" or "Z" after the
+//     line or glued to each time, in any case, only says so; "HH:MM",
+//     "HHMM to HHMM" and an en dash are read too. A numeric offset
+//     ("+0100", "UTC-5") is read exactly, into UTC, with a warning. Another
+//     word ("CET", "weekdays") leaves the hours unknown: a Visit-time keeps
+//     its times read as UTC (a window, not none), a Request-rate applies
+//     all day; both with a warning.
+//   - Visit-time with no readable pair of times is ignored with a warning:
+//     no window can be invented for it (the frontier keeps windows, and
+//     has no "never" to keep instead).
+//   - A window's last minute is inside it (Window.Contains, Window.Span):
+//     1300-1659 is 13:00:00 to 16:59:59, so that the 1996 example's
+//     1300-1659, 1700-0459 and 0500-1259 tile the day.
 //   - Among Request-rate lines without a window the slowest wins; a
 //     windowed rate applies only inside its window; Pace returns the
 //     slowest of Crawl-delay and every rate in force.

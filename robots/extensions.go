@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -50,10 +49,19 @@ func (p *parser) extension(d directive, s, val string, n int) {
 		l.rates = append(l.rates, rate)
 	case dVisitTime:
 		var buf [4]Window
-		ws, ok := appendWindows(buf[:0], val)
+		ws, zone, ok := appendWindows(buf[:0], val)
 		if !ok || len(ws) == 0 {
 			p.warn(g, n, s, "Visit-time is not \"HHMM-HHMM\" or \"HHMM HHMM\" (UTC); ignored")
 			return
+		}
+		switch {
+		case zone.other != "":
+			// Cautious: a window read as written, in the UTC the 1996
+			// extended standard prescribes, rather than no window at all.
+			p.warn(g, n, s, fmt.Sprintf("Visit-time: %q is not a time zone this crawler reads (UTC, GMT, Z or a numeric offset); the times are read as UTC, as the 1996 extended standard defines them: %s",
+				zone.other, windowSpans(ws)))
+		case zone.hasOffset && zone.offset != 0:
+			p.warn(g, n, s, zone.offsetNote("Visit-time", ws))
 		}
 		l := x.list()
 		if room := MaxVisitWindows - len(l.visits); len(ws) > room {
@@ -197,73 +205,6 @@ func secs(f float64) time.Duration {
 		return MaxDelay
 	}
 	return time.Duration(math.Round(f * float64(time.Second)))
-}
-
-// appendWindows reads one or more UTC windows from s, "HHMM-HHMM",
-// "HHMM HHMM" or "HH:MM-HH:MM", separated by white space or ',', and
-// appends them to ws (which callers keep on their stack). "2400" as an end
-// means the end of the day. It appends nothing if s cannot be read.
-func appendWindows(ws []Window, s string) ([]Window, bool) {
-	times := make([]int, 0, 8) // stays on the stack for the usual one or two windows
-	i := 0
-	for i < len(s) {
-		c := s[i]
-		switch {
-		case isWS(c) || c == ',' || c == '-':
-			i++
-		case '0' <= c && c <= '9':
-			j := i
-			for j < len(s) && ('0' <= s[j] && s[j] <= '9' || s[j] == ':') {
-				j++
-			}
-			m, ok := clockMinutes(s[i:j], len(times)%2 == 1)
-			if !ok {
-				return nil, false
-			}
-			times = append(times, m)
-			i = j
-		default:
-			return nil, false
-		}
-	}
-	if len(times) == 0 || len(times)%2 != 0 {
-		return nil, false
-	}
-	ws = slices.Grow(ws, len(times)/2)
-	for k := 0; k < len(times); k += 2 {
-		ws = append(ws, Window{From: times[k], To: times[k+1]})
-	}
-	return ws, true
-}
-
-// clockMinutes reads "HHMM", "HMM" or "HH:MM" as minutes after midnight.
-func clockMinutes(t string, end bool) (int, bool) {
-	var hh, mm string
-	if i := strings.IndexByte(t, ':'); i >= 0 {
-		hh, mm = t[:i], t[i+1:]
-	} else if len(t) == 3 || len(t) == 4 {
-		hh, mm = t[:len(t)-2], t[len(t)-2:]
-	} else {
-		return 0, false
-	}
-	if len(hh) < 1 || len(hh) > 2 || len(mm) != 2 {
-		return 0, false
-	}
-	h, err1 := strconv.Atoi(hh)
-	m, err2 := strconv.Atoi(mm)
-	if err1 != nil || err2 != nil || m > 59 {
-		return 0, false
-	}
-	if h == 24 && m == 0 {
-		if end {
-			return minutesPerDay - 1, true
-		}
-		return 0, true
-	}
-	if h > 23 {
-		return 0, false
-	}
-	return h*60 + m, true
 }
 
 // MaxVisitWindows is the most Visit-time windows a group keeps (real files

@@ -90,10 +90,17 @@ func parseRate(val string) (RequestRate, []string) {
 	rate.Per = max(time.Duration(per), time.Nanosecond)
 	if s = trimWS(s); s != "" {
 		var one [2]Window
-		ws, ok := appendWindows(one[:0], s)
+		ws, zone, ok := appendWindows(one[:0], s)
 		switch {
+		case ok && len(ws) == 1 && zone.other != "":
+			// The window's hours are unknown: the rate all day is the
+			// cautious reading, as for any unreadable window.
+			msgs = append(msgs, fmt.Sprintf("%q is not a time zone this crawler reads (UTC, GMT, Z or a numeric offset); the rate applies all day", zone.other))
 		case ok && len(ws) == 1:
 			rate.Window, rate.Windowed = ws[0], true
+			if note := zone.offsetNote("Request-rate window", ws); note != "" {
+				msgs = append(msgs, note)
+			}
 		default:
 			msgs = append(msgs, "unreadable time window; the rate applies all day")
 		}
@@ -105,8 +112,8 @@ func parseRate(val string) (RequestRate, []string) {
 // isWindow reports whether s is one time window and nothing else.
 func isWindow(s string) bool {
 	var one [2]Window
-	ws, ok := appendWindows(one[:0], s)
-	return ok && len(ws) == 1
+	ws, zone, ok := appendWindows(one[:0], s)
+	return ok && len(ws) == 1 && zone.other == ""
 }
 
 // slowestCountReading returns the longest interval, in nanoseconds, that a

@@ -72,6 +72,19 @@ func (w Window) String() string {
 	return fmt.Sprintf("%s-%s", clock(w.From), clock(w.To))
 }
 
+// Span words w as a person should read it, its last minute included, as
+// Contains has it: "12:23 to 12:24:59 UTC" for the window 1223-1224 (a
+// request may start until the end of 12:24), "22:00 to 04:59:59 UTC" for
+// one that wraps past midnight, "all day (00:00 to 23:59:59 UTC)" for
+// 0000-2400. String's "12:23-12:24" reads as ending at 12:24:00.
+func (w Window) Span() string {
+	s := clock(w.From) + " to " + clock(w.To) + ":59 UTC"
+	if w.From == (w.To+1)%minutesPerDay {
+		return "all day (" + s + ")"
+	}
+	return s
+}
+
 // FromClock returns the window's opening time as "HH:MM".
 func (w Window) FromClock() string { return clock(w.From) }
 
