@@ -87,6 +87,18 @@
 //     disconnect or the timeout is archived as far as it arrived, with
 //     WARC-Truncated length, disconnect or time. 1xx interim heads are
 //     named in the metadata record, not archived.
+//   - A response head with a line net/http's strict parser refuses (a
+//     CGI's stray text line, a field name with characters outside RFC 9110
+//     token characters, a NUL in a value, a lower-case "http/1.1") is read
+//     repaired (headrepair.go), as browsers read it, and archived as
+//     received; the metadata record lists each repair (http-head-repair)
+//     and the crawl.jsonl line carries a note.
+//   - A body the server ended by closing the connection early (an
+//     over-stated Content-Length, a chunked body without its last chunk)
+//     is taken as the page: archived as far as it came (WARC-Truncated
+//     disconnect), its links read, not retried and not held against the
+//     host. A reset or timeout mid-body is a failure; a robots.txt cut
+//     short stays unreachable (RFC 9309 2.3.1.4).
 //   - A fetch aborted because the crawl is stopping is neither logged nor
 //     held against the host; its URL stays queued for the next run.
 //   - Redirect targets keep the depth of the page that linked to them; a
