@@ -53,17 +53,7 @@ func replaceInOrder(t *testing.T, in []byte, pairs ...string) []byte {
 // links it rewrites (wget -k): the case of tags, quoting, whitespace,
 // entities in titles and alt texts, and non-UTF-8 octets stay.
 func TestMirrorKeepsPageBytes(t *testing.T) {
-	dir := t.TempDir()
-	w, err := Open(Options{Dir: dir, Mirror: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	must := func(e Exchange) {
-		t.Helper()
-		if err := w.WriteExchange(e); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir, w, must := openMirrorWriter(t)
 	must(page("http://example.com/", "/", string(latin1Page)))
 	must(page("http://example.com/jp/", "/jp/", string(shiftJISPage)))
 	for _, u := range []string{"/a.html", "/b.html?x=1&y=2", "/c.html", "/x.jpg", "/b.html"} {

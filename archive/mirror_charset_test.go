@@ -16,17 +16,7 @@ import (
 // in a <meta>; and a link an old editor wrote with a back-slash or
 // wrapped over two lines leads where a browser takes it.
 func TestMirrorLinksInThePageEncoding(t *testing.T) {
-	dir := t.TempDir()
-	w, err := Open(Options{Dir: dir, Mirror: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	must := func(e Exchange) {
-		t.Helper()
-		if err := w.WriteExchange(e); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir, w, must := openMirrorWriter(t)
 	withType := func(url, path, contentType, body string) Exchange {
 		e := page(url, path, body)
 		e.Response = []byte(fmt.Sprintf("HTTP/1.1 200 OK\r\nContent-Type: %s\r\nContent-Length: %d\r\n\r\n%s", contentType, len(body), body))
