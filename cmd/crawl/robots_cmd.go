@@ -100,11 +100,15 @@ func newRobotsCheckCommand(opts robotsOptions) *cobra.Command {
 		Use:   "check --file PATH --agent NAME [--json] URL...",
 		Short: "Say whether each URL may be fetched, and which line decided",
 		Long: `Say whether each URL (absolute, or a path) may be fetched by the agent, and
-which robots.txt line decided. Without --file, each URL's robots.txt is
+which robots.txt line decided. Each URL is judged as the crawler would
+request it, in its canonical form (dot segments and "%2e%2e" resolved,
+unreserved escapes decoded, an empty query and the fragment dropped); when
+that differs from what was typed, the line says "checked as ...". Without --file, each URL's robots.txt is
 fetched; one that is unavailable (4xx) allows everything, one that is
 unreachable (5xx, 429, network error) disallows everything (RFC 9309
 2.3.1.3, 2.3.1.4), and a warning on stderr says so. With --json, print one
-object per URL and line: {"url": ..., "allowed": true|false, "rule":
+object per URL and line: {"url": <as typed>, "checked_as": <as the crawler
+requests it, null if it would not>, "allowed": true|false, "rule":
 "<deciding line or empty>", "line": <n or 0>, "robots_txt": {"source",
 "fetched", "status", "error", "outcome", "policy", "truncated"}}`,
 		SilenceUsage:  true,

@@ -67,10 +67,10 @@ func TestRobotsCheckJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	src := `"robots_txt":{"source":"` + file + `","fetched":false,"status":null,"error":null,"outcome":"available","policy":"rules","truncated":false}`
-	want := `{"url":"https://example.com/private/x","allowed":false,"rule":"Disallow: /private/","line":2,` + src + `}
-{"url":"/private/press/a?b=<c>","allowed":true,"rule":"Allow: /private/press/","line":3,` + src + `}
-{"url":"/public","allowed":true,"rule":"","line":0,` + src + `}
-{"url":"http://h/robots.txt","allowed":true,"rule":"","line":0,` + src + `}
+	want := `{"url":"https://example.com/private/x","checked_as":"https://example.com/private/x","allowed":false,"rule":"Disallow: /private/","line":2,` + src + `}
+{"url":"/private/press/a?b=<c>","checked_as":"/private/press/a?b=%3Cc%3E","allowed":true,"rule":"Allow: /private/press/","line":3,` + src + `}
+{"url":"/public","checked_as":"/public","allowed":true,"rule":"","line":0,` + src + `}
+{"url":"http://h/robots.txt","checked_as":"http://h/robots.txt","allowed":true,"rule":"","line":0,` + src + `}
 `
 	if out != want {
 		t.Errorf("got\n%s\nwant\n%s", out, want)
@@ -246,12 +246,12 @@ func TestRobotsLiveFetch(t *testing.T) {
 		down = `"robots_txt":{"source":"https://down.example/robots.txt","fetched":true,"status":503,"error":null,"outcome":"unreachable","policy":"disallow_all","truncated":false}`
 		gone = `"robots_txt":{"source":"https://gone.example/robots.txt","fetched":true,"status":404,"error":null,"outcome":"unavailable","policy":"allow_all","truncated":false}`
 	)
-	want := `{"url":"https://up.example/private/1","allowed":false,"rule":"Disallow: /private","line":2,` + up + `}
-{"url":"https://up.example/public","allowed":true,"rule":"","line":0,` + up + `}
+	want := `{"url":"https://up.example/private/1","checked_as":"https://up.example/private/1","allowed":false,"rule":"Disallow: /private","line":2,` + up + `}
+{"url":"https://up.example/public","checked_as":"https://up.example/public","allowed":true,"rule":"","line":0,` + up + `}
 warning: https://down.example/robots.txt: robots.txt HTTP 503: unreachable; everything but /robots.txt is disallowed (RFC 9309 2.3.1.4: an unreachable robots.txt means complete disallow)
-{"url":"https://down.example/a","allowed":false,"rule":"","line":0,` + down + `}
+{"url":"https://down.example/a","checked_as":"https://down.example/a","allowed":false,"rule":"","line":0,` + down + `}
 warning: https://gone.example/robots.txt: robots.txt HTTP 404: unavailable; everything is allowed (RFC 9309 2.3.1.3: when robots.txt is unavailable, any resource may be accessed)
-{"url":"https://gone.example/private","allowed":true,"rule":"","line":0,` + gone + `}
+{"url":"https://gone.example/private","checked_as":"https://gone.example/private","allowed":true,"rule":"","line":0,` + gone + `}
 `
 	if out != want { // stdout and stderr in one buffer
 		t.Errorf("got\n%s", out)
@@ -372,7 +372,7 @@ func TestRobotsCheckOneFetchPerHost(t *testing.T) {
 	if n := strings.Count(out, source); n != len(targets) {
 		t.Errorf("%d answers name %s, want %d:\n%s", n, source, len(targets), out)
 	}
-	if !strings.Contains(out, `"url":"http://127.0.0.1:0`+port+`/private/b","allowed":false`) {
+	if !strings.Contains(out, `"url":"http://127.0.0.1:0`+port+`/private/b","checked_as":"http://127.0.0.1:`+port+`/private/b","allowed":false`) {
 		t.Errorf("the rule of the one robots.txt is not applied to every spelling:\n%s", out)
 	}
 }

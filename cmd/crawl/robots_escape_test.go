@@ -66,7 +66,9 @@ func TestRobotsTextEscapesControls(t *testing.T) {
 	if r, bad := unsafeForTerminal(out); bad {
 		t.Errorf("check printed %U raw:\n%q", r, out)
 	}
-	want := "DISALLOWED /a\\x1b]0;pwned\\a/x  (line 5: Disallow: /a\\x1b]0;pwned\\a)\n" +
+	// The crawl would not request a URL with a raw control octet: it is
+	// judged as typed, and the line says so.
+	want := "DISALLOWED /a\\x1b]0;pwned\\a/x  (judged as typed: the crawl would not request this URL; line 5: Disallow: /a\\x1b]0;pwned\\a)\n" +
 		"ALLOWED    /\\u202ex  (no rule matches)\n" +
 		"group User-agent: *, evil\\x1b[31m; pace now: no pace asked for (a crawl keeps its politeness.default_delay, 10s unless configured)\n"
 	if out != want {

@@ -17,7 +17,8 @@ import (
 
 // checkLine is one line of "robots check --json".
 type checkLine struct {
-	URL       string        `json:"url"`
+	URL       string        `json:"url"`        // as typed
+	CheckedAs *string       `json:"checked_as"` // as the crawler requests it (checkedAs), the form judged; null if it would not request it
 	Allowed   bool          `json:"allowed"`
 	Rule      string        `json:"rule"`
 	Line      int           `json:"line"`
@@ -34,9 +35,14 @@ func runRobotsCheck(w io.Writer, load func(string) (robotsTxt, error), f robotsF
 		if err != nil {
 			return err
 		}
-		v := t.r.Allowed(f.agent, target)
+		canon, requestable := checkedAs(target)
+		v := t.r.Allowed(f.agent, canon)
 		if f.json {
-			if err := encodeJSON(w, checkLine{URL: target, Allowed: v.Allowed, Rule: v.Rule, Line: v.Line, RobotsTxt: t.json()}); err != nil {
+			var as *string
+			if requestable {
+				as = &canon
+			}
+			if err := encodeJSON(w, checkLine{URL: target, CheckedAs: as, Allowed: v.Allowed, Rule: v.Rule, Line: v.Line, RobotsTxt: t.json()}); err != nil {
 				return err
 			}
 			continue
@@ -51,6 +57,12 @@ func runRobotsCheck(w io.Writer, load func(string) (robotsTxt, error), f robotsF
 			why = fmt.Sprintf("line %d: %s", v.Line, v.Rule)
 		case v.Reason != robots.ReasonRobotsTxt && t.policyText() != "":
 			why = "robots.txt " + t.outcome()
+		}
+		switch {
+		case !requestable:
+			why = "judged as typed: the crawl would not request this URL; " + why
+		case !spelledAlike(target, canon):
+			why = "checked as " + canon + ", the URL the crawler requests; " + why
 		}
 		if _, err := fmt.Fprintf(w, "%s %s  (%s)\n", word, crawllog.Printable(target), crawllog.Printable(why)); err != nil {
 			return err
