@@ -170,13 +170,17 @@ func newRobotsExplainCommand(opts robotsOptions) *cobra.Command {
 		Long: `Explain the robots.txt group that applies to the agent: its user-agent lines,
 the pace it asks for now and at other times (Crawl-delay, Request-rate with
 UTC windows), Visit-time windows, Comment lines, Robot-version, the file's
-Sitemaps and the lines that did not parse. For a fetched robots.txt, say how
+Sitemaps and the lines that did not parse. Windows are in UTC and include
+their last minute, as the crawl keeps them: "Visit-time: 0600-0845" is
+06:00 to 08:45:59 UTC (the 1996 example's 1300-1659, 1700-0459 and
+0500-1259 tile a day); in JSON, "to" is that last minute. For a fetched robots.txt, say how
 the fetch came out and, if the file could not be had, the policy that
 applies instead (RFC 9309 2.3.1.3 unavailable: allow all; 2.3.1.4
 unreachable: disallow all). With --json, print one object:
 {"robots_txt": {"source", "fetched", "status", "error", "outcome",
 "policy", "truncated"}, "crawl_delay_seconds", "request_rates" (each
-{"requests", "seconds", "interval_seconds", "from", "to"}), "visit_times",
+{"requests", "seconds", "interval_seconds", "from", "to"}), "visit_times"
+(each {"from", "to"}),
 "comments", "sitemaps", "robot_version", "warnings"}.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,

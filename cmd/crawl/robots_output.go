@@ -174,7 +174,7 @@ func writeExplainText(w io.Writer, t robotsTxt, agent string, now time.Time) err
 	for _, rate := range g.RequestRates() {
 		when := "at any time"
 		if rate.Windowed {
-			when = "between " + rate.Window.FromClock() + " and " + rate.Window.ToClock() + " UTC"
+			when = "from " + rate.Window.Span() // the last minute included, as the crawl applies it
 		}
 		capped := ""
 		if rate.Interval() < rate.Per/time.Duration(rate.Requests) {
@@ -184,16 +184,7 @@ func writeExplainText(w io.Writer, t robotsTxt, agent string, now time.Time) err
 			rate.Requests, robots.ShortDuration(rate.Per), robots.ShortDuration(rate.Interval()), capped, when, rate.Line)
 	}
 	if wins := g.VisitTimes(); len(wins) > 0 {
-		spans := make([]string, len(wins))
-		for i, win := range wins {
-			spans[i] = win.FromClock() + "-" + win.ToClock()
-		}
-		fmt.Fprintf(&b, "visit only between (UTC): %s; ", strings.Join(spans, ", "))
-		if g.VisitAllowed(now) {
-			b.WriteString("open now\n")
-		} else {
-			fmt.Fprintf(&b, "closed now, next window opens %s\n", g.NextVisit(now).UTC().Format("2006-01-02 15:04 UTC"))
-		}
+		fmt.Fprintf(&b, "visit only %s; %s\n", visitSpans(wins), visitNow(g, now))
 	} else {
 		b.WriteString("visit times: any time\n")
 	}
@@ -213,6 +204,25 @@ func writeExplainText(w io.Writer, t robotsTxt, agent string, now time.Time) err
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// visitSpans words Visit-time windows as the crawl keeps them, each last
+// minute included: "from 06:00 to 08:45:59 UTC" (Window.Span).
+func visitSpans(wins []robots.Window) string {
+	spans := make([]string, len(wins))
+	for i, win := range wins {
+		spans[i] = "from " + win.Span()
+	}
+	return strings.Join(spans, ", ")
+}
+
+// visitNow says whether g's Visit-time windows are open at now and, if
+// not, when the crawl may next send a request.
+func visitNow(g *robots.Group, now time.Time) string {
+	if g.VisitAllowed(now) {
+		return "open now"
+	}
+	return "closed now, next window opens " + g.NextVisit(now).UTC().Format("2006-01-02 15:04 UTC")
 }
 
 // groupName describes the group that applies to agent, for people.
