@@ -86,7 +86,9 @@ func TestRobotsCheckText(t *testing.T) {
 	for _, want := range []string{
 		"DISALLOWED /a/b.cgi  (line 12: Disallow: /*.cgi$)",
 		"ALLOWED    /a/b.html  (no rule matches)",
-		"\ngroup User-agent: hackerbot; pace now: at most one request every 10m (line 8: Request-rate: 1/10m 1300-1659)\n",
+		// 14:00 is outside hackerbot's Visit-time: no request until 06:00,
+		// when the 13:00-16:59 rate is not in force.
+		"\ngroup User-agent: hackerbot; visits only from 06:00 to 08:45:59 UTC: closed now, no request before 2026-01-02 06:00 UTC; pace then: at most one request every 10s (line 9: Request-rate: 10)\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
@@ -99,7 +101,7 @@ func TestRobotsCheckText(t *testing.T) {
 func TestRobotsCheckNamesGroupOnce(t *testing.T) {
 	file := writeRobotsFile(t, cmdRobotsBody)
 	for agent, want := range map[string]string{
-		"hackerbot": "group User-agent: hackerbot; pace now:",
+		"hackerbot": "group User-agent: hackerbot; visits only",
 		"otherbot":  "the * group; pace now:",
 	} {
 		out, err := runRobotsCmd(t, robotsOptions{}, "check", "--file", file, "--agent", agent, "/x")
@@ -178,7 +180,7 @@ func TestRobotsExplainText(t *testing.T) {
 	}
 	for _, want := range []string{
 		`agent "hackerbot" -> group User-agent: hackerbot`,
-		"pace now (14:00 UTC): at most one request every 10m (line 8: Request-rate: 1/10m 1300-1659)",
+		"pace now (14:00 UTC): no request: outside the Visit-time windows until 2026-01-02 06:00 UTC; then at most one request every 10s (line 9: Request-rate: 10)",
 		"  line 12: Disallow: /*.cgi$",
 		"Request-rate: 1 per 10s (one every 10s) at any time  [line 9]",
 		"visit only from 06:00 to 08:45:59 UTC; closed now, next window opens 2026-01-02 06:00 UTC",

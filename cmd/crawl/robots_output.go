@@ -77,7 +77,7 @@ func runRobotsCheck(w io.Writer, load func(string) (robotsTxt, error), f robotsF
 		if len(files) > 1 {
 			prefix = crawllog.Printable(t.source) + ": "
 		}
-		if _, err := fmt.Fprintf(w, "%s%s; pace now: %s\n", prefix, groupName(t, f.agent), paceWords(t.r.Group(f.agent), now)); err != nil {
+		if _, err := fmt.Fprintf(w, "%s%s; %s\n", prefix, groupName(t, f.agent), paceNow(t.r.Group(f.agent), now)); err != nil {
 			return err
 		}
 	}
@@ -163,7 +163,13 @@ func writeExplainText(w io.Writer, t robotsTxt, agent string, now time.Time) err
 	for _, rule := range rules {
 		fmt.Fprintf(&b, "  line %d: %s\n", rule.Line, crawllog.Printable(rule.Text))
 	}
-	fmt.Fprintf(&b, "pace now (%s): %s\n", now.UTC().Format("15:04 UTC"), paceWords(g, now))
+	if g.VisitAllowed(now) {
+		fmt.Fprintf(&b, "pace now (%s): %s\n", now.UTC().Format("15:04 UTC"), paceWords(g, now))
+	} else {
+		next := g.NextVisit(now)
+		fmt.Fprintf(&b, "pace now (%s): no request: outside the Visit-time windows until %s; then %s\n",
+			now.UTC().Format("15:04 UTC"), next.UTC().Format("2006-01-02 15:04 UTC"), paceWords(g, next))
+	}
 	if d, ok := g.CrawlDelay(); ok {
 		if d == 0 {
 			b.WriteString("  Crawl-delay: 0, no pace asked for\n")
@@ -211,7 +217,10 @@ func writeExplainText(w io.Writer, t robotsTxt, agent string, now time.Time) err
 func visitSpans(wins []robots.Window) string {
 	spans := make([]string, len(wins))
 	for i, win := range wins {
-		spans[i] = "from " + win.Span()
+		spans[i] = win.Span()
+		if !strings.HasPrefix(spans[i], "all day") {
+			spans[i] = "from " + spans[i]
+		}
 	}
 	return strings.Join(spans, ", ")
 }
@@ -238,6 +247,23 @@ func groupName(t robotsTxt, agent string) string {
 		return "the * group"
 	}
 	return "group User-agent: " + crawllog.Printable(strings.Join(agents, ", "))
+}
+
+// paceNow says, for check's group line, what the crawl would do at now:
+// the pace, and, for a group with Visit-time windows, the windows and
+// whether one is open; outside them, no request before the next opens
+// (review 28 finding 8), and the pace from then.
+func paceNow(g *robots.Group, now time.Time) string {
+	wins := g.VisitTimes()
+	switch {
+	case len(wins) == 0:
+		return "pace now: " + paceWords(g, now)
+	case g.VisitAllowed(now):
+		return "pace now: " + paceWords(g, now) + "; visits only " + visitSpans(wins) + ", open now"
+	}
+	next := g.NextVisit(now)
+	return fmt.Sprintf("visits only %s: closed now, no request before %s; pace then: %s",
+		visitSpans(wins), next.UTC().Format("2006-01-02 15:04 UTC"), paceWords(g, next))
 }
 
 // paceWords says in words how fast the group lets a crawler go at now.
