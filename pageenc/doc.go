@@ -21,10 +21,12 @@
 //     ("&#N;" percent-encoded).
 //
 // Deviations:
-//   - A page that declares nothing is read as UTF-8 when its bytes are
-//     valid UTF-8 and as windows-1252 otherwise (DetermineEncoding's
-//     rule); browsers guess from the locale and the content, which
-//     mostly comes to the same.
+//   - A page that declares nothing is read as UTF-8 when all its bytes
+//     are valid UTF-8 and as windows-1252 otherwise; browsers guess from
+//     the locale and the content, which mostly comes to the same. A
+//     <meta> charset after the first 1024 bytes is not read (the prescan
+//     stops there; a browser may reload the page when its parser meets
+//     one later).
 //   - A stateful encoding (ISO-2022-JP) encodes each character of a query
 //     on its own, with its own escape sequences; a browser encodes the run
 //     of them at once. Both decode to the same characters.

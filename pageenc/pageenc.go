@@ -1,6 +1,7 @@
 package pageenc
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -20,8 +21,31 @@ type Encoding struct {
 // least its first 1024, where a <meta> charset must be) and the value of
 // its Content-Type header.
 func Of(body []byte, contentType string) Encoding {
-	enc, name, _ := charset.DetermineEncoding(body, contentType)
+	enc, name, certain := charset.DetermineEncoding(body, contentType)
+	if !certain && !declaresCharset(body) {
+		// Nothing declared: DetermineEncoding guessed from the first 1024
+		// bytes alone, which a long ASCII head of a UTF-8 page passes
+		// for windows-1252 and a long ASCII head of a Latin-1 page for
+		// UTF-8. The whole body decides.
+		if utf8.Valid(body) {
+			return Encoding{}
+		}
+		enc, _ = charset.Lookup("windows-1252")
+		return Named("windows-1252", enc)
+	}
 	return Named(name, enc)
+}
+
+// declaresCharset reports whether the first 1024 bytes of body, where the
+// HTML Standard's prescan looks for a <meta> charset (13.2.3.2), name one.
+func declaresCharset(body []byte) bool {
+	head := body[:min(len(body), 1024)]
+	for i := 0; i+7 <= len(head); i++ {
+		if c := head[i] | 0x20; c == 'c' && bytes.EqualFold(head[i:i+7], []byte("charset")) {
+			return true
+		}
+	}
+	return false
 }
 
 // Named is the Encoding of the WHATWG name and its encoding as
