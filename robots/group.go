@@ -502,11 +502,20 @@ func byLine(a, b []Warning) []Warning {
 // pace, which a caller may report, and which leaves the caller's own
 // minimum in force (a crawler does not speed up for it).
 func (g *Group) Pace(now time.Time) (interval time.Duration, source string, ok bool) {
-	x := g.pacing()
-	if x == nil {
+	interval, line, text, ok := g.PaceLine(now)
+	if !ok {
 		return 0, "", false
 	}
-	line, text := 0, ""
+	return interval, fmt.Sprintf("line %d: %s", line, text), true
+}
+
+// PaceLine is Pace with its source apart: the 1-based line that set the
+// pace and that line as written, without comment.
+func (g *Group) PaceLine(now time.Time) (interval time.Duration, line int, text string, ok bool) {
+	x := g.pacing()
+	if x == nil {
+		return 0, 0, "", false
+	}
 	if x.hasDelay {
 		interval, line, text, ok = x.delay, int(x.delayAt), g.txt.str(x.delayTxt), true
 	}
@@ -519,9 +528,9 @@ func (g *Group) Pace(now time.Time) (interval time.Duration, source string, ok b
 		}
 	}
 	if !ok {
-		return 0, "", false
+		return 0, 0, "", false
 	}
-	return interval, fmt.Sprintf("line %d: %s", line, text), true
+	return interval, line, text, true
 }
 
 // VisitAllowed reports whether now is inside one of the group's Visit-time

@@ -112,7 +112,10 @@ unreachable (5xx, 429, network error) disallows everything (RFC 9309
 object per URL and line: {"url": <as typed>, "checked_as": <as the crawler
 requests it, null if it would not>, "allowed": true|false, "rule":
 "<deciding line or empty>", "line": <n or 0>, "robots_txt": {"source",
-"fetched", "status", "error", "outcome", "policy", "truncated"}}`,
+"fetched", "status", "error", "outcome", "policy", "truncated"}, "group":
+[<User-agent values>] or null, "pace_now": {"interval_seconds", "line",
+"rule"} or null, "visit_open_now", "next_visit": <RFC 3339> or null, "at":
+<the moment these hold for>}`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -183,7 +186,11 @@ unreachable: disallow all). With --json, print one object:
 "policy", "truncated"}, "crawl_delay_seconds", "request_rates" (each
 {"requests", "seconds", "interval_seconds", "from", "to"}), "visit_times"
 (each {"from", "to"}),
-"comments", "sitemaps", "robot_version", "warnings"}.`,
+"comments", "sitemaps", "robot_version", "warnings", "rules" (each {"line",
+"rule"}), "group" ([<User-agent values>], ["*"], or null when no group
+applies or the fetch's policy decides), "pace_now" ({"interval_seconds",
+"line", "rule"} or null), "visit_open_now", "next_visit" (RFC 3339 or
+null), "at" (the moment pace_now and visit_open_now hold for)}.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -215,7 +222,7 @@ unreachable: disallow all). With --json, print one object:
 				t = fetchRobots(cmd.Context(), opts.fetch, cfg, robotsURL, f.agent, popts)
 			}
 			if f.json {
-				return writeExplainJSON(cmd.OutOrStdout(), t, f.agent)
+				return writeExplainJSON(cmd.OutOrStdout(), t, f.agent, opts.now())
 			}
 			return writeExplainText(cmd.OutOrStdout(), t, f.agent, opts.now())
 		},

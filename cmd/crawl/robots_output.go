@@ -23,6 +23,7 @@ type checkLine struct {
 	Rule      string        `json:"rule"`
 	Line      int           `json:"line"`
 	RobotsTxt robotsTxtJSON `json:"robots_txt"`
+	groupJSON
 }
 
 func runRobotsCheck(w io.Writer, load func(string) (robotsTxt, error), f robotsFlags, targets []string, now time.Time) error {
@@ -42,7 +43,8 @@ func runRobotsCheck(w io.Writer, load func(string) (robotsTxt, error), f robotsF
 			if requestable {
 				as = &canon
 			}
-			if err := encodeJSON(w, checkLine{URL: target, CheckedAs: as, Allowed: v.Allowed, Rule: v.Rule, Line: v.Line, RobotsTxt: t.json()}); err != nil {
+			if err := encodeJSON(w, checkLine{URL: target, CheckedAs: as, Allowed: v.Allowed, Rule: v.Rule, Line: v.Line, RobotsTxt: t.json(),
+				groupJSON: groupState(t, f.agent, now)}); err != nil {
 				return err
 			}
 			continue
@@ -94,6 +96,8 @@ type explainJSON struct {
 	Sitemaps          []string          `json:"sitemaps"`
 	RobotVersion      *string           `json:"robot_version"`
 	Warnings          []string          `json:"warnings"`
+	Rules             []ruleJSON        `json:"rules"` // the group's Allow and Disallow lines; [] when the fetch's policy decides
+	groupJSON
 }
 
 type explainRateJSON struct {
@@ -109,10 +113,12 @@ type explainSpanJSON struct {
 	To   string `json:"to"`
 }
 
-func writeExplainJSON(w io.Writer, t robotsTxt, agent string) error {
+func writeExplainJSON(w io.Writer, t robotsTxt, agent string, now time.Time) error {
 	r := t.r
 	g := r.Group(agent)
 	out := explainJSON{
+		Rules:        []ruleJSON{},
+		groupJSON:    groupState(t, agent, now),
 		RobotsTxt:    t.json(),
 		RequestRates: []explainRateJSON{},
 		VisitTimes:   []explainSpanJSON{},
@@ -139,6 +145,9 @@ func writeExplainJSON(w io.Writer, t robotsTxt, agent string) error {
 		out.RobotVersion = &v
 	}
 	out.Warnings = append(out.Warnings, t.warnings()...)
+	if t.policyText() == "" {
+		out.Rules = groupRules(g)
+	}
 	return encodeJSON(w, out)
 }
 
