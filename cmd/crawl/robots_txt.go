@@ -23,6 +23,11 @@ func (t robotsTxt) outcome() string {
 	switch {
 	case !t.fetched:
 		return "read from file"
+	case t.err != nil && t.status != 0:
+		// The server answered, but the body did not come whole (cut
+		// short, or slower than fetch.timeout): RFC 9309 2.3.1.4's
+		// unreachable reading, with the status a site owner needs.
+		return fmt.Sprintf("HTTP %d, but the body was not received whole (%s): unreachable", t.status, t.err.Error())
 	case t.err != nil:
 		return "unreachable: " + t.err.Error()
 	}
@@ -96,8 +101,8 @@ func (t robotsTxt) warnings() []string {
 type robotsTxtJSON struct {
 	Source    string  `json:"source"`
 	Fetched   bool    `json:"fetched"`
-	Status    *int    `json:"status"`  // null if read from file or not answered
-	Error     *string `json:"error"`   // the network error, or null
+	Status    *int    `json:"status"`  // null if read from file or not answered; set when the body then failed
+	Error     *string `json:"error"`   // the network error (before or during the body), or null
 	Outcome   string  `json:"outcome"` // available, unavailable, unreachable or restricted
 	Policy    string  `json:"policy"`  // rules, allow_all or disallow_all
 	Truncated bool    `json:"truncated"`
@@ -105,8 +110,8 @@ type robotsTxtJSON struct {
 
 func (t robotsTxt) json() robotsTxtJSON {
 	j := robotsTxtJSON{Source: t.source, Fetched: t.fetched, Truncated: t.r.Truncated(), Policy: "rules"}
-	if t.fetched && t.err == nil {
-		j.Status = &t.status
+	if t.fetched && (t.err == nil || t.status != 0) {
+		j.Status = &t.status // the server's answer, even if its body then failed
 	}
 	if t.err != nil {
 		e := t.err.Error()
