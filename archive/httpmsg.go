@@ -100,8 +100,8 @@ func parseHTTPHead(msg []byte) httpHead {
 // statusOf returns the status code of an "HTTP/1.1 200 OK" line, 0 if the
 // line is not a status line.
 func statusOf(line []byte) int {
-	if !bytes.HasPrefix(line, []byte("HTTP/")) {
-		return 0
+	if len(line) < 5 || !bytes.EqualFold(line[:5], []byte("HTTP/")) {
+		return 0 // the name is case-sensitive (RFC 9112 2.3), but "http/1.1" is what such a server meant
 	}
 	_, rest, ok := bytes.Cut(line, []byte{' '})
 	if !ok {

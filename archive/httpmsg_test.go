@@ -23,6 +23,8 @@ func TestParseHTTPHead(t *testing.T) {
 			200, "", true, map[string]string{"Content-Type": "text/a"}},
 		{"line without colon is skipped", "HTTP/1.1 200 OK\r\nnonsense\r\nA: 1\r\n\r\nx",
 			200, "x", true, map[string]string{"A": "1", "nonsense": ""}},
+		{"RFC9112 2.3 a lower-case http name, which the crawler reads repaired", "http/1.1 200 OK\r\nA: 1\r\n\r\nx",
+			200, "x", true, map[string]string{"A": "1"}},
 		{"request", "GET / HTTP/1.1\r\nHost: example.com\r\n\r\n",
 			0, "", true, map[string]string{"Host": "example.com"}},
 		{"header block never ends", "HTTP/1.1 200 OK\r\nA: 1\r\nB: 2",

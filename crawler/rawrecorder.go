@@ -187,12 +187,15 @@ func (r *rawRecorder) request() []byte {
 }
 
 // head returns the final response head as received, through its empty
-// line, or nil if it was not recorded whole.
+// line, or nil if it was not recorded whole. Empty lines before its status
+// line are left out: they are no part of the message (RFC 9112 section
+// 2.2 has a recipient ignore them), and a WARC reader looks for the status
+// line at the start of the record's block.
 func (r *rawRecorder) head() []byte {
 	if !r.done {
 		return nil
 	}
-	return r.resp[r.start:]
+	return bytes.TrimLeft(r.resp[r.start:], "\r\n")
 }
 
 // firstLine returns b's first line without its line ending.

@@ -25,9 +25,12 @@ type host struct {
 	robotsRetryAt  time.Time // robots lease not before this (RulesFailed)
 	robotsFailures int
 
-	floor      time.Time     // restart floor: persisted NextAllowed until SetRules
-	restored   time.Duration // previous process's rules-based interval (HostRecord.RulesPace); 0 if none
-	inflight   int
+	floor    time.Time     // restart floor: persisted NextAllowed until SetRules
+	restored time.Duration // previous process's rules-based interval (HostRecord.RulesPace); 0 if none
+	inflight int
+	// unanswered counts the requests Wait let start whose end Observe
+	// has not seen; rec.Unanswered says whether there are any.
+	unanswered int
 	sending    int       // requests in flight: from a nil Wait or WaitHop to their Release
 	hops       int       // of those, hops: requests no lease of the host stands for (WaitHop)
 	pageLeases int       // outstanding leases of counted kinds (page limits)
@@ -199,4 +202,10 @@ func (h *host) leased() int {
 		return max(h.inflight-1, 0)
 	}
 	return h.inflight
+}
+
+// ended notes that one of h's requests has ended, or never went out.
+func (h *host) ended() {
+	h.unanswered = max(h.unanswered-1, 0)
+	h.rec.Unanswered = h.unanswered > 0
 }

@@ -220,8 +220,9 @@ func (s *Scheduler) Finish(l *Lease, r Result) error {
 		// lease answered from cache, a skip): no token was spent.
 		h.reserved = h.rec.LastStart
 		if h.rec.Unanswered {
-			// No request of the host is in flight any more.
-			h.rec.Unanswered = false
+			// No lease of the host is out: none of its requests is in
+			// flight any more.
+			h.unanswered, h.rec.Unanswered = 0, false
 			s.touch(h)
 		}
 	}

@@ -333,9 +333,12 @@ func TestUnansweredRequestCountsAsLastingTheTimeout(t *testing.T) {
 				started := time.Now()
 				time.Sleep(time.Second)
 				if answered {
+					// As the transport reports a response: its arrival,
+					// then its outcome.
 					f.s.Answered(a, time.Now())
+					f.s.Observe(a, 200, time.Second, "", nil)
 				}
-				// Stopped here: the lease is neither observed nor finished.
+				// Stopped here: the lease is not finished.
 				if err := f.s.Close(); err != nil {
 					t.Fatal(err)
 				}
@@ -361,4 +364,94 @@ func TestUnansweredRequestCountsAsLastingTheTimeout(t *testing.T) {
 			})
 		})
 	}
+}
+
+// TestUnansweredAmongSeveralInFlight: with politeness.per_host 2, the
+// answer to one request must not hide the other one still in flight when
+// the crawl stopped (review 29: the resumed run came 0.53 s after a kill
+// -9, with three requests of ours at the server at once).
+func TestUnansweredAmongSeveralInFlight(t *testing.T) {
+	const a = "http://a.test:80"
+	synctest.Test(t, func(t *testing.T) {
+		store := NewMemStore()
+		cfg := testConfig()
+		cfg.PerHost = 2
+		cfg.RequestTimeout = 30 * time.Second
+		rules := map[string]Rules{a: {CrawlDelay: time.Second, HasCrawlDelay: true}}
+		f := newFake(t, cfg, store)
+		f.rules = rules
+		f.add(urls("http://a.test", 3)...)
+		ctx := context.Background()
+		l, err := f.s.Next(ctx) // robots.txt
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.one(l)
+		for range 2 {
+			if _, err := f.s.Next(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if err := f.s.Wait(ctx, a); err != nil {
+				t.Fatal(err)
+			}
+		}
+		f.s.Answered(a, time.Now())
+		f.s.Observe(a, 200, 0, "", nil) // one of the two ended; the other is cut off
+		if err := f.s.Close(); err != nil {
+			t.Fatal(err)
+		}
+		g := newFake(t, cfg, store)
+		defer g.s.Close()
+		if r := g.s.Host(a).BackoffReason; !strings.Contains(r, "unanswered request 31s") {
+			t.Errorf("after restart the wait is named %q, want the unanswered request", r)
+		}
+	})
+}
+
+// TestUnsentStartIsNotUnanswered: a request whose start Wait was still
+// waiting for when the crawl stopped never went out, so it has no end to
+// wait for (review 29: a cancelled robots.txt hop made its host wait
+// fetch.timeout after the restart).
+func TestUnsentStartIsNotUnanswered(t *testing.T) {
+	const a = "http://a.test:80"
+	synctest.Test(t, func(t *testing.T) {
+		cfg := testConfig()
+		cfg.PerHost = 2
+		cfg.RequestTimeout = 30 * time.Second
+		f := newFake(t, cfg, NewMemStore())
+		defer f.s.Close()
+		f.rules = map[string]Rules{a: {CrawlDelay: 10 * time.Second, HasCrawlDelay: true}}
+		f.add(urls("http://a.test", 2)...)
+		ctx := context.Background()
+		l, err := f.s.Next(ctx) // robots.txt
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.one(l)
+		for range 2 {
+			if _, err := f.s.Next(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := f.s.Wait(ctx, a); err != nil {
+			t.Fatal(err)
+		}
+		waiting, cancel := context.WithCancel(ctx)
+		go func() { time.Sleep(time.Second); cancel() }()
+		if err := f.s.Wait(waiting, a); err == nil {
+			t.Fatal("the second start, 10 s away, did not wait")
+		}
+		unanswered := func() bool {
+			f.s.mu.Lock()
+			defer f.s.mu.Unlock()
+			return f.s.hosts[a].rec.Unanswered
+		}
+		if !unanswered() {
+			t.Error("the first request, still in flight, is not unanswered")
+		}
+		f.s.Observe(a, 200, time.Second, "", nil)
+		if unanswered() {
+			t.Error("with the first request ended, the start that never went out still counts as unanswered")
+		}
+	})
 }

@@ -466,6 +466,7 @@ func (s *Scheduler) countUnanswered(h *host) {
 		return
 	}
 	r.BackoffUntil = until
-	r.BackoffSource = fmt.Sprintf("unanswered request %s (in flight when the previous run stopped: fetch.timeout %s, then the pace %s)",
-		robots.ShortDuration(s.cfg.RequestTimeout+r.Interval), robots.ShortDuration(s.cfg.RequestTimeout), robots.ShortDuration(r.Interval))
+	ms := func(d time.Duration) string { return robots.ShortDuration(d.Round(time.Millisecond)) }
+	r.BackoffSource = fmt.Sprintf("unanswered request %s: in flight when the previous run stopped, counted as fetch.timeout %s, then the pace %s",
+		ms(s.cfg.RequestTimeout+r.Interval), ms(s.cfg.RequestTimeout), ms(r.Interval))
 }

@@ -26,8 +26,9 @@ type HostRecord struct {
 	Authority   string
 	LastStart   time.Time // start of the latest request (persisted before it is sent)
 	NextAllowed time.Time // earliest next start when LastStart was recorded
-	// Unanswered says the end of the latest request was not seen: the
-	// process stopped while it was in flight (kill -9, or Ctrl-C, which
+	// Unanswered says the end of a request was not seen (with
+	// Config.PerHost above 1, of any of those in flight): the process
+	// stopped while it was in flight (kill -9, or Ctrl-C, which
 	// abandons it while the server may still be working on it). The next
 	// Open counts it as lasting Config.RequestTimeout.
 	Unanswered bool

@@ -103,6 +103,7 @@ func (s *Scheduler) wait(ctx context.Context, authority string, hop bool) error 
 	start := s.tokenLocked(h, sc, now)
 	h.noteStart(&p, sc, start, now, s.cfg.Margin)
 	h.rec.LastStart = start
+	h.unanswered++
 	h.rec.Unanswered = true
 	h.rec.Interval = sc.iv
 	h.rec.RulesPace = p.robotsPaced(start)
@@ -128,6 +129,7 @@ func (s *Scheduler) wait(ctx context.Context, authority string, hop bool) error 
 		defer t.Stop()
 		select {
 		case <-ctx.Done():
+			s.unsent(authority)
 			s.release(authority, hop)
 			return ctx.Err()
 		case <-t.C:
@@ -228,7 +230,7 @@ func (s *Scheduler) Observe(authority string, status int, dur time.Duration, ret
 		return
 	}
 	h := s.host(authority)
-	h.rec.Unanswered = false // its end was seen, whatever it was
+	h.ended()
 	failed := isFailure(status, err)
 	if f := s.cfg.FetchTimeFactor; f > 0 && dur > 0 {
 		a := time.Duration(f * float64(dur))
@@ -285,14 +287,9 @@ func (s *Scheduler) Answered(authority string, t time.Time) {
 	}
 	h := s.host(authority)
 	if !t.After(h.rec.LastStart) {
-		if h.rec.Unanswered {
-			h.rec.Unanswered = false
-			s.touch(h)
-		}
 		return
 	}
 	h.rec.LastStart = t
-	h.rec.Unanswered = false
 	h.rec.NextAllowed = t.Add(h.rec.Interval)
 	s.touch(h)
 	s.fixAt(h, time.Now())
@@ -359,4 +356,15 @@ func allDigits(v string) bool {
 		}
 	}
 	return true
+}
+
+// unsent takes back the start Wait granted a request that the context
+// ended before it went out: it will have no end to see.
+func (s *Scheduler) unsent(authority string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if h := s.hosts[authority]; h != nil {
+		h.ended()
+		s.touch(h)
+	}
 }
