@@ -1,6 +1,7 @@
 package robots
 
 import (
+	"fmt"
 	"testing"
 	"time"
 )
@@ -23,7 +24,7 @@ func TestPaceLineNamesTheLine(t *testing.T) {
 		if !ok || iv != c.iv || line != c.line || text != c.text {
 			t.Errorf("%v: %v %d %q %v", c.at, iv, line, text, ok)
 		}
-		if piv, src, pok := g.Pace(c.at); !pok || piv != iv || src != "line "+string(rune('0'+line))+": "+text {
+		if piv, src, pok := g.Pace(c.at); !pok || piv != iv || src != fmt.Sprintf("line %d: %s", line, text) {
 			t.Errorf("%v: Pace %v %q %v", c.at, piv, src, pok)
 		}
 	}
