@@ -144,3 +144,36 @@ func TestWindowSpanIncludesLastMinute(t *testing.T) {
 		}
 	}
 }
+
+// FuzzWindows: whatever a Visit-time or Request-rate window says, the
+// windows read are minutes of a UTC day, and a Visit-time either gives
+// windows or is warned about; a value with a zone or a word it does not
+// read is warned about too.
+func FuzzWindows(f *testing.F) {
+	for _, s := range []string{"0100-0200 UTC", "0100Z-0200Z", "01:00-02:00 +05:30", "0100 to 0200 CET",
+		"0000-2400 UTC-14", "0100-0200 -0500", "1300-1659, 1700-0459", "UTC+1", "0100-0200 UTC+99"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, v string) {
+		var buf [4]Window
+		ws, zone, ok := appendWindows(buf[:0], v)
+		if ok != (len(ws) > 0) {
+			t.Fatalf("%q: ok %v with %d windows", v, ok, len(ws))
+		}
+		for _, w := range ws {
+			if w.From < 0 || w.From >= minutesPerDay || w.To < 0 || w.To >= minutesPerDay {
+				t.Fatalf("%q: window %+v outside the day", v, w)
+			}
+		}
+		if zone.offset < -14*60 || zone.offset > 14*60 {
+			t.Fatalf("%q: offset %d", v, zone.offset)
+		}
+		if strings.ContainsAny(v, "\n\r#") {
+			return
+		}
+		g := Parse([]byte("User-agent: *\nVisit-time: " + v + "\n")).Group("bot")
+		if len(g.VisitTimes()) == 0 && len(g.Warnings()) == 0 && strings.TrimSpace(v) != "" {
+			t.Fatalf("%q: no window and no warning", v)
+		}
+	})
+}
