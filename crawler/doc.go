@@ -95,10 +95,12 @@
 //     and the crawl.jsonl line carries a note.
 //   - A body the server ended by closing the connection early (an
 //     over-stated Content-Length, a chunked body without its last chunk)
-//     is taken as the page: archived as far as it came (WARC-Truncated
-//     disconnect), its links read, not retried and not held against the
-//     host. A reset or timeout mid-body is a failure; a robots.txt cut
-//     short stays unreachable (RFC 9309 2.3.1.4).
+//     is an answer, not a failure of the host: archived as far as it came
+//     (WARC-Truncated disconnect) and its links read. It is fetched once
+//     more (scheduler.Result.Retry), in case a passing fault cut it; the
+//     second time alike, the part received is the page. A reset or
+//     timeout mid-body is a failure; a robots.txt cut short stays
+//     unreachable (RFC 9309 2.3.1.4).
 //   - A fetch aborted because the crawl is stopping is neither logged nor
 //     held against the host; its URL stays queued for the next run.
 //   - Redirect targets keep the depth of the page that linked to them; a

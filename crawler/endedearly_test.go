@@ -86,18 +86,25 @@ func TestTransportTellsEndedEarlyFromBrokenOff(t *testing.T) {
 
 // Review 28 finding 12: a page whose server over-states its
 // Content-Length (or ends a chunked body early) is archived as far as it
-// came, once; its links are followed; the crawl log and the metadata
-// record say why it is not fetched again; the host is not failing. A
-// robots.txt that ends early is still an unreachable one (RFC 9309
-// 2.3.1.4), tried again.
+// came; its links are followed; it is fetched once more in case that was
+// a passing fault (review 29: a proxy's idle timeout cut a page in half
+// for good), and the second time alike the part received is the page; the
+// crawl log and the metadata records say so; the host is not failing. A
+// page cut only the first time is archived whole the second. A robots.txt
+// that ends early is still an unreachable one (RFC 9309 2.3.1.4), tried
+// again.
 func TestCrawlTakesPagesTheServerEndedEarly(t *testing.T) {
 	long := `<html><body><a href="/fromlong">x</a></body></html>`
 	chunk := `<html><a href="/fromchunk">y</a>`
+	whole := `<html><a href="/fromwhole">w</a></html>`
+	index := `<a href="/longcl">l</a><a href="/chunkcut">c</a><a href="/passing">p</a>`
 	routes := map[string]rawRoute{
-		"/": {resp: "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 48\r\n\r\n" +
-			`<a href="/longcl">l</a><a href="/chunkcut">c</a>`},
-		"/longcl":    {resp: "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 5000\r\n\r\n" + long, end: "close"},
-		"/chunkcut":  {resp: fmt.Sprintf("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nTransfer-Encoding: chunked\r\n\r\n%x\r\n%s\r\n", len(chunk), chunk), end: "close"},
+		"/":         {resp: fmt.Sprintf("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: %d\r\n\r\n%s", len(index), index)},
+		"/longcl":   {resp: "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 5000\r\n\r\n" + long, end: "close"},
+		"/chunkcut": {resp: fmt.Sprintf("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nTransfer-Encoding: chunked\r\n\r\n%x\r\n%s\r\n", len(chunk), chunk), end: "close"},
+		"/passing": {resp: "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 5000\r\n\r\n<html><a href=", end: "close",
+			then: &rawRoute{resp: fmt.Sprintf("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: %d\r\n\r\n%s", len(whole), whole)}},
+		"/fromwhole": {resp: "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"},
 		"/fromlong":  {resp: "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"},
 		"/fromchunk": {resp: "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"},
 	}
@@ -110,32 +117,43 @@ func TestCrawlTakesPagesTheServerEndedEarly(t *testing.T) {
 	cfg.Robots.RetryBase = 50 * time.Millisecond
 	sum := crawlFor(t, cfg, s.URL("/"), robotsCut.URL("/page"))
 
-	for _, path := range []string{"/longcl", "/chunkcut", "/fromlong", "/fromchunk"} {
-		if n := len(s.requests(path)); n != 1 {
-			t.Errorf("%s requested %d times, want once", path, n)
+	for path, want := range map[string]int{"/longcl": 2, "/chunkcut": 2, "/passing": 2, "/fromlong": 1, "/fromchunk": 1, "/fromwhole": 1} {
+		if n := len(s.requests(path)); n != want {
+			t.Errorf("%s requested %d times, want %d", path, n, want)
 		}
 	}
-	entries := map[string]crawllog.CrawlEntry{}
+	entries := map[string][]crawllog.CrawlEntry{}
 	for _, e := range readJSONL[crawllog.CrawlEntry](t, filepath.Join(cfg.Out, crawllog.CrawlLogFile)) {
-		entries[e.URL] = e
+		entries[e.URL] = append(entries[e.URL], e)
 	}
 	recs := warcRecords(t, cfg.Out)
 	for path, want := range map[string]string{
 		"/longcl":   fmt.Sprintf("after %d of the 5000 body octets", len(long)),
 		"/chunkcut": fmt.Sprintf("inside the chunked body, after %d octets", len(chunk)),
 	} {
-		e := entries[s.URL(path)]
-		if e.Status != 200 || e.Error != "" || !e.Truncated || !strings.Contains(e.Note, want) || !strings.Contains(e.Note, "not fetched again") {
-			t.Errorf("%s: crawl log %+v: want 200, no error, truncated, a note saying %q", path, e, want)
+		es := entries[s.URL(path)]
+		if len(es) != 2 {
+			t.Fatalf("%s: crawl log %+v, want two lines", path, es)
+		}
+		for i, then := range []string{"fetched once more", "not fetched again"} {
+			if e := es[i]; e.Status != 200 || e.Error != "" || !e.Truncated || !strings.Contains(e.Note, want) || !strings.Contains(e.Note, then) {
+				t.Errorf("%s: crawl log line %d %+v: want 200, no error, truncated, a note saying %q and %q", path, i+1, e, want, then)
+			}
 		}
 		resps, meta := recordsOf(recs, "response", s.URL(path)), recordsOf(recs, "metadata", s.URL(path))
-		if len(resps) != 1 || resps[0].Get("WARC-Truncated") != archive.TruncatedDisconnect {
-			t.Errorf("%s: %d response records, want 1 with WARC-Truncated: disconnect", path, len(resps))
+		if len(resps) != 2 || resps[1].Get("WARC-Truncated") != archive.TruncatedDisconnect {
+			t.Errorf("%s: %d response records, want 2 with WARC-Truncated: disconnect", path, len(resps))
 		}
-		if len(meta) != 1 || !strings.Contains(string(meta[0].Block), "body-ended-early: the server closed the connection") ||
-			!strings.Contains(string(meta[0].Block), "outlink: ") {
-			t.Errorf("%s: metadata records %d, want one saying why and listing the outlink", path, len(meta))
+		if len(meta) != 2 || !strings.Contains(string(meta[1].Block), "body-ended-early: the server closed the connection") ||
+			!strings.Contains(string(meta[1].Block), "not fetched again") || !strings.Contains(string(meta[1].Block), "outlink: ") {
+			t.Errorf("%s: metadata records %d, want two saying why and listing the outlink", path, len(meta))
 		}
+	}
+	if es := entries[s.URL("/passing")]; len(es) != 2 || !es[0].Truncated || es[1].Truncated || es[1].Note != "" {
+		t.Errorf("/passing: crawl log %+v, want the cut answer, then the whole one", es)
+	}
+	if resps := recordsOf(recs, "response", s.URL("/passing")); len(resps) != 2 || resps[1].Get("WARC-Truncated") != "" {
+		t.Errorf("/passing: %d response records, want the cut one, then the whole one", len(resps))
 	}
 	if n := len(robotsCut.requests("/robots.txt")); n < 2 || len(robotsCut.requests("/page")) != 0 {
 		t.Errorf("robots.txt ended early: asked %d times, /page %d times; want it retried as unreachable, /page never asked",

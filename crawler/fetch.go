@@ -157,9 +157,12 @@ func (c *crawl) handleFetch(ctx context.Context, l *scheduler.Lease) error {
 		// the next run, and nothing is held against the host.
 		return c.notSent(ctx, l, err)
 	}
+	if ex.EndedEarly != "" {
+		ex.EndedEarly = endedEarlyNote(ex.EndedEarly, l.Attempt)
+	}
 	c.record(j)
 	c.follow(j)
-	res := scheduler.Result{Status: ex.Status, Duration: ex.Duration, Err: ex.Err}
+	res := scheduler.Result{Status: ex.Status, Duration: ex.Duration, Err: ex.Err, Retry: ex.EndedEarly != "" && l.Attempt == 0}
 	if ex.Header != nil {
 		res.RetryAfter = ex.Header.Get("Retry-After")
 	}
@@ -285,6 +288,20 @@ func recordNotes(ex *exchange) []archive.Field {
 		f = append(f, archive.Field{Name: "body-ended-early", Value: ex.EndedEarly})
 	}
 	return f
+}
+
+// endedEarlyNote says what the crawl makes of a body the server ended
+// early (what says where), on the lease's attempt: the first time it may
+// have been a passing fault (a back end restarting, a proxy's idle
+// timeout), so the page is fetched once more; a second time the server
+// sends what it always sends, and the part received is the page.
+func endedEarlyNote(what string, attempt int) string {
+	if attempt == 0 {
+		return what + ": the part received is archived (WARC-Truncated: disconnect) and its links read, " +
+			"and the page is fetched once more in case that was a passing fault"
+	}
+	return what + " again: the part received is taken as the page (archived with WARC-Truncated: disconnect, its links read) " +
+		"and not fetched again, as the server sends the same each time"
 }
 
 // follow offers the URLs a fetch led to: a redirect target (checked and

@@ -42,6 +42,8 @@ type rawRoute struct {
 	// end is what follows the answer: "" keeps the connection, "close"
 	// closes it, "stall" waits (sending nothing) until the client leaves.
 	end string
+	// then, if set, answers every request to the path after the first.
+	then *rawRoute
 }
 
 // newRawServer starts a server; with cfg it speaks TLS.
@@ -119,8 +121,12 @@ func (s *rawServer) serve(c net.Conn) {
 		}
 		s.mu.Lock()
 		s.got[path] = append(s.got[path], req)
+		again := len(s.got[path]) > 1
 		s.mu.Unlock()
 		route, ok := s.routes[path]
+		if ok && again && route.then != nil {
+			route = *route.then
+		}
 		if !ok {
 			route = rawRoute{resp: "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n"}
 		}

@@ -278,10 +278,10 @@ func (t *politeTransport) RoundTrip(in *http.Request) (*http.Response, error) {
 	ex.Trailer = resp.Trailer
 	ex.record(rec, req, resp)
 	if rerr != nil && !ex.robots && endedByServer(ctx, rerr) {
-		// What arrived is the page: the server sends the same bytes
-		// every time, so a retry costs the host a request and gets
-		// nothing more. It is no failure of the host; robots.txt keeps
-		// RFC 9309's reading (an incomplete answer is an unreachable one).
+		// An answer, cut: no failure of the host (the crawler decides
+		// whether to fetch it once more, endedEarlyNote). robots.txt
+		// keeps RFC 9309's reading (an incomplete answer is an
+		// unreachable one).
 		ex.EndedEarly = endedEarly(resp, len(body))
 		rerr = nil
 	}
@@ -377,15 +377,13 @@ func endedByServer(ctx context.Context, err error) bool {
 	return errors.Is(err, io.ErrUnexpectedEOF) && ctx.Err() == nil
 }
 
-// endedEarly says why a body the server ended early (endedByServer) is
-// taken as the answer.
+// endedEarly says where the server ended a body early (endedByServer).
 func endedEarly(resp *http.Response, got int) string {
 	what := fmt.Sprintf("after %d of the %d body octets its Content-Length announced", got, resp.ContentLength)
 	if resp.ContentLength < 0 {
 		what = fmt.Sprintf("inside the chunked body, after %d octets, before its last chunk", got)
 	}
-	return "the server closed the connection " + what + ": the part received is taken as the answer (archived with WARC-Truncated: disconnect, its links read) " +
-		"and not fetched again, as a server that ends early sends the same each time"
+	return "the server closed the connection " + what
 }
 
 // hostOnly returns the IP of a remote address "ip:port" ("[::1]:80" gives

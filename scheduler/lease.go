@@ -238,6 +238,9 @@ func (s *Scheduler) Finish(l *Lease, r Result) error {
 			s.push(Op{Code: OpEnqueue, Entry: e})
 			s.enqueueLocked(h, e, now)
 		}
+		if r.Retry && (h.rec.Dropped || e.Attempts+1 >= s.cfg.MaxFailures) {
+			r.Retry = false // no attempt left: the answer is taken as it is
+		}
 		switch {
 		case r.Skip != nil:
 			s.stats.Skipped++
@@ -247,6 +250,11 @@ func (s *Scheduler) Finish(l *Lease, r Result) error {
 			} else {
 				requeue(e)
 			}
+		case r.Retry:
+			h.rec.Failures = 0 // an answer came
+			e.Attempts++
+			s.stats.Retries++
+			requeue(e)
 		case isFailure(r.Status, r.Err):
 			s.stats.Errors++
 			h.rec.Failures++

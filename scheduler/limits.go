@@ -22,7 +22,7 @@ func limited(k Kind) bool { return counted(k) || k == KindSitemap }
 // limits: a response arrived and it was not a redirect (whose target is
 // counted when it is fetched) nor a failure to be retried.
 func countsAsPage(l *Lease, r Result) bool {
-	return counted(l.Kind) && r.Skip == nil && !r.Requeue && r.Err == nil && r.Status != 0 &&
+	return counted(l.Kind) && r.Skip == nil && !r.Requeue && !r.Retry && r.Err == nil && r.Status != 0 &&
 		!isFailure(r.Status, nil) && (r.Status < 300 || r.Status >= 400)
 }
 

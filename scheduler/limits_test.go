@@ -310,3 +310,43 @@ func TestMaxPagesSkipsWithoutWaitingForPace(t *testing.T) {
 		}
 	})
 }
+
+// TestRetryIsOneMoreAttemptNotAFailure: Result.Retry (an answer the
+// crawler fetches once more, a body the server ended early) puts the URL
+// back as one more attempt: no failure of the host, no page counted
+// against max_pages_per_host until the answer that stays.
+func TestRetryIsOneMoreAttemptNotAFailure(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cfg := testConfig()
+		cfg.Scope.MaxPagesPerHost = 1
+		f := newFake(t, cfg, NewMemStore())
+		defer f.s.Close()
+		f.add("http://a.test/p")
+		ctx := context.Background()
+		l, err := f.s.Next(ctx)
+		if err != nil || l.Kind != KindRobots {
+			t.Fatalf("first lease %+v %v", l, err)
+		}
+		f.one(l)
+		for attempt, retry := range []bool{true, false} {
+			l, err := f.s.Next(ctx)
+			if err != nil || l.URL != "http://a.test/p" || l.Attempt != attempt {
+				t.Fatalf("lease %d: %+v %v, want the page at attempt %d", attempt, l, err, attempt)
+			}
+			if err := f.s.Wait(ctx, l.Authority); err != nil {
+				t.Fatal(err)
+			}
+			f.s.Observe(l.Authority, 200, time.Millisecond, "", nil)
+			if err := f.s.Finish(l, Result{Status: 200, Retry: retry}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		st := f.s.Stats()
+		if st.Fetched != 1 || st.Errors != 0 || st.Retries != 1 || st.Queued != 0 {
+			t.Errorf("stats %+v: want the page fetched once after one retry, no error", st)
+		}
+		if h := f.s.Host("http://a.test:80"); h.State == StateDropped {
+			t.Errorf("host %+v dropped", h)
+		}
+	})
+}

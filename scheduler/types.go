@@ -200,7 +200,11 @@ type Result struct {
 	Err        error         // network error or timeout; nil if a response arrived
 	RetryAfter string        // raw Retry-After header of the response
 	Requeue    bool          // put the URL back unchanged (e.g. robots expired)
-	Skip       *Skip         // the URL was not fetched (e.g. robots-disallowed); no token was spent
+	// Retry puts the URL back to be fetched once more, as one more
+	// attempt but no failure of the host: an answer that may have been
+	// cut by a passing fault (a body the server ended early).
+	Retry bool
+	Skip  *Skip // the URL was not fetched (e.g. robots-disallowed); no token was spent
 }
 
 // HostStatus describes one host's pace and queue for status displays. It is
