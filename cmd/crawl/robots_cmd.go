@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net/url"
@@ -52,8 +51,7 @@ A fetched robots.txt follows the status-code policy of a crawl, with the
 robots.forbidden_disallows of --config (or CRAWL_ROBOTS_FORBIDDEN_DISALLOWS).
 
 Exit codes: 0 ok, 2 usage error (no or unknown subcommand, missing --agent
-or --file, an --agent that is not a product token (refused as by the crawl's
---agent, "FooBot/2.1" too), a target that is neither
+or --file, an --agent that is not a product token, a target that is neither
 an http(s) URL nor a path, an unreadable file, a config a crawl would refuse).`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -91,7 +89,7 @@ type robotsFlags struct {
 func (f *robotsFlags) bind(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.file, "file", "", "robots.txt file to read")
 	cmd.Flags().StringVar(&f.config, "config", "", "config file (YAML) as for a crawl; its robots.forbidden_disallows (or CRAWL_ROBOTS_FORBIDDEN_DISALLOWS) applies")
-	cmd.Flags().StringVar(&f.agent, "agent", "", "crawler's product token, as the crawl's --agent: letters, '_' and '-' only, no /version (RFC 9309 2.2.1); a live fetch sends the User-Agent the crawl would")
+	cmd.Flags().StringVar(&f.agent, "agent", "", "crawler's product token, letters, '_' and '-' only (RFC 9309 2.2.1); a /version may follow (FooBot/2.1)")
 	cmd.Flags().BoolVar(&f.json, "json", false, "print JSON")
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err} })
 }
@@ -122,10 +120,6 @@ requests it, null if it would not>, "allowed": true|false, "rule":
 			if err := checkAgent("check", f.agent); err != nil {
 				return err
 			}
-			cfg, popts, err := f.settings()
-			if err != nil {
-				return err
-			}
 			if len(args) == 0 {
 				return usagef("robots check: give at least one URL")
 			}
@@ -133,6 +127,10 @@ requests it, null if it would not>, "allowed": true|false, "rule":
 				return usagef("robots check: --file is required")
 			}
 			if err := checkTargets(args, f.file != ""); err != nil {
+				return err
+			}
+			cfg, popts, err := f.settings()
+			if err != nil {
 				return err
 			}
 			var load func(target string) (robotsTxt, error)
@@ -233,56 +231,43 @@ null), "at" (the moment pace_now and visit_open_now hold for)}.`,
 
 // settings returns the effective config (flag-free: --config file, CRAWL_*
 // environment, defaults), read by the crawl's own loader, and the
-// status-code policy a crawl would use; and it checks --agent by the
-// crawl's own rule for its --agent (agentError). A live fetch uses the
-// config's agent, timeouts and size limit; a config the crawl would refuse
-// is a usage error here too.
+// status-code policy a crawl would use. A live fetch uses the config's
+// agent, timeouts and size limit; a config the crawl would refuse is a
+// usage error here too.
 func (f *robotsFlags) settings() (crawler.Config, robots.PolicyOptions, error) {
 	cfg, err := crawler.Loader{File: f.config}.Load()
 	if err != nil {
 		return crawler.Config{}, robots.PolicyOptions{}, &usageError{err}
 	}
-	if err := agentError(cfg, f.agent); err != nil {
-		return crawler.Config{}, robots.PolicyOptions{}, &usageError{err}
-	}
 	return cfg, robots.PolicyOptions{RestrictedDisallows: cfg.Robots.ForbiddenDisallows, ParseLimit: int(cfg.Robots.MaxBytes)}, nil
 }
 
-// agentError returns the error the crawl gives for "--agent agent" (the
-// config key agent.token, checked by crawler.Config.Validate), in its
-// words, or nil if the crawl would take it. The product token may hold
-// letters, '_' and '-' only (RFC 9309 2.2.1: "The product token MUST
-// contain only a-zA-Z_- characters"), so "FooBot/2.1" is refused, as by
-// the crawl, and not cut to "FooBot": robots.Group would read "Bot2" as
-// "Bot" and give it the group of "User-agent: Bot1". The config's
-// agent.user_agent, written for its own token, is not held against
-// another agent: a live fetch for one builds a User-Agent on it.
-func agentError(cfg crawler.Config, agent string) error {
-	cfg.Agent.Token, cfg.Agent.UserAgent = agent, ""
-	err := cfg.Validate()
-	if err == nil {
-		return nil
-	}
-	errs := []error{err}
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		errs = j.Unwrap()
-	}
-	for _, e := range errs {
-		var fe *crawler.FieldError
-		if errors.As(e, &fe) && fe.Key == "agent.token" {
-			return &crawler.ConfigError{Key: fe.Key, Source: "flag --agent", Reason: fe.Reason}
-		}
-	}
-	return nil // the config was valid when loaded: nothing else changed
-}
-
-// checkAgent returns a usage error if --agent is missing; what it may
-// hold is checked with the config (settings, agentError).
+// checkAgent returns a usage error unless agent is a product token,
+// [a-zA-Z_-]+ (RFC 9309 2.2.1), optionally followed by '/' and a version
+// ("FooBot/2.1"). robots.Group reads an agent up to its first other
+// character, so "Bot2" would silently be checked as "Bot" and get the
+// group of "User-agent: Bot1".
 func checkAgent(sub, agent string) error {
 	if agent == "" {
 		return usagef("robots %s: --agent is required", sub)
 	}
+	tok, version, hasVersion := strings.Cut(agent, "/")
+	if tok == "" || robots.ProductToken(tok) != tok || hasVersion && !isHTTPToken(version) {
+		return usagef("robots %s: --agent %q is not a product token: RFC 9309 section 2.2.1 allows only the letters a-z and A-Z, '_' and '-' (a version may follow after '/', as in FooBot/2.1)", sub, agent)
+	}
 	return nil
+}
+
+// isHTTPToken reports whether s is a non-empty RFC 9110 5.6.2 token, the
+// form of a product version in a User-Agent ("2.1", "beta-3").
+func isHTTPToken(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0) {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // readRobotsFile parses a robots.txt file as a crawl would parse it, up to

@@ -61,7 +61,7 @@ func runRobotsCmd(t *testing.T, opts robotsOptions, args ...string) (string, err
 
 func TestRobotsCheckJSON(t *testing.T) {
 	file := writeRobotsFile(t, cmdRobotsBody)
-	out, err := runRobotsCmd(t, robotsOptions{}, "check", "--file", file, "--agent", "ExampleBot", "--json",
+	out, err := runRobotsCmd(t, robotsOptions{}, "check", "--file", file, "--agent", "ExampleBot/1.0", "--json",
 		"https://example.com/private/x", "/private/press/a?b=<c>", "/public", "http://h/robots.txt")
 	if err != nil {
 		t.Fatal(err)
