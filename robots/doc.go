@@ -168,9 +168,10 @@
 //     line or glued to each time, in any case, only says so; "HH:MM",
 //     "HHMM to HHMM" and an en dash are read too. A numeric offset
 //     ("+0100", "UTC-5") is read exactly, into UTC, with a warning. Another
-//     word ("CET", "weekdays") leaves the hours unknown: a Visit-time keeps
-//     its times read as UTC (a window, not none), a Request-rate applies
-//     all day; both with a warning.
+//     word ("CET", "weekdays", "except") leaves the hours unknown: a
+//     Visit-time keeps only its first window, read as UTC (a window, not
+//     none; a later one may be what the word excludes), a Request-rate
+//     applies all day; both with a warning.
 //   - Visit-time with no readable pair of times is ignored with a warning:
 //     no window can be invented for it (the frontier keeps windows, and
 //     has no "never" to keep instead).

@@ -56,9 +56,12 @@ func (p *parser) extension(d directive, s, val string, n int) {
 		}
 		switch {
 		case zone.other != "":
-			// Cautious: a window read as written, in the UTC the 1996
-			// extended standard prescribes, rather than no window at all.
-			p.warn(g, n, s, fmt.Sprintf("Visit-time: %q is not a time zone this crawler reads (UTC, GMT, Z or a numeric offset); the times are read as UTC, as the 1996 extended standard defines them: %s",
+			// Cautious: the first window, read as written in the UTC the
+			// 1996 extended standard prescribes, rather than no window at
+			// all; a later one may be what the word excludes ("0100-0200
+			// except 1300-1400") or narrows ("Mon-Fri").
+			ws = ws[:1]
+			p.warn(g, n, s, fmt.Sprintf("Visit-time: %q is a word this crawler does not read (it reads UTC, GMT, Z or a numeric offset); only the line's first window is kept, read as UTC as the 1996 extended standard defines it: %s",
 				zone.other, windowSpans(ws)))
 		case zone.hasOffset && zone.offset != 0:
 			p.warn(g, n, s, zone.offsetNote("Visit-time", ws))

@@ -36,8 +36,12 @@ func TestVisitTimeZones1996(t *testing.T) {
 		{"offset -05:00", "0100-0200 -05:00", []int{360}, []int{420}, "written at UTC-05:00, read as 06:00 to 07:00:59 UTC"},
 		{"offset +0530 wraps", "0000-0100 +0530", []int{1110}, []int{1170}, "written at UTC+05:30, read as 18:30 to 19:30:59 UTC"},
 		{"GMT+0 says nothing", "0100-0200 GMT+0", []int{60}, []int{120}, ""},
-		{"unknown zone: times as UTC, warned", "0100-0200 CET", []int{60}, []int{120}, `"CET" is not a time zone this crawler reads`},
-		{"a word: times as UTC, warned", "0100-0200 weekdays", []int{60}, []int{120}, `"weekdays" is not a time zone`},
+		{"unknown zone: times as UTC, warned", "0100-0200 CET", []int{60}, []int{120}, `"CET" is a word this crawler does not read`},
+		{"a word: times as UTC, warned", "0100-0200 weekdays", []int{60}, []int{120}, `"weekdays" is a word this crawler does not read`},
+		// Review 30: the windows after a word may be what it excludes; the
+		// first alone is the cautious reading.
+		{"a word: only the first window", "0100-0200 except 1300-1400", []int{60}, []int{120}, "only the line's first window is kept"},
+		{"days: only the first window", "Mon-Fri 1300-1400, 1500-1600", []int{780}, []int{840}, `"Mon" is a word this crawler does not read`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
