@@ -18,7 +18,7 @@ func TestRobotsExplainVisitTimeZones1996(t *testing.T) {
 		{"01:00-02:00", "01:00", ""},
 		{"0100 to 0200", "01:00", ""},
 		{"0200-0300 +0100", "01:00", "line 3: Visit-time times are UTC (1996 extended standard); written at UTC+01:00"},
-		{"0100-0200 CET", "01:00", `line 3: Visit-time: "CET" is not a time zone this crawler reads`},
+		{"0100-0200 CET", "01:00", `line 3: Visit-time: "CET" is a word this crawler does not read`},
 	} {
 		file := writeRobotsFile(t, "User-agent: *\nCrawl-delay: 0.2\nVisit-time: "+c.value+"\n")
 		out, err := runRobotsCmd(t, robotsOptions{}, "explain", "--file", file, "--agent", "bot")
