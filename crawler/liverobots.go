@@ -10,34 +10,49 @@ import (
 	"github.com/crawlproject/crawl/scheduler"
 )
 
+// RobotsFetch is how one robots.txt fetch came out.
+type RobotsFetch struct {
+	Body []byte
+	// Status is the final HTTP status; when the body then failed, the
+	// status the server answered with (0 if it never answered).
+	Status int
+	Err    error // the network error, before or during the body; nil if none
+	// Redirects are the URLs the fetch was redirected to, in order (RFC
+	// 9309 2.3.1.2: at least five are followed).
+	Redirects []string
+}
+
 // FetchRobots fetches one robots.txt the way a crawl does: through the
 // polite transport with cfg's User-Agent, deadline and body cap, following
-// up to five redirects across hosts. It returns the final body, the final
-// HTTP status and the network error, if any (for robots.FromFetch). It
-// writes nothing to disk.
-func FetchRobots(ctx context.Context, cfg Config, robotsURL string) ([]byte, int, error) {
+// up to five redirects across hosts. robots.FromFetch takes its body,
+// status and error. It writes nothing to disk.
+func FetchRobots(ctx context.Context, cfg Config, robotsURL string) (RobotsFetch, error) {
 	u, err := url.Parse(robotsURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, 0, fmt.Errorf("crawler: %q is not an http(s) URL", robotsURL)
+		return RobotsFetch{}, fmt.Errorf("crawler: %q is not an http(s) URL", robotsURL)
 	}
 	canon, err := scheduler.Canonicalize(robotsURL, nil)
 	if err != nil {
-		return nil, 0, fmt.Errorf("crawler: %w", err)
+		return RobotsFetch{}, fmt.Errorf("crawler: %w", err)
 	}
 	store := scheduler.NewMemStore()
 	sched, err := scheduler.Open(schedulerConfig(cfg, nil), store)
 	if err != nil {
-		return nil, 0, err
+		return RobotsFetch{}, err
 	}
 	defer sched.Close()
-	_, layer := newPoliteStack(cfg, sched, store, nil, func(crawllog.RobotsEntry, *exchange) {})
+	var last crawllog.RobotsEntry // the final request's log line: its status survives a failed body
+	_, layer := newPoliteStack(cfg, sched, store, nil, func(e crawllog.RobotsEntry, _ *exchange) { last = e })
 	rec, err := layer.fetch(ctx, scheduler.Authority(canon), nil)
 	if err != nil {
-		return nil, 0, err
+		return RobotsFetch{}, err
 	}
-	var netErr error
+	f := RobotsFetch{Body: rec.Body, Status: rec.Status, Redirects: rec.Redirects}
 	if rec.Error != "" {
-		netErr = errors.New(rec.Error)
+		f.Err = errors.New(rec.Error)
+		if f.Status == 0 {
+			f.Status = last.Status
+		}
 	}
-	return rec.Body, rec.Status, netErr
+	return f, nil
 }

@@ -16,8 +16,8 @@ import (
 // site owner sees what to fix (review 28 finding 9). The fetch function
 // stands for one that keeps the status with the error.
 func TestRobotsStatusKeptWhenTheBodyFails(t *testing.T) {
-	fetch := func(context.Context, crawler.Config, string, string) ([]byte, int, error) {
-		return nil, 200, io.ErrUnexpectedEOF
+	fetch := func(context.Context, crawler.Config, string, string) (crawler.RobotsFetch, error) {
+		return crawler.RobotsFetch{Status: 200, Err: io.ErrUnexpectedEOF}, nil
 	}
 	out, err := runRobotsCmd(t, robotsOptions{fetch: fetch}, "check", "--agent", "bot", "--json", "https://cut.example/x")
 	if err != nil {
@@ -35,8 +35,8 @@ func TestRobotsStatusKeptWhenTheBodyFails(t *testing.T) {
 		t.Errorf("explain lacks %q:\n%s", want, out)
 	}
 	// Without an answer the status stays null.
-	refused := func(context.Context, crawler.Config, string, string) ([]byte, int, error) {
-		return nil, 0, io.EOF
+	refused := func(context.Context, crawler.Config, string, string) (crawler.RobotsFetch, error) {
+		return crawler.RobotsFetch{Err: io.EOF}, nil
 	}
 	out, _ = runRobotsCmd(t, robotsOptions{fetch: refused}, "check", "--agent", "bot", "--json", "https://down.example/x")
 	if !strings.Contains(out, `"status":null,"error":"EOF"`) {

@@ -23,7 +23,7 @@ import (
 // RFC 9309 2.3.1.2) and returns the final body, the final HTTP status and
 // any network error, which robots.FromFetch turns into a policy.
 // agent is the --agent value, so the fetch can identify itself with it.
-type robotsFetchFunc func(ctx context.Context, cfg crawler.Config, robotsURL, agent string) (body []byte, status int, err error)
+type robotsFetchFunc func(ctx context.Context, cfg crawler.Config, robotsURL, agent string) (crawler.RobotsFetch, error)
 
 // robotsOptions are what the robots commands take from outside.
 type robotsOptions struct {
@@ -110,7 +110,7 @@ unreachable (5xx, 429, network error) disallows everything (RFC 9309
 object per URL and line: {"url": <as typed>, "checked_as": <as the crawler
 requests it, null if it would not>, "allowed": true|false, "rule":
 "<deciding line or empty>", "line": <n or 0>, "robots_txt": {"source",
-"fetched", "status", "error", "outcome", "policy", "truncated"}, "group":
+"fetched", "status", "error", "outcome", "policy", "truncated", "redirects"}, "group":
 [<User-agent values>] or null, "pace_now": {"interval_seconds", "line",
 "rule"} or null, "visit_open_now", "next_visit": <RFC 3339> or null, "at":
 <the moment these hold for>}`,
@@ -181,7 +181,7 @@ the fetch came out and, if the file could not be had, the policy that
 applies instead (RFC 9309 2.3.1.3 unavailable: allow all; 2.3.1.4
 unreachable: disallow all). With --json, print one object:
 {"robots_txt": {"source", "fetched", "status", "error", "outcome",
-"policy", "truncated"}, "crawl_delay_seconds", "request_rates" (each
+"policy", "truncated", "redirects"}, "crawl_delay_seconds", "request_rates" (each
 {"requests", "seconds", "interval_seconds", "from", "to"}), "visit_times"
 (each {"from", "to"}),
 "comments", "sitemaps", "robot_version", "warnings", "rules" (each {"line",
@@ -339,6 +339,10 @@ func robotsURLFor(target string) (string, error) {
 
 // fetchRobots fetches a robots.txt and applies the RFC 9309 status policy.
 func fetchRobots(ctx context.Context, fetch robotsFetchFunc, cfg crawler.Config, robotsURL, agent string, opts robots.PolicyOptions) robotsTxt {
-	body, status, err := fetch(ctx, cfg, robotsURL, agent)
-	return robotsTxt{source: robotsURL, fetched: true, status: status, err: err, r: robots.FromFetch(status, body, err, opts)}
+	f, err := fetch(ctx, cfg, robotsURL, agent)
+	if err == nil {
+		err = f.Err
+	}
+	return robotsTxt{source: robotsURL, fetched: true, status: f.Status, err: err, redirects: f.Redirects,
+		r: robots.FromFetch(f.Status, f.Body, err, opts)}
 }

@@ -66,7 +66,7 @@ func TestRobotsCheckJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	src := `"robots_txt":{"source":"` + file + `","fetched":false,"status":null,"error":null,"outcome":"available","policy":"rules","truncated":false}` +
+	src := `"robots_txt":{"source":"` + file + `","fetched":false,"status":null,"error":null,"outcome":"available","policy":"rules","truncated":false,"redirects":[]}` +
 		`,"group":["*"],"pace_now":{"interval_seconds":2.5,"line":4,"rule":"Crawl-delay: 2.5"},"visit_open_now":true,"next_visit":null,"at":"2026-01-01T14:00:00Z"`
 	want := `{"url":"https://example.com/private/x","checked_as":"https://example.com/private/x","allowed":false,"rule":"Disallow: /private/","line":2,` + src + `}
 {"url":"/private/press/a?b=<c>","checked_as":"/private/press/a?b=%3Cc%3E","allowed":true,"rule":"Allow: /private/press/","line":3,` + src + `}
@@ -163,7 +163,7 @@ func TestRobotsExplainJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"robots_txt":{"source":"` + other + `","fetched":false,"status":null,"error":null,"outcome":"available","policy":"rules","truncated":false},"crawl_delay_seconds":null,"request_rates":[],"visit_times":[],"comments":[],"sitemaps":[],"robot_version":null,"warnings":[],` +
+	want := `{"robots_txt":{"source":"` + other + `","fetched":false,"status":null,"error":null,"outcome":"available","policy":"rules","truncated":false,"redirects":[]},"crawl_delay_seconds":null,"request_rates":[],"visit_times":[],"comments":[],"sitemaps":[],"robot_version":null,"warnings":[],` +
 		`"rules":[],"group":null,"pace_now":null,"visit_open_now":true,"next_visit":null,"at":"2026-01-01T14:00:00Z"}` + "\n"
 	if out != want {
 		t.Errorf("empty group: got %s want %s", out, want)
@@ -230,15 +230,15 @@ func TestRobotsUsageErrors(t *testing.T) {
 
 func TestRobotsLiveFetch(t *testing.T) {
 	var asked []string
-	fetch := func(_ context.Context, _ crawler.Config, u, _ string) ([]byte, int, error) {
+	fetch := func(_ context.Context, _ crawler.Config, u, _ string) (crawler.RobotsFetch, error) {
 		asked = append(asked, u)
 		switch {
 		case strings.Contains(u, "down.example"):
-			return nil, 503, nil
+			return crawler.RobotsFetch{Status: 503}, nil
 		case strings.Contains(u, "gone.example"):
-			return nil, 404, nil
+			return crawler.RobotsFetch{Status: 404}, nil
 		}
-		return []byte("User-agent: *\nDisallow: /private\nCrawl-delay: 4\n"), 200, nil
+		return crawler.RobotsFetch{Body: []byte("User-agent: *\nDisallow: /private\nCrawl-delay: 4\n"), Status: 200}, nil
 	}
 	opts := robotsOptions{fetch: fetch}
 	out, err := runRobotsCmd(t, opts, "check", "--agent", "bot", "--json",
@@ -248,12 +248,12 @@ func TestRobotsLiveFetch(t *testing.T) {
 	}
 	const (
 		at = `,"visit_open_now":true,"next_visit":null,"at":"2026-01-01T14:00:00Z"`
-		up = `"robots_txt":{"source":"https://up.example/robots.txt","fetched":true,"status":200,"error":null,"outcome":"available","policy":"rules","truncated":false}` +
+		up = `"robots_txt":{"source":"https://up.example/robots.txt","fetched":true,"status":200,"error":null,"outcome":"available","policy":"rules","truncated":false,"redirects":[]}` +
 			`,"group":["*"],"pace_now":{"interval_seconds":4,"line":3,"rule":"Crawl-delay: 4"}` + at
 		// The fetch's policy decides: no group, no pace.
-		down = `"robots_txt":{"source":"https://down.example/robots.txt","fetched":true,"status":503,"error":null,"outcome":"unreachable","policy":"disallow_all","truncated":false}` +
+		down = `"robots_txt":{"source":"https://down.example/robots.txt","fetched":true,"status":503,"error":null,"outcome":"unreachable","policy":"disallow_all","truncated":false,"redirects":[]}` +
 			`,"group":null,"pace_now":null` + at
-		gone = `"robots_txt":{"source":"https://gone.example/robots.txt","fetched":true,"status":404,"error":null,"outcome":"unavailable","policy":"allow_all","truncated":false}` +
+		gone = `"robots_txt":{"source":"https://gone.example/robots.txt","fetched":true,"status":404,"error":null,"outcome":"unavailable","policy":"allow_all","truncated":false,"redirects":[]}` +
 			`,"group":null,"pace_now":null` + at
 	)
 	want := `{"url":"https://up.example/private/1","checked_as":"https://up.example/private/1","allowed":false,"rule":"Disallow: /private","line":2,` + up + `}

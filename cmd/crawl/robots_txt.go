@@ -14,12 +14,17 @@ type robotsTxt struct {
 	fetched bool   // fetched, not read from --file
 	status  int    // the final HTTP status of the fetch; 0 if none
 	err     error  // the fetch's network error, if any
-	r       *robots.Robots
+	// redirects are the URLs the fetch was redirected to, in order.
+	redirects []string
+	r         *robots.Robots
 }
 
 // outcome says how the robots.txt was had: "read from file", "HTTP 200",
 // "HTTP 503: unreachable", "unreachable: dial tcp ...: connection refused".
 func (t robotsTxt) outcome() string {
+	if n := len(t.redirects); n > 0 {
+		return fmt.Sprintf("redirected %d time(s), to %s; ", n, t.redirects[n-1]) + robotsTxt{fetched: true, status: t.status, err: t.err, r: t.r}.outcome()
+	}
 	switch {
 	case !t.fetched:
 		return "read from file"
@@ -106,10 +111,13 @@ type robotsTxtJSON struct {
 	Outcome   string  `json:"outcome"` // available, unavailable, unreachable or restricted
 	Policy    string  `json:"policy"`  // rules, allow_all or disallow_all
 	Truncated bool    `json:"truncated"`
+	// Redirects are the URLs the fetch was redirected to, in order ([]
+	// when none or read from a file).
+	Redirects []string `json:"redirects"`
 }
 
 func (t robotsTxt) json() robotsTxtJSON {
-	j := robotsTxtJSON{Source: t.source, Fetched: t.fetched, Truncated: t.r.Truncated(), Policy: "rules"}
+	j := robotsTxtJSON{Source: t.source, Fetched: t.fetched, Truncated: t.r.Truncated(), Policy: "rules", Redirects: append([]string{}, t.redirects...)}
 	if t.fetched && (t.err == nil || t.status != 0) {
 		j.Status = &t.status // the server's answer, even if its body then failed
 	}
