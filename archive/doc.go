@@ -84,9 +84,11 @@
 //     Close): a crash loses at most that tail of it, and Open finds those
 //     records by scanning. WARC data is never buffered: each exchange is
 //     one write to the file.
-//   - The mirror stores decoded bodies (chunked, gzip, deflate); bodies in
-//     other codings (br, zstd) or larger than 256 MiB decoded stay in the
-//     WARC only. Link rewriting covers href/src of the usual tags, img
+//   - The mirror stores decoded bodies (chunked, gzip, deflate) of 2xx
+//     responses; bodies in other codings (br, zstd) or larger than 256 MiB
+//     decoded stay in the WARC only. A body cut short (WARC-Truncated) is
+//     mirrored as far as it came and decoded, as a browser shows it; a
+//     later whole fetch of the URL replaces the file. Link rewriting covers href/src of the usual tags, img
 //     lowsrc, the background of body, table, td and th, object data and
 //     video poster, not srcset, CSS url() or a meta refresh's URL; a
 //     <base href> is honoured and then removed, as the rewritten links

@@ -210,8 +210,10 @@ func (w *Writer) WriteExchange(e Exchange) error {
 	case ie.Location != "":
 		// Links to this URL then lead to the file of its target.
 		w.mirror.redirect(e.TargetURI, ie.Location)
-	case e.Truncated == "" && head.status >= 200 && head.status < 300:
-		return w.mirror.store(e.TargetURI, &head, payload)
+	case head.status >= 200 && head.status < 300:
+		// A body cut short is mirrored as far as it came, as a browser
+		// shows it; a later whole fetch of the URL replaces the file.
+		return w.mirror.store(e.TargetURI, &head, payload, e.Truncated != "")
 	}
 	return nil
 }

@@ -119,13 +119,17 @@ func (m *mirror) register(u *url.URL, key string, f *mirrorFile) {
 }
 
 // store writes the decoded payload of a 2xx response to its mirror file.
-// Bodies with a coding it cannot undo (br, zstd, ...) are left out.
-func (m *mirror) store(rawURL string, head *httpHead, payload []byte) error {
+// Bodies with a coding it cannot undo (br, zstd, ...) are left out. The
+// payload of a truncated response is decoded as far as it goes.
+func (m *mirror) store(rawURL string, head *httpHead, payload []byte, truncated bool) error {
 	u, err := url.Parse(rawURL)
 	if err != nil {
 		return fmt.Errorf("%w %s: %w", ErrMirror, rawURL, err)
 	}
 	body, err := decodeBody(head, payload)
+	if truncated && err != nil && !errors.Is(err, errUnsupportedCoding) && len(body) > 0 {
+		err = nil // its end is missing, as the record says
+	}
 	if errors.Is(err, errUnsupportedCoding) {
 		return nil
 	}
@@ -249,7 +253,7 @@ func decodeBody(head *httpHead, payload []byte) ([]byte, error) {
 	}
 	body, err := io.ReadAll(io.LimitReader(r, maxMirrorBody+1))
 	if err != nil {
-		return nil, fmt.Errorf("decode body: %w", err)
+		return body, fmt.Errorf("decode body: %w", err) // what decoded, for a truncated body
 	}
 	if len(body) > maxMirrorBody {
 		return nil, errUnsupportedCoding

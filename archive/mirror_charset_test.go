@@ -1,6 +1,8 @@
 package archive
 
 import (
+	"bytes"
+	"compress/gzip"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -60,5 +62,44 @@ func TestMirrorLinksInThePageEncoding(t *testing.T) {
 		if _, err := os.Stat(target); err != nil {
 			t.Errorf("the fetched page's file: %v", err)
 		}
+	}
+}
+
+// TestMirrorKeepsATruncatedPage: a 2xx page whose body was cut short (a
+// server that ended it early, fetch.max_body) is mirrored as far as it
+// came, decoded as far as its coding goes, as a browser shows it; a later
+// whole fetch of the URL replaces the file, and links to it lead to it.
+func TestMirrorKeepsATruncatedPage(t *testing.T) {
+	dir, w, must := openMirrorWriter(t)
+	cut := page("http://example.com/cut.html", "/cut.html", "<html><a href=\"/x\">x</a>")
+	cut.Response = []byte("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 500\r\n\r\n<html><a href=\"/x\">x</a>")
+	cut.Truncated = TruncatedDisconnect
+	must(cut)
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	for range 20 { // flushed blocks: what came of the stream decodes
+		zw.Write([]byte(strings.Repeat("<p>compressed page</p>\n", 10)))
+		zw.Flush()
+	}
+	zw.Close()
+	half := gz.Bytes()[:gz.Len()/2]
+	z := page("http://example.com/z.html", "/z.html", "")
+	z.Response = append([]byte(fmt.Sprintf("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: gzip\r\nContent-Length: %d\r\n\r\n", gz.Len())), half...)
+	z.Truncated = TruncatedDisconnect
+	must(z)
+	must(page("http://example.com/", "/", `<a href="/cut.html">c</a>`))
+	root := filepath.Join(dir, "mirror")
+	if b, err := os.ReadFile(mustMirrorPath(t, root, "http://example.com/z.html")); err != nil || !bytes.HasPrefix(b, []byte("<p>compressed page</p>\n<p>")) {
+		t.Errorf("the cut gzip page's mirror file: %v, %.40q; want what decoded", err, b)
+	}
+	must(page("http://example.com/cut.html", "/cut.html", "<html>whole</html>"))
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(mustMirrorPath(t, root, "http://example.com/cut.html")); err != nil || string(b) != "<html>whole</html>" {
+		t.Errorf("cut.html's mirror file after the whole fetch: %v, %q", err, b)
+	}
+	if b, _ := os.ReadFile(mustMirrorPath(t, root, "http://example.com/")); !strings.Contains(string(b), `href="cut.html"`) {
+		t.Errorf("the link to the mirrored page is not relative: %q", b)
 	}
 }
