@@ -90,7 +90,8 @@
 //     mirrored as far as it came and decoded, as a browser shows it; a
 //     later whole fetch of the URL replaces the file. Link rewriting covers href/src of the usual tags, img
 //     lowsrc, the background of body, table, td and th, object data and
-//     video poster, not srcset, CSS url() or a meta refresh's URL; a
+//     video poster and the URL in a meta refresh's content, not srcset
+//     or CSS url(); a
 //     <base href> is honoured and then removed, as the rewritten links
 //     are relative to the file. Only the URL text of a rewritten attribute
 //     changes (as with wget -k): the case of tags, quoting, entities and

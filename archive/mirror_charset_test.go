@@ -103,3 +103,26 @@ func TestMirrorKeepsATruncatedPage(t *testing.T) {
 		t.Errorf("the link to the mirrored page is not relative: %q", b)
 	}
 }
+
+// TestMirrorRewritesAMetaRefresh: the URL inside a <meta
+// http-equiv="refresh"> content (HTML Standard 4.2.5.3), which the crawler
+// follows as a link, leads to the mirrored file of its target; the rest of
+// the content stays.
+func TestMirrorRewritesAMetaRefresh(t *testing.T) {
+	dir, w, must := openMirrorWriter(t)
+	must(page("http://example.com/old.html", "/old.html", `<META HTTP-EQUIV="Refresh" CONTENT="0; URL=/new/page.html">`))
+	must(page("http://example.com/other.html", "/other.html", `<meta http-equiv="refresh" content="5;url='gone.html'">`))
+	must(page("http://example.com/new/page.html", "/new/page.html", "moved here"))
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	root := filepath.Join(dir, "mirror")
+	b, _ := os.ReadFile(mustMirrorPath(t, root, "http://example.com/old.html"))
+	if want := `<META HTTP-EQUIV="Refresh" CONTENT="0; URL=new/page.html">`; string(b) != want {
+		t.Errorf("old.html: %q, want %q", b, want)
+	}
+	b, _ = os.ReadFile(mustMirrorPath(t, root, "http://example.com/other.html"))
+	if want := `<meta http-equiv="refresh" content="5;url='http://example.com/gone.html'">`; string(b) != want {
+		t.Errorf("other.html: %q, want %q (a target not mirrored becomes absolute)", b, want)
+	}
+}

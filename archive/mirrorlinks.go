@@ -151,6 +151,20 @@ func (m *mirror) linkChanges(pageKey string, base *url.URL, f *mirrorFile, enc p
 			changes = append(changes, attrChange{attr: i, drop: true})
 			continue
 		}
+		if tok.Data == "meta" && a.Key == "content" && !slices.Contains(seen, a.Key) && isRefresh(tok) {
+			// <meta http-equiv="refresh" content="0; URL=moved.html">:
+			// the URL inside the content is the link.
+			seen = append(seen, a.Key)
+			start, end := pageenc.RefreshURLSpan(a.Val)
+			if start == end {
+				continue
+			}
+			link := a.Val[start:end]
+			if v, ok := m.linkFor(pageKey, base, f, enc.EncodeQuery(pageenc.CleanRef(link))); ok && v != link {
+				changes = append(changes, attrChange{attr: i, val: a.Val[:start] + v + a.Val[end:]})
+			}
+			continue
+		}
 		if !isLinkAttr(tok.Data, a.Key) || slices.Contains(seen, a.Key) {
 			continue
 		}
@@ -160,6 +174,17 @@ func (m *mirror) linkChanges(pageKey string, base *url.URL, f *mirrorFile, enc p
 		}
 	}
 	return changes
+}
+
+// isRefresh reports whether the <meta> tok is a refresh declaration
+// (http-equiv="refresh", in any case; the first http-equiv counts).
+func isRefresh(tok html.Token) bool {
+	for _, a := range tok.Attr {
+		if a.Key == "http-equiv" {
+			return strings.EqualFold(strings.TrimSpace(a.Val), "refresh")
+		}
+	}
+	return false
 }
 
 // linkFor returns the new value of a link href found in the mirrored file

@@ -35,7 +35,7 @@ func pageRef(tag string, attr func(string) string) (string, bool) {
 		if !strings.EqualFold(strings.TrimSpace(attr("http-equiv")), "refresh") {
 			return "", false
 		}
-		ref = refreshURL(attr("content"))
+		ref = pageenc.RefreshURL(attr("content"))
 	}
 	return ref, ref != ""
 }
@@ -76,59 +76,4 @@ func requisiteRefs(tag string, attr func(string) string) []string {
 		add("src")
 	}
 	return refs
-}
-
-// refreshURL returns the URL of a refresh declaration's content ("5;
-// URL=next.html"), parsed as the HTML Standard's shared declarative
-// refresh steps do; "" when it names none (a page reloading itself) or
-// is not a refresh declaration.
-func refreshURL(content string) string {
-	isSpace := func(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
-	s, i := content, 0
-	skipSpace := func() {
-		for i < len(s) && isSpace(s[i]) {
-			i++
-		}
-	}
-	skipSpace()
-	digits := i
-	for i < len(s) && '0' <= s[i] && s[i] <= '9' {
-		i++
-	}
-	if i == digits && (i == len(s) || s[i] != '.') {
-		return "" // no time: not a refresh declaration
-	}
-	for i < len(s) && ('0' <= s[i] && s[i] <= '9' || s[i] == '.') {
-		i++
-	}
-	if i < len(s) && s[i] != ';' && s[i] != ',' && !isSpace(s[i]) {
-		return ""
-	}
-	skipSpace()
-	if i < len(s) && (s[i] == ';' || s[i] == ',') {
-		i++
-	}
-	skipSpace()
-	if i == len(s) {
-		return ""
-	}
-	start := i // where the URL starts unless "URL =" precedes it
-	if strings.HasPrefix(strings.ToLower(s[i:min(i+3, len(s))]), "url") {
-		i += 3
-		skipSpace()
-		if i < len(s) && s[i] == '=' {
-			i++
-			skipSpace()
-			start = i
-		}
-	}
-	u := s[start:]
-	if u != "" && (u[0] == '\'' || u[0] == '"') {
-		q := u[0]
-		u = u[1:]
-		if k := strings.IndexByte(u, q); k >= 0 {
-			u = u[:k]
-		}
-	}
-	return strings.TrimSpace(u)
 }

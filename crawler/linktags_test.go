@@ -9,33 +9,6 @@ import (
 	"github.com/crawlproject/crawl/scheduler"
 )
 
-// TestRefreshURL follows the HTML Standard's shared declarative refresh
-// steps (4.2.5.3, "refresh" state of http-equiv): a time, then ";" or
-// ",", then an optional "URL =", then the URL, optionally quoted.
-func TestRefreshURL(t *testing.T) {
-	for _, c := range []struct{ in, want string }{
-		{"0; URL=moved.html", "moved.html"},
-		{"0;url=moved.html", "moved.html"},
-		{"5 ; URL = 'moved.html' trailing", "moved.html"},
-		{`0; url="a b.html"`, "a b.html"},
-		{"0, moved.html", "moved.html"},
-		{"0 moved.html", "moved.html"},
-		{"1.5; URL=/x", "/x"},
-		{".5; URL=/x", "/x"},
-		{"0; URLs.html", "URLs.html"}, // "URL" without "=": the URL starts at "U"
-		{"0; URL", "URL"},
-		{"30", ""},         // reloads itself
-		{"0;  ", ""},       // likewise
-		{"URL=/x", ""},     // no time: not a refresh declaration
-		{"0x; URL=/x", ""}, // junk after the time
-		{"", ""},
-	} {
-		if got := refreshURL(c.in); got != c.want {
-			t.Errorf("refreshURL(%q) = %q, want %q", c.in, got, c.want)
-		}
-	}
-}
-
 // TestPageRefAndRequisiteRefs: which attributes of which elements are
 // links to pages and which are requisites of the page.
 func TestPageRefAndRequisiteRefs(t *testing.T) {
