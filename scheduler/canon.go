@@ -23,7 +23,7 @@ var errInvalidURL = errors.New("scheduler: invalid url")
 // (escapeQuery), an empty path made "/". Only http and https
 // URLs with a host and a port in 1-65535 (or none) are accepted.
 func Canonicalize(raw string, base *url.URL) (*url.URL, error) {
-	raw = escapeStrayPercents(strings.TrimSpace(raw))
+	raw = strings.TrimSpace(raw)
 	ref, err := url.Parse(raw)
 	if err != nil {
 		return nil, fmt.Errorf("%w %q: %w", errInvalidURL, raw, err)
@@ -134,47 +134,6 @@ func Authority(u *url.URL) string {
 		}
 	}
 	return scheme + "://" + net.JoinHostPort(hostName(u), port)
-}
-
-// escapeStrayPercents writes a "%" that starts no escape ("/100%.html",
-// "/a%zz") as "%25" before the query: RFC 3986 2.4 has a "%" that is data
-// encoded, a browser sends such a link as it is, and net/url refuses it.
-// A server reads "%25" as the "%" the link holds. The query is left as
-// written, as browsers send it.
-func escapeStrayPercents(raw string) string {
-	end := len(raw)
-	if i := strings.IndexAny(raw, "?#"); i >= 0 {
-		end = i
-	}
-	start := 0 // the path's: an authority is left for url.Parse to judge
-	if i := strings.Index(raw[:end], "//"); i >= 0 && (i == 0 || strings.HasSuffix(raw[:i], ":")) {
-		start = i + 2
-		for start < end && raw[start] != '/' {
-			start++
-		}
-	}
-	if start == end || !strings.Contains(raw[start:end], "%") {
-		return raw
-	}
-	return raw[:start] + escapeStrayInPath(raw[start:end]) + raw[end:]
-}
-
-// escapeStrayInPath is escapeStrayPercents for a path.
-func escapeStrayInPath(path string) string {
-	isHex := func(c byte) bool { _, ok := unhex(c); return ok }
-	stray := func(i int) bool {
-		return path[i] == '%' && (i+2 >= len(path) || !isHex(path[i+1]) || !isHex(path[i+2]))
-	}
-	var b strings.Builder
-	b.Grow(len(path) + 4)
-	for k := 0; k < len(path); k++ {
-		if stray(k) {
-			b.WriteString("%25")
-		} else {
-			b.WriteByte(path[k])
-		}
-	}
-	return b.String()
 }
 
 // RobotsURL is the URL of the robots.txt of authority (as Authority
