@@ -33,6 +33,10 @@ type Exchange struct {
 	// reason: TruncatedLength (body cut at a size cap), TruncatedTime,
 	// TruncatedDisconnect or TruncatedUnspecified.
 	Truncated string
+	// Failed marks a fetch that failed after its head arrived (a reset or
+	// timeout mid-body): its records are written, but the mirror does not
+	// take what arrived as the page.
+	Failed bool
 	// Metadata are the crawl decisions for this fetch (pace in force and its
 	// source, one "outlink" field per link, ...), written in order as an
 	// application/warc-fields metadata record. None: no metadata record.
@@ -210,7 +214,7 @@ func (w *Writer) WriteExchange(e Exchange) error {
 	case ie.Location != "":
 		// Links to this URL then lead to the file of its target.
 		w.mirror.redirect(e.TargetURI, ie.Location)
-	case head.status >= 200 && head.status < 300:
+	case !e.Failed && head.status >= 200 && head.status < 300:
 		// A body cut short is mirrored as far as it came, as a browser
 		// shows it; a later whole fetch of the URL replaces the file.
 		return w.mirror.store(e.TargetURI, &head, payload, e.Truncated != "")

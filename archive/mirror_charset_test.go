@@ -87,6 +87,10 @@ func TestMirrorKeepsATruncatedPage(t *testing.T) {
 	z.Response = append([]byte(fmt.Sprintf("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: gzip\r\nContent-Length: %d\r\n\r\n", gz.Len())), half...)
 	z.Truncated = TruncatedDisconnect
 	must(z)
+	reset := page("http://example.com/reset.html", "/reset.html", "")
+	reset.Response = []byte("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 500\r\n\r\n<html>fragment")
+	reset.Truncated, reset.Failed = TruncatedDisconnect, true
+	must(reset)
 	must(page("http://example.com/", "/", `<a href="/cut.html">c</a>`))
 	root := filepath.Join(dir, "mirror")
 	if b, err := os.ReadFile(mustMirrorPath(t, root, "http://example.com/z.html")); err != nil || !bytes.HasPrefix(b, []byte("<p>compressed page</p>\n<p>")) {
@@ -98,6 +102,11 @@ func TestMirrorKeepsATruncatedPage(t *testing.T) {
 	}
 	if b, err := os.ReadFile(mustMirrorPath(t, root, "http://example.com/cut.html")); err != nil || string(b) != "<html>whole</html>" {
 		t.Errorf("cut.html's mirror file after the whole fetch: %v, %q", err, b)
+	}
+	// Review 31: a fetch that failed mid-body (a reset) is archived, but
+	// what arrived is not the page.
+	if _, err := os.Stat(mustMirrorPath(t, root, "http://example.com/reset.html")); err == nil {
+		t.Error("a failed fetch's fragment was mirrored as the page")
 	}
 	if b, _ := os.ReadFile(mustMirrorPath(t, root, "http://example.com/")); !strings.Contains(string(b), `href="cut.html"`) {
 		t.Errorf("the link to the mirrored page is not relative: %q", b)

@@ -165,3 +165,28 @@ func TestCrawlTakesPagesTheServerEndedEarly(t *testing.T) {
 		}
 	}
 }
+
+// TestEndedEarlyWithOneAttempt: with politeness.max_failures 1 there is no
+// attempt left for the second fetch, so the first cut answer is the page
+// and the note says so (review 31: it promised a fetch that never came).
+func TestEndedEarlyWithOneAttempt(t *testing.T) {
+	page := `<html><a href="/next">n</a></html>`
+	s := newRawServer(t, map[string]rawRoute{
+		"/cut":  {resp: "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 900\r\n\r\n" + page, end: "close"},
+		"/next": {resp: "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"},
+	}, nil)
+	cfg := testConfig(t)
+	cfg.Politeness.MaxFailures = 1
+	crawlFor(t, cfg, s.URL("/cut"))
+	if n := len(s.requests("/cut")); n != 1 {
+		t.Errorf("/cut requested %d times, want once", n)
+	}
+	if n := len(s.requests("/next")); n != 1 {
+		t.Errorf("/next requested %d times, want once (the cut page's link)", n)
+	}
+	for _, e := range readJSONL[crawllog.CrawlEntry](t, filepath.Join(cfg.Out, crawllog.CrawlLogFile)) {
+		if e.URL == s.URL("/cut") && (!strings.Contains(e.Note, "taken as the page") || strings.Contains(e.Note, "once more")) {
+			t.Errorf("/cut note %q: want the part taken as the page, no second fetch promised", e.Note)
+		}
+	}
+}

@@ -157,12 +157,15 @@ func (c *crawl) handleFetch(ctx context.Context, l *scheduler.Lease) error {
 		// the next run, and nothing is held against the host.
 		return c.notSent(ctx, l, err)
 	}
+	// A body the server ended early is fetched once more, if an attempt
+	// is left (politeness.max_failures counts attempts).
+	retry := ex.EndedEarly != "" && l.Attempt == 0 && c.cfg.Politeness.MaxFailures > 1
 	if ex.EndedEarly != "" {
-		ex.EndedEarly = endedEarlyNote(ex.EndedEarly, l.Attempt)
+		ex.EndedEarly = endedEarlyNote(ex.EndedEarly, retry)
 	}
 	c.record(j)
 	c.follow(j)
-	res := scheduler.Result{Status: ex.Status, Duration: ex.Duration, Err: ex.Err, Retry: ex.EndedEarly != "" && l.Attempt == 0}
+	res := scheduler.Result{Status: ex.Status, Duration: ex.Duration, Err: ex.Err, Retry: retry}
 	if ex.Header != nil {
 		res.RetryAfter = ex.Header.Get("Retry-After")
 	}
@@ -249,7 +252,7 @@ func (c *crawl) archive(ex *exchange, meta []archive.Field, isRobots bool) {
 		return
 	}
 	err := c.arch.WriteExchange(archive.Exchange{TargetURI: ex.URL, Date: ex.Start, IP: ex.IP, Request: ex.RawRequest,
-		Response: ex.RawResponse, Truncated: ex.Truncation, Metadata: append(meta, recordNotes(ex)...), IsRobots: isRobots})
+		Response: ex.RawResponse, Truncated: ex.Truncation, Failed: ex.Err != nil, Metadata: append(meta, recordNotes(ex)...), IsRobots: isRobots})
 	switch {
 	case errors.Is(err, archive.ErrMirror):
 		c.log.Warn("mirror copy not written (the WARC records were)", "url", ex.URL, "err", err)
@@ -291,17 +294,17 @@ func recordNotes(ex *exchange) []archive.Field {
 }
 
 // endedEarlyNote says what the crawl makes of a body the server ended
-// early (what says where), on the lease's attempt: the first time it may
-// have been a passing fault (a back end restarting, a proxy's idle
-// timeout), so the page is fetched once more; a second time the server
-// sends what it always sends, and the part received is the page.
-func endedEarlyNote(what string, attempt int) string {
-	if attempt == 0 {
+// early (what says where): the first time it may have been a passing fault
+// (a back end restarting, a proxy's idle timeout), so the page is fetched
+// once more (retry); a second time the server sends what it always sends,
+// and the part received is the page.
+func endedEarlyNote(what string, retry bool) string {
+	if retry {
 		return what + ": the part received is archived (WARC-Truncated: disconnect) and its links read, " +
 			"and the page is fetched once more in case that was a passing fault"
 	}
-	return what + " again: the part received is taken as the page (archived with WARC-Truncated: disconnect, its links read) " +
-		"and not fetched again, as the server sends the same each time"
+	return what + ": the part received is taken as the page (archived with WARC-Truncated: disconnect, its links read) " +
+		"and not fetched again, as a server that ends a body early sends the same each time"
 }
 
 // follow offers the URLs a fetch led to: a redirect target (checked and

@@ -50,7 +50,9 @@ func FetchRobots(ctx context.Context, cfg Config, robotsURL string) (RobotsFetch
 	f := RobotsFetch{Body: rec.Body, Status: rec.Status, Redirects: rec.Redirects}
 	if rec.Error != "" {
 		f.Err = errors.New(rec.Error)
-		if f.Status == 0 {
+		if last.Status != 0 {
+			// The status of the final request, whose body then failed
+			// (rec keeps an earlier hop's redirect status).
 			f.Status = last.Status
 		}
 	}

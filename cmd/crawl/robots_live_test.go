@@ -43,6 +43,12 @@ func TestRobotsLiveRedirectAndCutBody(t *testing.T) {
 		}
 	}()
 	cut := "http://" + ln.Addr().String()
+	// A redirect to that cut body: the status shown is the final answer's,
+	// not the redirect's (review 31).
+	toCut := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, cut+"/robots.txt", http.StatusFound)
+	}))
+	t.Cleanup(toCut.Close)
 
 	out, err := runRobotsCmd(t, robotsOptions{fetch: liveRobotsFetch}, "explain", "--agent", "bot", moved.URL+"/")
 	if err != nil {
@@ -65,5 +71,12 @@ func TestRobotsLiveRedirectAndCutBody(t *testing.T) {
 	if !strings.Contains(out, `"status":200,"error":`) || !strings.Contains(out, `"outcome":"unreachable","policy":"disallow_all"`) ||
 		!strings.Contains(out, `"allowed":false`) {
 		t.Errorf("a cut body: want status 200 kept, unreachable, disallowed:\n%s", out)
+	}
+	out, err = runRobotsCmd(t, robotsOptions{fetch: liveRobotsFetch}, "check", "--agent", "bot", "--json", toCut.URL+"/a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, `"status":200,"error":`) || !strings.Contains(out, `"redirects":["`+cut+`/robots.txt"]`) {
+		t.Errorf("a redirect to a cut body: want the final status 200 and the redirect:\n%s", out)
 	}
 }
