@@ -87,8 +87,9 @@
 //   - The mirror stores decoded bodies (chunked, gzip, deflate) of 2xx
 //     responses; bodies in other codings (br, zstd) or larger than 256 MiB
 //     decoded stay in the WARC only. A body cut short (WARC-Truncated) is
-//     mirrored as far as it came and decoded, as a browser shows it; a
-//     later whole fetch of the URL replaces the file. Link rewriting covers href/src of the usual tags, img
+//     mirrored as far as it came and decoded, as a browser shows it,
+//     unless the fetch failed (Exchange.Failed: a reset or timeout
+//     mid-body); a later whole fetch of the URL replaces the file. Link rewriting covers href/src of the usual tags, img
 //     lowsrc, the background of body, table, td and th, object data and
 //     video poster and the URL in a meta refresh's content, not srcset
 //     or CSS url(); a
