@@ -141,17 +141,18 @@ func Authority(u *url.URL) string {
 // every other URL the crawler requests (RFC 3986 6.2.3), so the request
 // carries "Host: example.com", not "Host: example.com:80", which a server
 // that canonicalises its host name answers with a redirect.
-func RobotsURL(authority string) string {
-	for _, d := range []string{"http://", "https://"} {
-		port := ":80"
-		if d == "https://" {
-			port = ":443"
-		}
-		if strings.HasPrefix(authority, d) && strings.HasSuffix(authority, port) {
-			return strings.TrimSuffix(authority, port) + "/robots.txt"
-		}
+func RobotsURL(authority string) string { return originOf(authority) + "/robots.txt" }
+
+// originOf returns the canonical "scheme://host[:port]" prefix of the URLs
+// of authority (default ports are not written in canonical URLs).
+func originOf(authority string) string {
+	if o, ok := strings.CutSuffix(authority, ":80"); ok && strings.HasPrefix(o, "http://") {
+		return o
 	}
-	return authority + "/robots.txt"
+	if o, ok := strings.CutSuffix(authority, ":443"); ok && strings.HasPrefix(o, "https://") {
+		return o
+	}
+	return authority
 }
 
 // portOf is u's port as Canonicalize writes it ("" for the scheme's

@@ -162,18 +162,6 @@ const (
 	flagRedirects = 0x80
 )
 
-// originOf returns the canonical "scheme://host[:port]" prefix of the URLs
-// of authority (default ports are not written in canonical URLs).
-func originOf(authority string) string {
-	if o, ok := strings.CutSuffix(authority, ":80"); ok && strings.HasPrefix(o, "http://") {
-		return o
-	}
-	if o, ok := strings.CutSuffix(authority, ":443"); ok && strings.HasPrefix(o, "https://") {
-		return o
-	}
-	return authority
-}
-
 func encodeEntry(e Entry) []byte {
 	b := make([]byte, 0, 8+len(e.URL)+len(e.Parent))
 	flags := byte(e.Kind) & 0x0f
