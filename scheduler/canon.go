@@ -234,11 +234,11 @@ func normalizeEscapes(s string, decode bool) string {
 // path may not hold raw, and keeps the rest, the sub-delimiters among them,
 // as a browser does: what net/url accepts as an escaped path (RFC 3986
 // pchar, '%', '/', '[' and ']').
-func escapePath(p string) string { return percentEncode(p, true) }
+func escapePath(p string) string { return percentEncode(p, pathEscaped) }
 
-// pathKeeps reports whether escapePath keeps c as it is.
-func pathKeeps(c byte) bool {
-	return isUnreserved(c) || strings.IndexByte("!$&'()*+,;=:@%/[]", c) >= 0
+// pathEscaped reports whether escapePath encodes c.
+func pathEscaped(c byte) bool {
+	return !isUnreserved(c) && strings.IndexByte("!$&'()*+,;=:@%/[]", c) < 0
 }
 
 // escapeQuery percent-encodes the octets of a query that may not appear
@@ -251,23 +251,17 @@ func pathKeeps(c byte) bool {
 // was not decoded (a Latin-1 é becomes %E9, as a browser sends it). Else
 // it went raw into the request line, and into the skip log, whose JSON
 // turns an invalid UTF-8 octet into U+FFFD.
-func escapeQuery(q string) string { return percentEncode(q, false) }
+func escapeQuery(q string) string { return percentEncode(q, queryEscaped) }
 
 // queryEscaped reports whether escapeQuery encodes c.
 func queryEscaped(c byte) bool {
 	return c <= ' ' || c > '~' || c == '"' || c == '<' || c == '>'
 }
 
-// percentEncode writes the octets of s that escapePath (path) or
-// escapeQuery (!path) encodes as %XX, in upper-case hex; it returns s
-// itself when there are none, as for most links.
-func percentEncode(s string, path bool) string {
-	escaped := func(c byte) bool {
-		if path {
-			return !pathKeeps(c)
-		}
-		return queryEscaped(c)
-	}
+// percentEncode writes the octets of s that escaped reports as %XX, in
+// upper-case hex; it returns s itself when there are none, as for most
+// links.
+func percentEncode(s string, escaped func(byte) bool) string {
 	i := 0
 	for i < len(s) && !escaped(s[i]) {
 		i++
