@@ -151,26 +151,22 @@ func (m *mirror) linkChanges(pageKey string, base *url.URL, f *mirrorFile, enc p
 			changes = append(changes, attrChange{attr: i, drop: true})
 			continue
 		}
-		if tok.Data == "meta" && a.Key == "content" && !slices.Contains(seen, a.Key) && isRefresh(tok) {
-			// <meta http-equiv="refresh" content="0; URL=moved.html">:
-			// the URL inside the content is the link.
-			seen = append(seen, a.Key)
-			start, end := pageenc.RefreshURLSpan(a.Val)
-			if start == end {
-				continue
-			}
-			link := a.Val[start:end]
-			if v, ok := m.linkFor(pageKey, base, f, enc.EncodeQuery(pageenc.CleanRef(link))); ok && v != link {
-				changes = append(changes, attrChange{attr: i, val: a.Val[:start] + v + a.Val[end:]})
-			}
-			continue
-		}
-		if !isLinkAttr(tok.Data, a.Key) || slices.Contains(seen, a.Key) {
+		// <meta http-equiv="refresh" content="0; URL=moved.html">: the URL
+		// inside the content is the link.
+		refresh := tok.Data == "meta" && a.Key == "content"
+		if !refresh && !isLinkAttr(tok.Data, a.Key) || slices.Contains(seen, a.Key) || refresh && !isRefresh(tok) {
 			continue
 		}
 		seen = append(seen, a.Key)
-		if v, ok := m.linkFor(pageKey, base, f, enc.EncodeQuery(pageenc.CleanRef(a.Val))); ok && v != a.Val {
-			changes = append(changes, attrChange{attr: i, val: v})
+		start, end := 0, len(a.Val)
+		if refresh {
+			if start, end = pageenc.RefreshURLSpan(a.Val); start == end {
+				continue
+			}
+		}
+		link := a.Val[start:end]
+		if v, ok := m.linkFor(pageKey, base, f, enc.EncodeQuery(pageenc.CleanRef(link))); ok && v != link {
+			changes = append(changes, attrChange{attr: i, val: a.Val[:start] + v + a.Val[end:]})
 		}
 	}
 	return changes
