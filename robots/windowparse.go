@@ -48,10 +48,7 @@ func appendWindows(ws []Window, s string) ([]Window, windowZone, bool) {
 		case strings.HasPrefix(s[i:], "\u2013"): // an en dash, as word processors write "-"
 			i += len("\u2013")
 		case c == '+' || c == '-' && i+1 < len(s) && isDigit(s[i+1]) && (afterName && len(times)%2 == 0 || signedOffset(s, i, len(times))):
-			j := i + 1
-			for j < len(s) && (isDigit(s[j]) || s[j] == ':') {
-				j++
-			}
+			j := timeEnd(s, i+1)
 			off, ok := offsetMinutes(s[i+1 : j])
 			switch {
 			case !ok:
@@ -68,10 +65,7 @@ func appendWindows(ws []Window, s string) ([]Window, windowZone, bool) {
 		case c == '-':
 			i++
 		case isDigit(c):
-			j := i
-			for j < len(s) && (isDigit(s[j]) || s[j] == ':') {
-				j++
-			}
+			j := timeEnd(s, i)
 			m, ok := clockMinutes(s[i:j], len(times)%2 == 1)
 			if !ok {
 				return nil, z, false
@@ -117,11 +111,16 @@ func signedOffset(s string, i, n int) bool {
 	if n == 0 || n%2 != 0 || i == 0 || !isWS(s[i-1]) {
 		return false
 	}
-	j := i + 1
-	for j < len(s) && (isDigit(s[j]) || s[j] == ':') {
-		j++
+	return trimWS(s[timeEnd(s, i+1):]) == ""
+}
+
+// timeEnd returns the end of the run of digits and ':' (a time or an
+// offset) that starts at s[i].
+func timeEnd(s string, i int) int {
+	for i < len(s) && (isDigit(s[i]) || s[i] == ':') {
+		i++
 	}
-	return trimWS(s[j:]) == ""
+	return i
 }
 
 // offsetMinutes reads the digits of a numeric zone offset, "H", "HH",
