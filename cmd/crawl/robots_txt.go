@@ -23,7 +23,9 @@ type robotsTxt struct {
 // "HTTP 503: unreachable", "unreachable: dial tcp ...: connection refused".
 func (t robotsTxt) outcome() string {
 	if n := len(t.redirects); n > 0 {
-		return fmt.Sprintf("redirected %d time(s), to %s; ", n, t.redirects[n-1]) + robotsTxt{fetched: true, status: t.status, err: t.err, r: t.r}.outcome()
+		final := t
+		final.redirects = nil // the outcome of the last answer, which the redirects led to
+		return fmt.Sprintf("redirected %d time(s), to %s; ", n, t.redirects[n-1]) + final.outcome()
 	}
 	switch {
 	case !t.fetched:
