@@ -8,7 +8,6 @@ import (
 	"github.com/gocolly/colly/v2"
 
 	"github.com/crawlproject/crawl/pageenc"
-	"github.com/crawlproject/crawl/scheduler"
 )
 
 // newCollector is the one place colly is configured. Every field is set
@@ -207,15 +206,7 @@ func (j *job) resolve(page *url.URL, ref string) string {
 	if j.base != nil {
 		base = j.base
 	}
-	// The frontier's form, which escapes only what a URI may not hold raw
-	// (net/url's own would escape "/it's a" as "/it%27s%20a", past a
-	// robots.txt rule written with the "'").
-	if c, err := scheduler.Canonicalize(ref, base); err == nil {
-		return c.String()
-	}
-	// Not a URL the frontier takes: offered as net/url reads it, so that
-	// the scheduler logs why (a bad port, say), unless it leads nowhere.
-	u, err := base.Parse(ref)
+	u, err := absolute(base, ref)
 	if err != nil {
 		// Not even a URI (an escape such as "%zz" in its path, a broken
 		// IPv6 host): offered as written unless it names another scheme,
@@ -227,7 +218,7 @@ func (j *job) resolve(page *url.URL, ref string) string {
 		return ""
 	}
 	if u.Scheme != "http" && u.Scheme != "https" {
-		return ""
+		return "" // leads nowhere to fetch
 	}
 	return u.String()
 }

@@ -418,16 +418,24 @@ func resolve(base, ref string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	ref = pageenc.CleanRef(ref)
-	// The frontier's form, as for a link (job.resolve).
-	if c, err := scheduler.Canonicalize(ref, b); err == nil {
-		return c.String(), nil
-	}
-	r, err := url.Parse(ref)
+	u, err := absolute(b, pageenc.CleanRef(ref))
 	if err != nil {
 		return "", err
 	}
-	return b.ResolveReference(r).String(), nil
+	return u.String(), nil
+}
+
+// absolute makes a clean reference (pageenc.CleanRef) absolute against
+// base: in the frontier's form, which escapes only what a URI may not hold
+// raw (net/url's own would escape "/it's a" as "/it%27s%20a", past a
+// robots.txt rule written with the "'"), or, for a URL the frontier does
+// not take, as net/url reads it, so that the scheduler logs why (a bad
+// port, another scheme).
+func absolute(base *url.URL, ref string) (*url.URL, error) {
+	if c, err := scheduler.Canonicalize(ref, base); err == nil {
+		return c, nil
+	}
+	return base.Parse(ref)
 }
 
 // crawlEntry is the crawl.jsonl line of a request to u on host: what the

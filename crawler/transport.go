@@ -80,9 +80,10 @@ type exchange struct {
 	// and final) before net/http parsed them (repairHead); the records
 	// keep the heads as received, and the metadata record lists these.
 	HeadRepairs []string
-	// EndedEarly says why a body whose server closed the connection
-	// before its end (Truncation disconnect, no Err) is taken as the
-	// answer all the same; "" otherwise.
+	// EndedEarly says where the server closed the connection before the
+	// body's end (Truncation disconnect, no Err: an answer all the same);
+	// handleFetch adds what the crawl makes of it (endedEarlyNote). ""
+	// otherwise.
 	EndedEarly  string
 	IP          string
 	PaceSeconds float64
