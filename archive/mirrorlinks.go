@@ -177,7 +177,7 @@ func (m *mirror) linkChanges(pageKey string, base *url.URL, f *mirrorFile, enc p
 func isRefresh(tok html.Token) bool {
 	for _, a := range tok.Attr {
 		if a.Key == "http-equiv" {
-			return strings.EqualFold(strings.TrimSpace(a.Val), "refresh")
+			return pageenc.IsRefresh(a.Val)
 		}
 	}
 	return false

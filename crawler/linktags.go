@@ -32,7 +32,7 @@ func pageRef(tag string, attr func(string) string) (string, bool) {
 	case "frame", "iframe":
 		ref = attr("src")
 	case "meta":
-		if !strings.EqualFold(strings.TrimSpace(attr("http-equiv")), "refresh") {
+		if !pageenc.IsRefresh(attr("http-equiv")) {
 			return "", false
 		}
 		ref = pageenc.RefreshURL(attr("content"))

@@ -2,6 +2,12 @@ package pageenc
 
 import "strings"
 
+// IsRefresh reports whether a <meta> element's http-equiv value declares
+// a refresh (HTML Standard 4.2.5.3: "refresh", ASCII case-insensitive).
+func IsRefresh(httpEquiv string) bool {
+	return strings.EqualFold(strings.TrimSpace(httpEquiv), "refresh")
+}
+
 // RefreshURL returns the URL of a refresh declaration's content ("5;
 // URL=next.html", <meta http-equiv="refresh">), parsed as the HTML
 // Standard's shared declarative refresh steps (4.2.5.3) do; "" when it
