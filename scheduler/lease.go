@@ -219,12 +219,6 @@ func (s *Scheduler) Finish(l *Lease, r Result) error {
 		// Drop the reservation of a lease that never reached Wait (a robots
 		// lease answered from cache, a skip): no token was spent.
 		h.reserved = h.rec.LastStart
-		if h.rec.Unanswered {
-			// No lease of the host is out: none of its requests is in
-			// flight any more.
-			h.unanswered, h.rec.Unanswered = 0, false
-			s.touch(h)
-		}
 	}
 	var skips []Skip
 	if l.Kind == KindRobots && l.seq == 0 {
