@@ -121,6 +121,7 @@ func (s *Scheduler) wait(ctx context.Context, authority string, hop bool) error 
 		err = s.awaitFlush(g)
 	}
 	if err != nil {
+		h.ended() // the request does not go out
 		return refuse(err)
 	}
 	s.mu.Unlock()
