@@ -111,7 +111,7 @@ func documentBase(page *url.URL, src []byte) *url.URL {
 			}
 			for _, a := range tok.Attr {
 				if a.Namespace == "" && a.Key == "href" {
-					if ref, err := parseLink(a.Val); err == nil {
+					if ref, err := parseLink(pageenc.CleanRef(a.Val)); err == nil {
 						return page.ResolveReference(ref)
 					}
 					return page

@@ -14,7 +14,7 @@ func IsRefresh(httpEquiv string) bool {
 // names none (a page reloading itself) or is not a refresh declaration.
 func RefreshURL(content string) string {
 	start, end := RefreshURLSpan(content)
-	return strings.TrimSpace(content[start:end])
+	return content[start:end]
 }
 
 // RefreshURLSpan returns where in content the URL RefreshURL reads
