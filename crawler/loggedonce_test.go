@@ -22,7 +22,7 @@ func TestLoggedOnceSet(t *testing.T) {
 	if l.add("a") || l.add("0") || l.add("1") {
 		t.Error("a URL taken before the set was full was forgotten")
 	}
-	if !l.add("9") || !l.add("9") {
+	if first, again := l.add("9"), l.add("9"); !first || !again {
 		t.Error("a URL met after the set was full must read as new")
 	}
 	if !l.has("a") || l.has("9") {
