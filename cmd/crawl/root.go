@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/cobra"
 	"go.yaml.in/yaml/v3"
 
-	"github.com/crawlproject/crawl/crawler"
+	"github.com/crawlproject/crawl/config"
 )
 
 // rootFlagKeys binds the root command's flags to config keys.
@@ -41,7 +41,7 @@ with the same --out.
 		SilenceErrors: true,
 		Args:          cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cfg, err := crawler.Loader{File: configFile, Flags: cmd.Flags(), FlagKeys: rootFlagKeys}.Load()
+			cfg, err := config.Loader{File: configFile, Flags: cmd.Flags(), FlagKeys: rootFlagKeys}.Load()
 			if err != nil {
 				return &usageError{err}
 			}
@@ -117,8 +117,8 @@ func argsAreUsage(cmd *cobra.Command) {
 	}
 }
 
-func printEffectiveConfig(w io.Writer, cfg crawler.Config) error {
-	m, err := crawler.ConfigMap(cfg)
+func printEffectiveConfig(w io.Writer, cfg config.Config) error {
+	m, err := config.Map(cfg)
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package crawler
+package config
 
 import (
 	"errors"
@@ -21,15 +21,15 @@ import (
 // lists.
 const EnvPrefix = "CRAWL"
 
-// A ConfigError is a config key that could not be used, with where its value
+// An Error is a config key that could not be used, with where its value
 // came from (a file path, an environment variable or a flag).
-type ConfigError struct {
+type Error struct {
 	Key    string
 	Source string
 	Reason string
 }
 
-func (e *ConfigError) Error() string {
+func (e *Error) Error() string {
 	msg := fmt.Sprintf("crawler: config %s: %s: %s", e.Source, e.Key, e.Reason)
 	if strings.IndexFunc(msg, unicode.IsControl) < 0 {
 		return msg
@@ -85,7 +85,7 @@ func (l Loader) Load() (Config, error) {
 		if types[k].Kind() == reflect.Slice {
 			list, err := envList(val)
 			if err != nil {
-				errs = append(errs, &ConfigError{Key: k, Source: "environment " + envName(k), Reason: err.Error()})
+				errs = append(errs, &Error{Key: k, Source: "environment " + envName(k), Reason: err.Error()})
 				badList[k] = true
 				continue
 			}
@@ -122,14 +122,14 @@ func (l Loader) Load() (Config, error) {
 				// A section whose keys are all commented out (or absent)
 				// sets nothing: its keys keep their defaults.
 			case sections[k]:
-				return Config{}, &ConfigError{Key: k, Source: l.File, Reason: "is a section: write its keys under it, one per line (see config.yaml)"}
+				return Config{}, &Error{Key: k, Source: l.File, Reason: "is a section: write its keys under it, one per line (see config.yaml)"}
 			default:
 				unknown = append(unknown, k)
 			}
 		}
 		if len(unknown) > 0 {
 			sort.Strings(unknown)
-			return Config{}, &ConfigError{Key: strings.Join(unknown, ", "), Source: l.File, Reason: "unknown key (see config.yaml for every key)"}
+			return Config{}, &Error{Key: strings.Join(unknown, ", "), Source: l.File, Reason: "unknown key (see config.yaml for every key)"}
 		}
 		for k := range fileKeys {
 			if _, fromEnv := envMap[envName(k)]; fromEnv {
@@ -172,7 +172,7 @@ func (l Loader) Load() (Config, error) {
 		}
 		val, err := checkValue(types[k], v.Get(k))
 		if err != nil {
-			errs = append(errs, &ConfigError{Key: k, Source: source(k), Reason: err.Error()})
+			errs = append(errs, &Error{Key: k, Source: source(k), Reason: err.Error()})
 			continue
 		}
 		v.Set(k, val) // typed: the decoder below has nothing left to refuse
@@ -197,7 +197,7 @@ func (l Loader) Load() (Config, error) {
 						src = source(k)
 					}
 				}
-				fes = append(fes, &ConfigError{Key: fe.Key, Source: src, Reason: fe.Reason})
+				fes = append(fes, &Error{Key: fe.Key, Source: src, Reason: fe.Reason})
 				continue
 			}
 			fes = append(fes, e)
@@ -279,9 +279,9 @@ func flatten(c Config) map[string]any {
 	return m
 }
 
-// ConfigMap returns cfg as nested maps keyed like config.yaml, with
+// Map returns cfg as nested maps keyed like config.yaml, with
 // durations written as Go durations ("10s"), for --print-config.
-func ConfigMap(cfg Config) (map[string]any, error) {
+func Map(cfg Config) (map[string]any, error) {
 	out := map[string]any{}
 	for k, v := range flatten(cfg) {
 		if d, ok := v.(time.Duration); ok {

@@ -1,4 +1,4 @@
-package crawler
+package config
 
 import (
 	"errors"
@@ -113,10 +113,10 @@ type LogConfig struct {
 	Progress string `mapstructure:"progress"`
 }
 
-// minRobotsCacheBytes is the smallest robots.cache_bytes: below it, a
+// MinRobotsCacheBytes is the smallest robots.cache_bytes: below it, a
 // crawl of a few hosts with large robots.txt files would parse them again
 // at every turn.
-const minRobotsCacheBytes = 1 << 20
+const MinRobotsCacheBytes = 1 << 20
 
 // ProjectURL is the contact URL put in the default User-Agent.
 const ProjectURL = "https://github.com/crawlproject/crawl"
@@ -266,7 +266,7 @@ func (c Config) Validate() error {
 		bad("archive.mirror", "needs archive.warc: true (the mirror is written from the archived responses)")
 	}
 	if u := c.Frontier.URL; u != "" {
-		// Run refuses any other frontier; say so before a crawl starts.
+		// crawler.Run refuses any other frontier; say so before a crawl starts.
 		bad("frontier.url", "%q: only the embedded frontier is available in this version; leave frontier.url empty", u)
 	}
 	if c.Robots.MaxBytes < robots.MaxSize || c.Robots.MaxBytes > robots.MaxLimit {
@@ -278,8 +278,8 @@ func (c Config) Validate() error {
 	if c.Robots.CacheSize < 1 {
 		bad("robots.cache_size", "must be at least 1")
 	}
-	if c.Robots.CacheBytes < minRobotsCacheBytes {
-		bad("robots.cache_bytes", "must be at least %d (1 MiB)", minRobotsCacheBytes)
+	if c.Robots.CacheBytes < MinRobotsCacheBytes {
+		bad("robots.cache_bytes", "must be at least %d (1 MiB)", MinRobotsCacheBytes)
 	}
 	if c.Robots.RetryBase <= 0 {
 		bad("robots.retry_base", "must be positive")
