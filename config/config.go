@@ -1,14 +1,9 @@
 package config
 
 import (
-	"errors"
 	"fmt"
-	"math"
-	"regexp"
-	"strings"
 	"time"
 
-	"github.com/crawlproject/crawl/robots"
 	"github.com/crawlproject/crawl/scheduler"
 )
 
@@ -113,11 +108,6 @@ type LogConfig struct {
 	Progress string `mapstructure:"progress"`
 }
 
-// MinRobotsCacheBytes is the smallest robots.cache_bytes: below it, a
-// crawl of a few hosts with large robots.txt files would parse them again
-// at every turn.
-const MinRobotsCacheBytes = 1 << 20
-
 // ProjectURL is the contact URL put in the default User-Agent.
 const ProjectURL = "https://github.com/crawlproject/crawl"
 
@@ -168,186 +158,4 @@ func (c Config) UserAgentHeader() string {
 		return c.Agent.UserAgent
 	}
 	return fmt.Sprintf("%s/%s (+%s)", c.Agent.Token, Version, ProjectURL)
-}
-
-// A FieldError is a bad value for one config key.
-type FieldError struct {
-	Key    string
-	Reason string
-	// Related are the other keys of a clash between keys (min_delay above
-	// max_wait): the error is reported from where one of them was set
-	// when Key has its default.
-	Related []string
-}
-
-func (e *FieldError) Error() string { return fmt.Sprintf("%s: %s", e.Key, e.Reason) }
-
-// Validate reports every bad value in c, each as a *FieldError naming its key.
-func (c Config) Validate() error {
-	var errs []error
-	bad := func(key, format string, a ...any) {
-		errs = append(errs, &FieldError{Key: key, Reason: fmt.Sprintf(format, a...)})
-	}
-	clash := func(key string, related []string, format string, a ...any) {
-		errs = append(errs, &FieldError{Key: key, Reason: fmt.Sprintf(format, a...), Related: related})
-	}
-	if c.Out == "" {
-		bad("out", "must not be empty")
-	}
-	if !validToken(c.Agent.Token) {
-		bad("agent.token", "%q is not a product token: RFC 9309 section 2.2.1 allows letters, '_' and '-' only (a digit would make robots.txt groups match a shorter name)", c.Agent.Token)
-	}
-	if ua := c.Agent.UserAgent; ua != "" {
-		if !strings.Contains(strings.ToLower(ua), strings.ToLower(c.Agent.Token)) {
-			bad("agent.user_agent", "must contain the agent token %q", c.Agent.Token)
-		}
-		if !strings.Contains(ua, "http://") && !strings.Contains(ua, "https://") && !strings.Contains(ua, "mailto:") {
-			bad("agent.user_agent", "must contain a contact URL (http://, https:// or mailto:)")
-		}
-		if i := controlByte(ua); i >= 0 {
-			bad("agent.user_agent", "holds the control character %q at byte %d: it is sent as the User-Agent header, and a header value cannot hold control characters (CR, LF, tab, ...)", ua[i], i)
-		}
-	}
-	p := c.Politeness
-	for key, d := range map[string]time.Duration{
-		"politeness.default_delay": p.DefaultDelay, "politeness.min_delay": p.MinDelay,
-		"politeness.max_wait": p.MaxWait, "politeness.max_crawl_delay": p.MaxCrawlDelay,
-		"politeness.backoff_base": p.BackoffBase, "politeness.backoff_max": p.BackoffMax,
-		"politeness.retry_after_max": p.RetryAfterMax, "politeness.margin": p.Margin,
-	} {
-		if d < 0 {
-			bad(key, "must not be negative")
-		}
-	}
-	if p.MaxWait == 0 {
-		bad("politeness.max_wait", "must be positive (a host whose next request is further off than this is deferred)")
-	}
-	for _, floor := range []struct {
-		key, who string
-		d        time.Duration
-	}{
-		{"politeness.min_delay", "every host", p.MinDelay},
-		{"politeness.default_delay", "every host whose robots.txt asks for no pace", p.DefaultDelay},
-	} {
-		if p.MaxWait > 0 && floor.d+p.Margin > p.MaxWait {
-			clash(floor.key, []string{"politeness.max_wait", "politeness.margin"}, "%s (plus politeness.margin %s) is above politeness.max_wait %s: %s would be deferred after its first request, and nothing else fetched from it",
-				floor.d, p.Margin, p.MaxWait, floor.who)
-		}
-	}
-	if p.BackoffMax < p.BackoffBase {
-		clash("politeness.backoff_max", []string{"politeness.backoff_base"}, "%s is below politeness.backoff_base %s (the ceiling of the back-off cannot be below its first step)", p.BackoffMax, p.BackoffBase)
-	}
-	if math.IsNaN(p.FetchTimeFactor) || math.IsInf(p.FetchTimeFactor, 0) {
-		bad("politeness.fetch_time_factor", "%v is not a finite number", p.FetchTimeFactor)
-	} else if p.FetchTimeFactor < 0 {
-		bad("politeness.fetch_time_factor", "must not be negative")
-	}
-	if p.PerHost < 1 {
-		bad("politeness.per_host", "must be at least 1")
-	}
-	switch p.CrawlDelayPolicy {
-	case "wait", "clamp", "skip":
-	default:
-		bad("politeness.crawl_delay_policy", "%q is not one of wait, clamp, skip", p.CrawlDelayPolicy)
-	}
-	if p.MaxFailures < 1 {
-		bad("politeness.max_failures", "must be at least 1")
-	}
-	if c.Fetch.Workers < 1 {
-		bad("fetch.workers", "must be at least 1")
-	}
-	if c.Fetch.Timeout <= 0 {
-		bad("fetch.timeout", "must be positive")
-	}
-	if c.Fetch.MaxBody <= 0 {
-		bad("fetch.max_body", "must be positive")
-	}
-	if c.Archive.Mirror && !c.Archive.WARC {
-		bad("archive.mirror", "needs archive.warc: true (the mirror is written from the archived responses)")
-	}
-	if u := c.Frontier.URL; u != "" {
-		// crawler.Run refuses any other frontier; say so before a crawl starts.
-		bad("frontier.url", "%q: only the embedded frontier is available in this version; leave frontier.url empty", u)
-	}
-	if c.Robots.MaxBytes < robots.MaxSize || c.Robots.MaxBytes > robots.MaxLimit {
-		bad("robots.max_bytes", "must be from %d (RFC 9309 asks parsers to read at least 500 KiB) to %d (4 MiB)", robots.MaxSize, robots.MaxLimit)
-	}
-	if c.Robots.CacheTTL <= 0 || c.Robots.CacheTTL > 24*time.Hour {
-		bad("robots.cache_ttl", "must be positive and at most 24h (RFC 9309 2.4)")
-	}
-	if c.Robots.CacheSize < 1 {
-		bad("robots.cache_size", "must be at least 1")
-	}
-	if c.Robots.CacheBytes < MinRobotsCacheBytes {
-		bad("robots.cache_bytes", "must be at least %d (1 MiB)", MinRobotsCacheBytes)
-	}
-	if c.Robots.RetryBase <= 0 {
-		bad("robots.retry_base", "must be positive")
-	}
-	switch c.Scope.Hosts {
-	case "seed", "any":
-	default:
-		bad("scope.hosts", "%q is not one of seed, any", c.Scope.Hosts)
-	}
-	for i, re := range c.Scope.Include {
-		if _, err := regexp.Compile(re); err != nil {
-			bad(fmt.Sprintf("scope.include[%d]", i), "%v", err)
-		}
-	}
-	for i, re := range c.Scope.Exclude {
-		if _, err := regexp.Compile(re); err != nil {
-			bad(fmt.Sprintf("scope.exclude[%d]", i), "%v", err)
-		}
-	}
-	for key, n := range map[string]int{"scope.max_depth": c.Scope.MaxDepth, "scope.max_pages_per_host": c.Scope.MaxPagesPerHost, "scope.max_pages": c.Scope.MaxPages,
-		"scope.max_url_length": c.Scope.MaxURLLength, "scope.max_path_repeats": c.Scope.MaxPathRepeats, "scope.max_links_per_page": c.Scope.MaxLinks} {
-		if n < 0 {
-			bad(key, "must not be negative (0 means no limit)")
-		}
-	}
-	if c.Archive.MaxFileSize < 1<<20 {
-		bad("archive.max_file_size", "must be at least 1048576")
-	}
-	switch c.Archive.Digest {
-	case "sha1", "sha256":
-	default:
-		bad("archive.digest", "%q is not one of sha1, sha256", c.Archive.Digest)
-	}
-	switch c.Log.Format {
-	case "text", "json":
-	default:
-		bad("log.format", "%q is not one of text, json", c.Log.Format)
-	}
-	switch c.Log.Level {
-	case "debug", "info", "warn", "error":
-	default:
-		bad("log.level", "%q is not one of debug, info, warn, error", c.Log.Level)
-	}
-	switch c.Log.Progress {
-	case "auto", "always", "never":
-	default:
-		bad("log.progress", "%q is not one of auto, always, never", c.Log.Progress)
-	}
-	return errors.Join(errs...)
-}
-
-// controlByte returns the index of the first control byte in s (below
-// 0x20, or 0x7f), or -1. Go's HTTP client refuses a header value holding
-// any of them but tab, and CR or LF would end the header; a tab is refused
-// here too: servers' access logs (the common log format among them) quote
-// the User-Agent, and a site owner should read it as it was sent.
-func controlByte(s string) int {
-	for i := range len(s) {
-		if s[i] < 0x20 || s[i] == 0x7f {
-			return i
-		}
-	}
-	return -1
-}
-
-// validToken reports whether s is a whole RFC 9309 2.2.1 product token,
-// as robots.ProductToken reads one when it matches groups: a name it would
-// cut short would obey another crawler's group.
-func validToken(s string) bool {
-	return s != "" && robots.ProductToken(s) == s
 }
