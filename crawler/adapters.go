@@ -5,11 +5,12 @@ import (
 	"path/filepath"
 
 	"github.com/crawlproject/crawl/archive"
+	"github.com/crawlproject/crawl/config"
 	"github.com/crawlproject/crawl/scheduler"
 )
 
 // schedulerConfig maps the crawl config onto the scheduler's settings.
-func schedulerConfig(cfg Config, onSkip func(scheduler.Skip)) scheduler.Config {
+func schedulerConfig(cfg config.Config, onSkip func(scheduler.Skip)) scheduler.Config {
 	p := cfg.Politeness
 	sc := scheduler.DefaultConfig()
 	sc.DefaultDelay = p.DefaultDelay
@@ -46,7 +47,7 @@ func schedulerConfig(cfg Config, onSkip func(scheduler.Skip)) scheduler.Config {
 }
 
 // robotsPolicy is the warcinfo record's account of what the crawl obeys.
-func robotsPolicy(p PolitenessConfig) string {
+func robotsPolicy(p config.PolitenessConfig) string {
 	s := "obey (RFC 9309; Crawl-delay, Request-rate, Visit-time; nofollow in robots meta and X-Robots-Tag"
 	if p.ObeyRelNofollow {
 		s += "; rel=nofollow"
@@ -56,7 +57,7 @@ func robotsPolicy(p PolitenessConfig) string {
 
 // archiveOptions maps the crawl config onto the WARC writer's options; the
 // warcinfo record carries the politeness settings and the operator's agent.
-func archiveOptions(cfg Config) archive.Options {
+func archiveOptions(cfg config.Config) archive.Options {
 	p := cfg.Politeness
 	return archive.Options{
 		Dir:         filepath.Join(cfg.Out, ArchiveDir),
@@ -65,7 +66,7 @@ func archiveOptions(cfg Config) archive.Options {
 		Digest:      cfg.Archive.Digest,
 		Mirror:      cfg.Archive.Mirror,
 		Dedupe:      cfg.Archive.Dedupe,
-		Software:    fmt.Sprintf("crawl/%s (+%s)", Version, ProjectURL),
+		Software:    fmt.Sprintf("crawl/%s (+%s)", config.Version, config.ProjectURL),
 		Info: []archive.Field{
 			{Name: "operator-agent", Value: cfg.Agent.Token},
 			{Name: "http-header-user-agent", Value: cfg.UserAgentHeader()},

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/crawlproject/crawl/archive"
+	"github.com/crawlproject/crawl/config"
 )
 
 // The warcinfo record (WARC 1.1 section 6.2) names each of its fields
@@ -59,7 +60,7 @@ func TestWarcinfoFieldsAppearOnce(t *testing.T) {
 // The mirror is made from the archived responses, so asking for it
 // without the WARC archive is a configuration error, not a silent no-op.
 func TestValidate_MirrorNeedsWARC(t *testing.T) {
-	c := Default()
+	c := config.Default()
 	c.Archive.WARC, c.Archive.Mirror = false, true
 	err := c.Validate()
 	if err == nil || !strings.Contains(err.Error(), "archive.mirror") {
@@ -106,11 +107,48 @@ func TestMirrorOnlyFailureIsAWarning(t *testing.T) {
 // is refused.
 func TestValidate_AgentTokenIsAProductToken(t *testing.T) {
 	for token, ok := range map[string]bool{"crawl": true, "my_bot-X": true, "Bot2": false, "a b": false, "": false, "bot/1.0": false} {
-		c := Default()
+		c := config.Default()
 		c.Agent.Token = token
 		err := c.Validate()
 		if (err == nil) != ok || (!ok && !strings.Contains(err.Error(), "agent.token")) {
 			t.Errorf("token %q: Validate() = %v, want ok=%v", token, err, ok)
+		}
+	}
+}
+
+// TestValidConfigPassesTheScheduler: a config Validate accepts is one the
+// scheduler accepts too, at the edges of every mirrored check.
+func TestValidConfigPassesTheScheduler(t *testing.T) {
+	edges := []func(*config.Config){
+		func(c *config.Config) {},
+		func(c *config.Config) {
+			c.Politeness.MaxWait = time.Nanosecond
+			c.Politeness.DefaultDelay, c.Politeness.MinDelay, c.Politeness.Margin = time.Nanosecond, 0, 0
+		},
+		func(c *config.Config) { c.Politeness.BackoffBase, c.Politeness.BackoffMax = time.Minute, time.Minute },
+		func(c *config.Config) { c.Politeness.BackoffBase, c.Politeness.BackoffMax = 0, 0 },
+		func(c *config.Config) {
+			c.Politeness.DefaultDelay, c.Politeness.MinDelay, c.Politeness.Margin, c.Politeness.MaxCrawlDelay = 0, 0, 0, 0
+			c.Politeness.FetchTimeFactor, c.Politeness.RetryAfterMax = 0, 0
+		},
+		func(c *config.Config) { c.Fetch.Workers, c.Politeness.PerHost, c.Politeness.MaxFailures = 1, 1, 1 },
+		func(c *config.Config) {
+			c.Scope.Hosts, c.Scope.Include, c.Scope.Exclude = "any", []string{"a{1,2}"}, []string{"b"}
+		},
+	}
+	for i, edge := range edges {
+		c := config.Default()
+		edge(&c)
+		if err := c.Validate(); err != nil {
+			t.Errorf("edge %d: Validate: %v", i, err)
+			continue
+		}
+		sc := schedulerConfig(c, nil)
+		if c.Politeness.BackoffMax != sc.BackoffMax {
+			t.Errorf("edge %d: backoff_max %s was replaced by %s", i, c.Politeness.BackoffMax, sc.BackoffMax)
+		}
+		if err := sc.Validate(); err != nil {
+			t.Errorf("edge %d: Validate accepted what the scheduler refuses: %v", i, err)
 		}
 	}
 }

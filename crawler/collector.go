@@ -7,6 +7,7 @@ import (
 
 	"github.com/gocolly/colly/v2"
 
+	"github.com/crawlproject/crawl/config"
 	"github.com/crawlproject/crawl/pageenc"
 )
 
@@ -17,7 +18,7 @@ import (
 // User-Agent. Pacing, robots.txt, the deadline and the body cap are enforced
 // in the polite transport, which colly cannot bypass: it is colly's only
 // way to the network.
-func newCollector(tr http.RoundTripper, cfg Config, budget *parseBudget) *colly.Collector {
+func newCollector(tr http.RoundTripper, cfg config.Config, budget *parseBudget) *colly.Collector {
 	c := colly.NewCollector()
 	c.SetClient(&http.Client{
 		Transport: tr,
@@ -136,7 +137,7 @@ func (j *job) noteBase(page *url.URL, href string) {
 // follow. The page's
 // robots <meta> elements are read before its links (colly runs each
 // callback over the whole page in turn, readTags reads them first).
-func (j *job) noteLink(page *url.URL, href, rel string, cfg Config) {
+func (j *job) noteLink(page *url.URL, href, rel string, cfg config.Config) {
 	u := j.resolve(page, href)
 	switch {
 	case u == "":

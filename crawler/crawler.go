@@ -14,6 +14,7 @@ import (
 	"github.com/gocolly/colly/v2"
 
 	"github.com/crawlproject/crawl/archive"
+	"github.com/crawlproject/crawl/config"
 	"github.com/crawlproject/crawl/crawllog"
 	"github.com/crawlproject/crawl/scheduler"
 )
@@ -63,7 +64,7 @@ func (e *ErrOutDir) Unwrap() error { return e.Err }
 // crawl is one running crawl: the scheduler, the robots layer, colly, the
 // archive and the logs, wired together.
 type crawl struct {
-	cfg    Config
+	cfg    config.Config
 	opts   Options
 	log    *slog.Logger
 	sched  *scheduler.Scheduler
@@ -91,7 +92,7 @@ type crawl struct {
 // the logs in cfg.Out and returns the summary (also written as summary.json).
 // Re-running with the same cfg.Out resumes. When ctx is cancelled the state
 // is saved and Run returns the summary with Interrupted set and ctx's error.
-func Run(ctx context.Context, cfg Config, opts Options) (*crawllog.Summary, error) {
+func Run(ctx context.Context, cfg config.Config, opts Options) (*crawllog.Summary, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -119,7 +120,7 @@ func Run(ctx context.Context, cfg Config, opts Options) (*crawllog.Summary, erro
 	return sum, runErr
 }
 
-func start(cfg Config, opts Options) (*crawl, error) {
+func start(cfg config.Config, opts Options) (*crawl, error) {
 	if err := os.MkdirAll(cfg.Out, 0o755); err != nil {
 		return nil, &ErrOutDir{Dir: cfg.Out, Err: err}
 	}
@@ -349,7 +350,7 @@ func (c *crawl) close() error {
 
 func discardLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }
 
-func openArchive(cfg Config) (*archive.Writer, error) {
+func openArchive(cfg config.Config) (*archive.Writer, error) {
 	w, err := archive.Open(archiveOptions(cfg))
 	if err != nil {
 		return nil, fmt.Errorf("crawler: open archive: %w", err)

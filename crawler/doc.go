@@ -108,7 +108,6 @@
 //     (redirect-limit). Sitemap indexes nest at most
 //     scheduler.MaxSitemapNesting levels; pages listed in a sitemap are at
 //     depth 0.
-//   - Configuration: durations need a unit ("10s"; a bare number is an
-//     error, never nanoseconds); list-valued environment variables are a
-//     JSON array or one item per line, never split at commas.
+//   - The configuration (package config) is read by the caller: Run and
+//     DryRun take a config.Config.
 package crawler

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/crawlproject/crawl/config"
 	"github.com/crawlproject/crawl/crawllog"
 	"github.com/crawlproject/crawl/scheduler"
 )
@@ -51,7 +52,7 @@ type DryRunVerdict struct {
 // records each host's last request and the robots.txt it fetched, so a
 // crawl started right after it reuses that robots.txt while fresh and
 // keeps the host's pace across the two commands.
-func DryRun(ctx context.Context, cfg Config, seeds []string, log io.Writer) ([]DryRunHost, error) {
+func DryRun(ctx context.Context, cfg config.Config, seeds []string, log io.Writer) ([]DryRunHost, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}

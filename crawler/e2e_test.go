@@ -12,13 +12,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/crawlproject/crawl/config"
 	"github.com/crawlproject/crawl/crawllog"
 )
 
 // testConfig is a fast config for local crawls: hosts that ask for no pace
 // get 100ms, and nothing waits longer than a few seconds.
-func testConfig(t *testing.T) Config {
-	cfg := Default()
+func testConfig(t *testing.T) config.Config {
+	cfg := config.Default()
 	cfg.Out = t.TempDir()
 	cfg.Agent.Token = "testbot"
 	cfg.Politeness.DefaultDelay = 100 * time.Millisecond
@@ -33,7 +34,7 @@ func testConfig(t *testing.T) Config {
 	return cfg
 }
 
-func crawlFor(t *testing.T, cfg Config, seeds ...string) *crawllog.Summary {
+func crawlFor(t *testing.T, cfg config.Config, seeds ...string) *crawllog.Summary {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()

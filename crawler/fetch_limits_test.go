@@ -8,12 +8,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/crawlproject/crawl/config"
 	"github.com/crawlproject/crawl/crawllog"
 	"github.com/crawlproject/crawl/scheduler"
 )
 
 // skipsFor returns the skip log entries with reason r.
-func skipsFor(t *testing.T, cfg Config, r scheduler.Reason) []crawllog.SkipEntry {
+func skipsFor(t *testing.T, cfg config.Config, r scheduler.Reason) []crawllog.SkipEntry {
 	t.Helper()
 	var out []crawllog.SkipEntry
 	for _, s := range readJSONL[crawllog.SkipEntry](t, filepath.Join(cfg.Out, crawllog.SkipLogFile)) {

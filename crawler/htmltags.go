@@ -5,6 +5,8 @@ import (
 	"net/url"
 
 	"golang.org/x/net/html"
+
+	"github.com/crawlproject/crawl/config"
 )
 
 // readTags reads a page's links and requisites from its tags, in document
@@ -12,7 +14,7 @@ import (
 // for a page colly could not make a tree of. The tokenizer keeps no stack
 // of elements, so no nesting is too deep for it. <base> and <meta> are
 // taken first, as the callbacks take them before any link.
-func (j *job) readTags(page *url.URL, body []byte, token string, cfg Config) {
+func (j *job) readTags(page *url.URL, body []byte, token string, cfg config.Config) {
 	each := func(fn func(tag string, attr func(string) string)) {
 		z := html.NewTokenizer(bytes.NewReader(body))
 		for {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 
+	"github.com/crawlproject/crawl/config"
 	"github.com/crawlproject/crawl/crawllog"
 	"github.com/crawlproject/crawl/scheduler"
 )
@@ -26,7 +27,7 @@ type RobotsFetch struct {
 // polite transport with cfg's User-Agent, deadline and body cap, following
 // up to five redirects across hosts. robots.FromFetch takes its body,
 // status and error. It writes nothing to disk.
-func FetchRobots(ctx context.Context, cfg Config, robotsURL string) (RobotsFetch, error) {
+func FetchRobots(ctx context.Context, cfg config.Config, robotsURL string) (RobotsFetch, error) {
 	u, err := url.Parse(robotsURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return RobotsFetch{}, fmt.Errorf("crawler: %q is not an http(s) URL", robotsURL)

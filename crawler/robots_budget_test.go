@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/crawlproject/crawl/config"
 	"github.com/crawlproject/crawl/crawllog"
 	"github.com/crawlproject/crawl/scheduler"
 )
@@ -238,7 +239,7 @@ func TestCrawlWithinRobotsCacheBytes(t *testing.T) {
 	}
 	cfg := testConfig(t)
 	cfg.Politeness.DefaultDelay = 20 * time.Millisecond
-	cfg.Robots.CacheBytes = minRobotsCacheBytes
+	cfg.Robots.CacheBytes = config.MinRobotsCacheBytes
 	var logBuf strings.Builder
 	var mu sync.Mutex
 	logger := slog.New(slog.NewTextHandler(lockedWriter{&mu, &logBuf}, nil))

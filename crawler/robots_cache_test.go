@@ -5,12 +5,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/crawlproject/crawl/config"
 	"github.com/crawlproject/crawl/scheduler"
 )
 
 // installed returns the state the layer builds for a cached record, as a
 // resumed run does.
-func installed(t *testing.T, cfg RobotsConfig, rec robotsRecord) *robotsState {
+func installed(t *testing.T, cfg config.RobotsConfig, rec robotsRecord) *robotsState {
 	t.Helper()
 	l, _ := newTestLayer(t, cfg, nil)
 	l.mu.Lock()

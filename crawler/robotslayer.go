@@ -15,6 +15,7 @@ import (
 	"time"
 	"weak"
 
+	"github.com/crawlproject/crawl/config"
 	"github.com/crawlproject/crawl/crawllog"
 	"github.com/crawlproject/crawl/robots"
 	"github.com/crawlproject/crawl/scheduler"
@@ -88,7 +89,7 @@ type robotsLayer struct {
 	client  *http.Client
 	tr      *politeTransport
 	store   robotsStore
-	cfg     RobotsConfig
+	cfg     config.RobotsConfig
 	agent   string
 	busy    func(authority string) bool
 	onFetch func(crawllog.RobotsEntry, *exchange)
@@ -123,7 +124,7 @@ type robotsCall struct {
 
 // newRobotsLayer returns the robots layer that fetches through tr and
 // gates tr's other requests (it becomes tr's gate).
-func newRobotsLayer(tr *politeTransport, store robotsStore, cfg RobotsConfig, agent string, busy func(string) bool, onFetch func(crawllog.RobotsEntry, *exchange)) *robotsLayer {
+func newRobotsLayer(tr *politeTransport, store robotsStore, cfg config.RobotsConfig, agent string, busy func(string) bool, onFetch func(crawllog.RobotsEntry, *exchange)) *robotsLayer {
 	l := &robotsLayer{
 		client: &http.Client{
 			Transport:     tr,
@@ -139,7 +140,7 @@ func newRobotsLayer(tr *politeTransport, store robotsStore, cfg RobotsConfig, ag
 // newPoliteStack wires the polite transport and the robots layer that
 // gates it, paced by sched: the same pair serves a crawl, a dry run and a
 // live robots.txt lookup.
-func newPoliteStack(cfg Config, sched *scheduler.Scheduler, store robotsStore, busy func(string) bool, onFetch func(crawllog.RobotsEntry, *exchange)) (*politeTransport, *robotsLayer) {
+func newPoliteStack(cfg config.Config, sched *scheduler.Scheduler, store robotsStore, busy func(string) bool, onFetch func(crawllog.RobotsEntry, *exchange)) (*politeTransport, *robotsLayer) {
 	tr := newPoliteTransport(sched, cfg.UserAgentHeader(), cfg.Fetch.MaxBody, cfg.Fetch.Timeout)
 	l := newRobotsLayer(tr, store, cfg.Robots, cfg.Agent.Token, busy, onFetch)
 	l.maxURL = cfg.Scope.MaxURLLength

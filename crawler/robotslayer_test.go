@@ -8,14 +8,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/crawlproject/crawl/config"
 	"github.com/crawlproject/crawl/crawllog"
 	"github.com/crawlproject/crawl/scheduler"
 )
 
 // newTestLayer builds a robots layer over a fast scheduler, as a crawl does.
-func newTestLayer(t *testing.T, cfg RobotsConfig, busy func(string) bool) (*robotsLayer, *[]crawllog.RobotsEntry) {
+func newTestLayer(t *testing.T, cfg config.RobotsConfig, busy func(string) bool) (*robotsLayer, *[]crawllog.RobotsEntry) {
 	t.Helper()
-	c := Default()
+	c := config.Default()
 	c.Agent.Token = "testbot"
 	c.Politeness.DefaultDelay = 0
 	c.Politeness.Margin = 0
@@ -31,8 +32,8 @@ func newTestLayer(t *testing.T, cfg RobotsConfig, busy func(string) bool) (*robo
 	return l, &log
 }
 
-func testRobotsConfig() RobotsConfig {
-	r := Default().Robots
+func testRobotsConfig() config.RobotsConfig {
+	r := config.Default().Robots
 	r.RetryBase = 50 * time.Millisecond
 	return r
 }

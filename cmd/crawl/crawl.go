@@ -13,6 +13,7 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/crawlproject/crawl/config"
 	"github.com/crawlproject/crawl/crawler"
 	"github.com/crawlproject/crawl/crawllog"
 	"github.com/crawlproject/crawl/scheduler"
@@ -23,7 +24,7 @@ import (
 const maxSeedErrorsShown = 20
 
 // runCrawl reads the seeds, runs the crawl and prints the summary.
-func runCrawl(ctx context.Context, cfg crawler.Config, stdout, stderr io.Writer) error {
+func runCrawl(ctx context.Context, cfg config.Config, stdout, stderr io.Writer) error {
 	f, err := openSeedFile(cfg.Seed)
 	if err != nil {
 		return err
@@ -69,7 +70,7 @@ func runCrawl(ctx context.Context, cfg crawler.Config, stdout, stderr io.Writer)
 }
 
 // reportRun prints the summary and maps the crawl's outcome to an error.
-func reportRun(ctx context.Context, cfg crawler.Config, sum *crawllog.Summary, err error, stdout io.Writer) error {
+func reportRun(ctx context.Context, cfg config.Config, sum *crawllog.Summary, err error, stdout io.Writer) error {
 	if uerr := outDirError(cfg, err); uerr != nil {
 		return uerr
 	}
@@ -90,7 +91,7 @@ func reportRun(ctx context.Context, cfg crawler.Config, sum *crawllog.Summary, e
 // outDirError returns the usage error (exit 2) for err when cfg.Out
 // cannot be used: it is not a usable output dir (crawler.ErrOutDir), or
 // another crawl or dry run holds its frontier; nil otherwise.
-func outDirError(cfg crawler.Config, err error) error {
+func outDirError(cfg config.Config, err error) error {
 	var od *crawler.ErrOutDir
 	if errors.As(err, &od) {
 		return &usageError{err}
@@ -139,7 +140,7 @@ func frontierHolder(path string) (pid int, ok bool) {
 	return 0, false
 }
 
-func newLogger(cfg crawler.Config, w io.Writer) *slog.Logger {
+func newLogger(cfg config.Config, w io.Writer) *slog.Logger {
 	var level slog.Level
 	_ = level.UnmarshalText([]byte(cfg.Log.Level))
 	opts := &slog.HandlerOptions{Level: level}
@@ -151,7 +152,7 @@ func newLogger(cfg crawler.Config, w io.Writer) *slog.Logger {
 
 // progressWriter returns where the live progress line goes: stderr when it
 // is a terminal (or log.progress is always), nowhere otherwise.
-func progressWriter(cfg crawler.Config, stderr io.Writer) io.Writer {
+func progressWriter(cfg config.Config, stderr io.Writer) io.Writer {
 	switch cfg.Log.Progress {
 	case "never":
 		return nil

@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/crawlproject/crawl/config"
 	"github.com/crawlproject/crawl/crawler"
 	"github.com/crawlproject/crawl/crawllog"
 	"github.com/crawlproject/crawl/demo"
@@ -46,8 +47,8 @@ why, and writes the archive, logs and report.html. No network is needed.`,
 // demoConfig is the crawl config of the demo: the real defaults, with the
 // pace for sites that ask for none and the waits shortened so the whole
 // demo takes well under a minute.
-func demoConfig(out string) crawler.Config {
-	cfg := crawler.Default()
+func demoConfig(out string) config.Config {
+	cfg := config.Default()
 	cfg.Out = out
 	cfg.Politeness.DefaultDelay = 200 * time.Millisecond
 	cfg.Politeness.MaxWait = 10 * time.Second

@@ -5,11 +5,12 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/crawlproject/crawl/config"
 	"github.com/crawlproject/crawl/crawler"
 )
 
 // runDryRun fetches only the seed hosts' robots.txt and prints what they allow.
-func runDryRun(ctx context.Context, cfg crawler.Config, seeds []string, stdout, stderr io.Writer) error {
+func runDryRun(ctx context.Context, cfg config.Config, seeds []string, stdout, stderr io.Writer) error {
 	hosts, err := crawler.DryRun(ctx, cfg, seeds, stderr)
 	if uerr := outDirError(cfg, err); uerr != nil {
 		return uerr

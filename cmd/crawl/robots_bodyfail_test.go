@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/crawlproject/crawl/config"
 	"github.com/crawlproject/crawl/crawler"
 )
 
@@ -13,10 +14,10 @@ import (
 // cuts the body short (or sends it slower than fetch.timeout) leaves the
 // robots.txt unreachable (RFC 9309 2.3.1.4: complete disallow), but check
 // and explain still say the status the server gave, in text and JSON, so a
-// site owner sees what to fix (review 28 finding 9). The fetch function
-// stands for one that keeps the status with the error.
+// site owner sees what to fix. The fetch function stands for one that
+// keeps the status with the error.
 func TestRobotsStatusKeptWhenTheBodyFails(t *testing.T) {
-	fetch := func(context.Context, crawler.Config, string, string) (crawler.RobotsFetch, error) {
+	fetch := func(context.Context, config.Config, string, string) (crawler.RobotsFetch, error) {
 		return crawler.RobotsFetch{Status: 200, Err: io.ErrUnexpectedEOF}, nil
 	}
 	out, err := runRobotsCmd(t, robotsOptions{fetch: fetch}, "check", "--agent", "bot", "--json", "https://cut.example/x")
@@ -35,7 +36,7 @@ func TestRobotsStatusKeptWhenTheBodyFails(t *testing.T) {
 		t.Errorf("explain lacks %q:\n%s", want, out)
 	}
 	// Without an answer the status stays null.
-	refused := func(context.Context, crawler.Config, string, string) (crawler.RobotsFetch, error) {
+	refused := func(context.Context, config.Config, string, string) (crawler.RobotsFetch, error) {
 		return crawler.RobotsFetch{Err: io.EOF}, nil
 	}
 	out, _ = runRobotsCmd(t, robotsOptions{fetch: refused}, "check", "--agent", "bot", "--json", "https://down.example/x")

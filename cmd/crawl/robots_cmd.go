@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/crawlproject/crawl/config"
 	"github.com/crawlproject/crawl/crawler"
 	"github.com/crawlproject/crawl/crawllog"
 	"github.com/crawlproject/crawl/robots"
@@ -23,7 +24,7 @@ import (
 // RFC 9309 2.3.1.2) and returns the final body, the final HTTP status and
 // any network error, which robots.FromFetch turns into a policy.
 // agent is the --agent value, so the fetch can identify itself with it.
-type robotsFetchFunc func(ctx context.Context, cfg crawler.Config, robotsURL, agent string) (crawler.RobotsFetch, error)
+type robotsFetchFunc func(ctx context.Context, cfg config.Config, robotsURL, agent string) (crawler.RobotsFetch, error)
 
 // robotsOptions are what the robots commands take from outside.
 type robotsOptions struct {
@@ -234,10 +235,10 @@ null), "at" (the moment pace_now and visit_open_now hold for)}.`,
 // status-code policy a crawl would use. A live fetch uses the config's
 // agent, timeouts and size limit; a config the crawl would refuse is a
 // usage error here too.
-func (f *robotsFlags) settings() (crawler.Config, robots.PolicyOptions, error) {
-	cfg, err := crawler.Loader{File: f.config}.Load()
+func (f *robotsFlags) settings() (config.Config, robots.PolicyOptions, error) {
+	cfg, err := config.Loader{File: f.config}.Load()
 	if err != nil {
-		return crawler.Config{}, robots.PolicyOptions{}, &usageError{err}
+		return config.Config{}, robots.PolicyOptions{}, &usageError{err}
 	}
 	return cfg, robots.PolicyOptions{RestrictedDisallows: cfg.Robots.ForbiddenDisallows, ParseLimit: int(cfg.Robots.MaxBytes)}, nil
 }
@@ -338,7 +339,7 @@ func robotsURLFor(target string) (string, error) {
 }
 
 // fetchRobots fetches a robots.txt and applies the RFC 9309 status policy.
-func fetchRobots(ctx context.Context, fetch robotsFetchFunc, cfg crawler.Config, robotsURL, agent string, opts robots.PolicyOptions) robotsTxt {
+func fetchRobots(ctx context.Context, fetch robotsFetchFunc, cfg config.Config, robotsURL, agent string, opts robots.PolicyOptions) robotsTxt {
 	f, err := fetch(ctx, cfg, robotsURL, agent)
 	if err == nil {
 		err = f.Err

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/crawlproject/crawl/config"
 	"github.com/crawlproject/crawl/crawler"
 )
 
@@ -230,7 +231,7 @@ func TestRobotsUsageErrors(t *testing.T) {
 
 func TestRobotsLiveFetch(t *testing.T) {
 	var asked []string
-	fetch := func(_ context.Context, _ crawler.Config, u, _ string) (crawler.RobotsFetch, error) {
+	fetch := func(_ context.Context, _ config.Config, u, _ string) (crawler.RobotsFetch, error) {
 		asked = append(asked, u)
 		switch {
 		case strings.Contains(u, "down.example"):

@@ -10,18 +10,21 @@ import (
 	"github.com/spf13/cobra"
 	"go.yaml.in/yaml/v3"
 
-	"github.com/crawlproject/crawl/crawler"
+	"github.com/crawlproject/crawl/config"
 )
 
-// rootFlagKeys binds the root command's flags to config keys.
-var rootFlagKeys = map[string]string{
-	"seed":       "seed",
-	"out":        "out",
-	"agent":      "agent.token",
-	"dry-run":    "dry_run",
-	"workers":    "fetch.workers",
-	"log-format": "log.format",
-	"progress":   "log.progress",
+// rootFlagKeys binds the root command's flags to config keys: flag name ->
+// key.
+func rootFlagKeys() map[string]string {
+	return map[string]string{
+		"seed":       "seed",
+		"out":        "out",
+		"agent":      "agent.token",
+		"dry-run":    "dry_run",
+		"workers":    "fetch.workers",
+		"log-format": "log.format",
+		"progress":   "log.progress",
+	}
 }
 
 func newRootCommand(stdout, stderr io.Writer) *cobra.Command {
@@ -41,7 +44,7 @@ with the same --out.
 		SilenceErrors: true,
 		Args:          cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cfg, err := crawler.Loader{File: configFile, Flags: cmd.Flags(), FlagKeys: rootFlagKeys}.Load()
+			cfg, err := config.Loader{File: configFile, Flags: cmd.Flags(), FlagKeys: rootFlagKeys()}.Load()
 			if err != nil {
 				return &usageError{err}
 			}
@@ -117,8 +120,8 @@ func argsAreUsage(cmd *cobra.Command) {
 	}
 }
 
-func printEffectiveConfig(w io.Writer, cfg crawler.Config) error {
-	m, err := crawler.ConfigMap(cfg)
+func printEffectiveConfig(w io.Writer, cfg config.Config) error {
+	m, err := config.Map(cfg)
 	if err != nil {
 		return err
 	}

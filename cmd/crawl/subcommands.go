@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/crawlproject/crawl/config"
 	"github.com/crawlproject/crawl/crawler"
 	"github.com/crawlproject/crawl/robots"
 )
@@ -26,7 +27,7 @@ func subcommands(stdout, stderr io.Writer) []*cobra.Command {
 // token, the one its rules are matched by ("FooBot/2.1" sends
 // "FooBot/<version> (+...)"). When that token is cfg's own, cfg's
 // agent.user_agent is sent as configured.
-func liveRobotsFetch(ctx context.Context, cfg crawler.Config, robotsURL, agent string) (crawler.RobotsFetch, error) {
+func liveRobotsFetch(ctx context.Context, cfg config.Config, robotsURL, agent string) (crawler.RobotsFetch, error) {
 	if token := robots.ProductToken(agent); token != "" && !strings.EqualFold(token, cfg.Agent.Token) {
 		cfg.Agent.Token, cfg.Agent.UserAgent = token, ""
 	}

@@ -30,6 +30,7 @@ import (
 
 	"github.com/gocolly/colly/v2"
 
+	"github.com/crawlproject/crawl/config"
 	"github.com/crawlproject/crawl/crawler"
 )
 
@@ -198,7 +199,7 @@ func runCrawl(seeds []string, workers int, archive bool) (int, time.Duration, er
 		return 0, 0, err
 	}
 	defer os.RemoveAll(dir)
-	cfg := crawler.Default()
+	cfg := config.Default()
 	cfg.Out = dir
 	cfg.Agent.Token = "crawlbench"
 	cfg.Politeness.DefaultDelay = 0

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/crawlproject/crawl/config"
 	"github.com/crawlproject/crawl/crawler"
 )
 
@@ -65,7 +66,7 @@ func runPaced(hosts, pages, workers int) error {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	cfg := crawler.Default()
+	cfg := config.Default()
 	cfg.Out = dir
 	cfg.Agent.Token = "crawlbench"
 	cfg.Fetch.Workers = workers

@@ -1,4 +1,4 @@
-package crawler
+package config
 
 // The checks Load runs on each config value before decoding: every value
 // is converted to its field's exact type here, so nothing that passes can

@@ -1,4 +1,4 @@
-package crawler
+package config
 
 import (
 	"errors"
@@ -39,7 +39,7 @@ func yamlFor(key, value string) string {
 	return b.String()
 }
 
-// wantKeyError asserts that err holds a *ConfigError for key whose message
+// wantKeyError asserts that err holds a *Error for key whose message
 // mentions every string in want.
 func wantKeyError(t *testing.T, err error, key string, want ...string) {
 	t.Helper()
@@ -48,7 +48,7 @@ func wantKeyError(t *testing.T, err error, key string, want ...string) {
 	}
 	found := false
 	for _, e := range unwrapAll(err) {
-		var ce *ConfigError
+		var ce *Error
 		if errors.As(e, &ce) && ce.Key == key {
 			found = true
 			for _, w := range want {
@@ -59,7 +59,7 @@ func wantKeyError(t *testing.T, err error, key string, want ...string) {
 		}
 	}
 	if !found {
-		t.Errorf("want a *ConfigError for %s, got %v", key, err)
+		t.Errorf("want a *Error for %s, got %v", key, err)
 	}
 }
 
@@ -166,9 +166,9 @@ func TestLoadFileListScalarIsOneItem(t *testing.T) {
 }
 
 // TestLoadRejectsWhatTheSchedulerRefuses: every value the scheduler would
-// refuse at start (scheduler.Config.Validate) or silently replace, and every
-// value Run refuses, is a config error naming the key and the file, before
-// any crawl starts.
+// refuse at start (scheduler.Config.Validate) or silently replace, and
+// every value crawler.Run refuses, is a config error naming the key and the
+// file, before any crawl starts.
 func TestLoadRejectsWhatTheSchedulerRefuses(t *testing.T) {
 	dir := t.TempDir()
 	cases := []struct {
@@ -206,43 +206,6 @@ func TestLoadRejectsWhatTheSchedulerRefuses(t *testing.T) {
 			_, err := Loader{File: file, Environ: []string{}}.Load()
 			wantKeyError(t, err, tc.key, file, tc.want)
 		})
-	}
-}
-
-// TestValidConfigPassesTheScheduler: a config Validate accepts is one the
-// scheduler accepts too, at the edges of every mirrored check.
-func TestValidConfigPassesTheScheduler(t *testing.T) {
-	edges := []func(*Config){
-		func(c *Config) {},
-		func(c *Config) {
-			c.Politeness.MaxWait = time.Nanosecond
-			c.Politeness.DefaultDelay, c.Politeness.MinDelay, c.Politeness.Margin = time.Nanosecond, 0, 0
-		},
-		func(c *Config) { c.Politeness.BackoffBase, c.Politeness.BackoffMax = time.Minute, time.Minute },
-		func(c *Config) { c.Politeness.BackoffBase, c.Politeness.BackoffMax = 0, 0 },
-		func(c *Config) {
-			c.Politeness.DefaultDelay, c.Politeness.MinDelay, c.Politeness.Margin, c.Politeness.MaxCrawlDelay = 0, 0, 0, 0
-			c.Politeness.FetchTimeFactor, c.Politeness.RetryAfterMax = 0, 0
-		},
-		func(c *Config) { c.Fetch.Workers, c.Politeness.PerHost, c.Politeness.MaxFailures = 1, 1, 1 },
-		func(c *Config) {
-			c.Scope.Hosts, c.Scope.Include, c.Scope.Exclude = "any", []string{"a{1,2}"}, []string{"b"}
-		},
-	}
-	for i, edge := range edges {
-		c := Default()
-		edge(&c)
-		if err := c.Validate(); err != nil {
-			t.Errorf("edge %d: Validate: %v", i, err)
-			continue
-		}
-		sc := schedulerConfig(c, nil)
-		if c.Politeness.BackoffMax != sc.BackoffMax {
-			t.Errorf("edge %d: backoff_max %s was replaced by %s", i, c.Politeness.BackoffMax, sc.BackoffMax)
-		}
-		if err := sc.Validate(); err != nil {
-			t.Errorf("edge %d: Validate accepted what the scheduler refuses: %v", i, err)
-		}
 	}
 }
 

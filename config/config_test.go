@@ -1,4 +1,4 @@
-package crawler
+package config
 
 import (
 	"errors"
@@ -85,9 +85,9 @@ func TestLoadErrorsNameKeyAndSource(t *testing.T) {
 				}
 			}
 			if tc.wantKey != "" {
-				var ce *ConfigError
+				var ce *Error
 				if !errors.As(err, &ce) || ce.Key != tc.wantKey {
-					t.Errorf("want *ConfigError for %s, got %v", tc.wantKey, err)
+					t.Errorf("want *Error for %s, got %v", tc.wantKey, err)
 				}
 			}
 		})

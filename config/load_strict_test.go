@@ -1,4 +1,4 @@
-package crawler
+package config
 
 import (
 	"errors"
@@ -22,7 +22,7 @@ func loadFile(t *testing.T, name, body string) (Config, string, error) {
 }
 
 // wantOneLine asserts that err is one line, every error joined in it is a
-// *ConfigError, and one of them is for key from source.
+// *Error, and one of them is for key from source.
 func wantOneLine(t *testing.T, err error, key, source string, want ...string) {
 	t.Helper()
 	if err == nil {
@@ -30,9 +30,9 @@ func wantOneLine(t *testing.T, err error, key, source string, want ...string) {
 	}
 	wantKeyError(t, err, key, append([]string{source}, want...)...)
 	for _, e := range unwrapAll(err) {
-		var ce *ConfigError
+		var ce *Error
 		if !errors.As(e, &ce) {
-			t.Errorf("%s from %s: %q is not a *ConfigError", key, source, e)
+			t.Errorf("%s from %s: %q is not a *Error", key, source, e)
 		}
 		if strings.ContainsAny(e.Error(), "\r\n") {
 			t.Errorf("%s from %s: error is not one line: %q", key, source, e)
@@ -185,7 +185,7 @@ func TestLoadDurationSurroundingSpacesTrimmed(t *testing.T) {
 
 // TestLoadEveryKeyOddValues walks every key with odd values of each kind,
 // from a file and from the environment: a value is either used or refused
-// with one line per error, each a *ConfigError, one naming the key and where
+// with one line per error, each a *Error, one naming the key and where
 // the value came from. Nothing reaches the decoder that it could refuse.
 func TestLoadEveryKeyOddValues(t *testing.T) {
 	fileVals := []string{"1.5", "true", "1e3", "99999999999999999999", ".nan", ".inf", `" 2s"`, `""`, `"x"`,
@@ -210,7 +210,7 @@ func TestLoadEveryKeyOddValues(t *testing.T) {
 }
 
 // checkOddValueError asserts err, if any, is one line per error, each a
-// *ConfigError, one of which names key and source (or, for a check across
+// *Error, one of which names key and source (or, for a check across
 // two keys, names key in its reason).
 func checkOddValueError(t *testing.T, err error, key, source, what string) {
 	t.Helper()
@@ -219,9 +219,9 @@ func checkOddValueError(t *testing.T, err error, key, source, what string) {
 	}
 	named := false
 	for _, e := range unwrapAll(err) {
-		var ce *ConfigError
+		var ce *Error
 		if !errors.As(e, &ce) {
-			t.Errorf("%s %s: %q is not a *ConfigError", key, what, e)
+			t.Errorf("%s %s: %q is not a *Error", key, what, e)
 			continue
 		}
 		if strings.ContainsAny(e.Error(), "\r\n") {

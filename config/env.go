@@ -1,4 +1,4 @@
-package crawler
+package config
 
 // The environment side of Load: CRAWL_* variable names, lists, and the
 // variables that name no key.
@@ -45,7 +45,7 @@ func unknownEnv(envMap map[string]string, keys []string) []error {
 			reason += fmt.Sprintf(" (did you mean %s, for %s?)", envName(k), k)
 		}
 		reason += "; config.yaml lists every key"
-		errs = append(errs, &ConfigError{Key: n, Source: "environment", Reason: reason})
+		errs = append(errs, &Error{Key: n, Source: "environment", Reason: reason})
 	}
 	return errs
 }
