@@ -39,13 +39,23 @@
 // after the previous one, that gap, named by the Retry-After or back-off.
 //
 // Request starts are taken in exactly one place, Wait, which the crawler's
-// HTTP transport calls before every request. Each host has a
-// golang.org/x/time/rate.Limiter with burst 1; because a Limiter carries
-// fractional tokens across SetLimit, it is re-armed from the recorded last
-// start whenever the interval changes, and the start is clamped to
-// lastStart+interval, so a window switch or float rounding can never let a
-// request come early. Windowed Request-rates are followed across their
-// boundaries: the interval is the one in force at the candidate start.
+// HTTP transport calls before every request. One computation decides each
+// start, in whole nanoseconds: the earliest instant inside a Visit-time
+// window, not before a back-off, Retry-After or restart floor, and at
+// least the interval in force at that instant after the host's last start
+// (which Answered moves to the end of the previous answer). Windowed
+// Request-rates are followed across their boundaries: the interval is the
+// one in force at the candidate start. No golang.org/x/time/rate.Limiter
+// stands beside it, because a Limiter cannot keep the interval exactly: it
+// counts time in float64 seconds and truncates the delay it computes, so
+// one armed at a host's last start and asked before the interval is over
+// grants a start 1 ns before lastStart+interval for about a third of
+// intervals and instants (one in ten when asked at the last start itself;
+// a million random cases each), and asked at or after lastStart+interval
+// it only ever answers "now". A token bucket would also carry the tokens
+// of a fast Request-rate window into a slow one, where the slow interval
+// must apply from the switch on (12:59:48 + 12 s is 13:00, when a 1/10m
+// rate begins: the next start is 13:09:48).
 //
 // Outside every Visit-time window a host is parked until the next window
 // opens. robots.txt is not a page: Visit-time does not hold back a host's
