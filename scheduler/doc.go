@@ -131,7 +131,7 @@
 // as fast as possible, each group commit materialises the B+tree pages it
 // touches, and the Go heap grows with GC slack (VmRSS peaked near 350 MiB
 // in a 1,000,000-URL bulk load at 40,000 adds/s; GOMEMLIMIT bounds the
-// anonymous part). Run scheduler/internal/frontiermem to measure.
+// anonymous part). Run cmd/frontiermem to measure.
 //
 // # Failures
 //
