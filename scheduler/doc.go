@@ -7,11 +7,11 @@
 // # Specs followed
 //
 //   - An Extended Standard for Robot Exclusion (Sean Conner, 1996),
-//     /work/shared/spec/robots-extended-standard-1996.txt: Request-rate
-//     (optionally windowed, in UTC), Visit-time, and its rule of thumb when
-//     no Request-rate is given: "twice the amount of time it took to
-//     retrieve the document [or] 10 seconds, whichever is slower"
-//     (Config.FetchTimeFactor, Config.DefaultDelay).
+//     section Directives: Request-rate (optionally windowed, in UTC),
+//     Visit-time, and its rule of thumb when no Request-rate is given:
+//     "twice the amount of time it took to retrieve the document [or] 10
+//     seconds, whichever is slower" (Config.FetchTimeFactor,
+//     Config.DefaultDelay).
 //   - Crawl-delay (de-facto): seconds between request starts.
 //   - RFC 9110 10.2.3 Retry-After: delay-seconds or HTTP-date.
 //   - RFC 3986 5.2 (reference resolution, remove_dot_segments) and 6.2.2
