@@ -42,6 +42,18 @@ func staticBuilt(robots string, pages map[string]page) built {
 	return built{handler: staticSite{robots: robots, pages: pages, r: newRenderer()}, robots: robots, robotsStatus: http.StatusOK}
 }
 
+// answeringBuilt is staticBuilt with some requests answered by answer
+// instead, which reports whether it answered; the site serves the rest.
+func answeringBuilt(robots string, pages map[string]page, answer func(s staticSite, w http.ResponseWriter, r *http.Request) bool) built {
+	s := staticSite{robots: robots, pages: pages, r: newRenderer()}
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !answer(s, w, r) {
+			s.ServeHTTP(w, r)
+		}
+	})
+	return built{handler: h, robots: robots, robotsStatus: http.StatusOK}
+}
+
 // chain returns pages /, and n more pages p1..pn linked in a line, each
 // linking home; extra links are added to the home page.
 func chain(title string, n int, extra ...string) map[string]page {
@@ -211,29 +223,26 @@ func retryAfterSite() siteSpec {
 		name:   "retry-after",
 		lesson: "The page /busy answers 429 Too Many Requests with Retry-After: 2 the first time, so the crawler waits at least two seconds before asking this host again, and then gets the page.",
 		build: func(a map[string]string) built {
-			robots := "User-agent: *\nDisallow:\n"
-			s := staticSite{robots: robots, pages: map[string]page{
+			var mu sync.Mutex
+			busy := true
+			return answeringBuilt("User-agent: *\nDisallow:\n", map[string]page{
 				"/":      {title: "Retry-After", text: "One page is busy at first.", links: []string{"/busy", "/after"}},
 				"/busy":  {title: "Busy", text: "Thank you for waiting.", links: []string{"/"}},
 				"/after": {title: "After", text: "A calm page.", links: []string{"/"}},
-			}, r: newRenderer()}
-			var mu sync.Mutex
-			busy := true
-			h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				if r.URL.Path == "/busy" {
-					mu.Lock()
-					first := busy
-					busy = false
-					mu.Unlock()
-					if first {
-						w.Header().Set("Retry-After", "2")
-						http.Error(w, "too many requests, come back in two seconds", http.StatusTooManyRequests)
-						return
-					}
+			}, func(_ staticSite, w http.ResponseWriter, r *http.Request) bool {
+				if r.URL.Path != "/busy" {
+					return false
 				}
-				s.ServeHTTP(w, r)
+				mu.Lock()
+				first := busy
+				busy = false
+				mu.Unlock()
+				if first {
+					w.Header().Set("Retry-After", "2")
+					http.Error(w, "too many requests, come back in two seconds", http.StatusTooManyRequests)
+				}
+				return first
 			})
-			return built{handler: h, robots: robots, robotsStatus: http.StatusOK}
 		},
 	}
 }
@@ -247,23 +256,20 @@ func trapSite() siteSpec {
 		lesson: "An endless calendar under /calendar/ links to ever later months and days, and Disallow: /calendar/ keeps an obedient crawler out of a trap that has no last page; " +
 			"the gallery, which robots.txt leaves open, answers any path under /gallery/ with a relative link to photos/, so the crawler stops at the third photos/ in a row (path-repeats).",
 		build: func(a map[string]string) built {
-			robots := "# The calendar never ends; robots, please stay out.\nUser-agent: *\nDisallow: /calendar/\n"
-			s := staticSite{robots: robots, pages: map[string]page{
+			return answeringBuilt("# The calendar never ends; robots, please stay out.\nUser-agent: *\nDisallow: /calendar/\n", map[string]page{
 				"/":      {title: "Trap", text: "An events site with an endless calendar.", links: []string{"/calendar/2026/11/", "/gallery/", "/about"}},
 				"/about": {title: "About", text: "We list events.", links: []string{"/", a["wildcards"] + "/"}},
-			}, r: newRenderer()}
-			h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			}, func(s staticSite, w http.ResponseWriter, r *http.Request) bool {
 				switch {
 				case strings.HasPrefix(r.URL.Path, "/calendar/"):
 					s.r.write(w, http.StatusOK, calendarPage(r.URL.Path))
-					return
 				case strings.HasPrefix(r.URL.Path, "/gallery/"):
 					s.r.write(w, http.StatusOK, galleryPage())
-					return
+				default:
+					return false
 				}
-				s.ServeHTTP(w, r)
+				return true
 			})
-			return built{handler: h, robots: robots, robotsStatus: http.StatusOK}
 		},
 	}
 }
