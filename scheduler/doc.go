@@ -149,6 +149,9 @@
 //
 // # Deviations
 //
+//   - Pacing keeps no golang.org/x/time/rate.Limiter: its float64
+//     arithmetic can grant a start 1 ns early (see Pacing), and a start
+//     must never come before the interval is over.
 //   - "Crawl-delay: 0" counts as asking for no pace, so the 1996 default
 //     applies (the conservative reading).
 //   - Among several Request-rate lines active at once (windowed and not),
