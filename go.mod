@@ -15,7 +15,6 @@ require (
 	golang.org/x/net v0.47.0
 	golang.org/x/term v0.47.0
 	golang.org/x/text v0.31.0
-	golang.org/x/time v0.16.0
 )
 
 require (

@@ -27,9 +27,9 @@ func TestSummaryPrintTellsPaceDeferralAndComments(t *testing.T) {
 }
 
 // TestSummaryPrintListsAFewHosts: with thousands of hosts the printed
-// summary listed every one (40,000 lines for 8,000 hosts, review 14): past
-// 20 hosts it lists only those with something to note, at most 20, and
-// says how many it left out; of a host's Comment lines it prints three.
+// summary does not list every one (40,000 lines for 8,000 hosts): past 20
+// hosts it lists only those with something to note, at most 20, and says
+// how many it left out; of a host's Comment lines it prints three.
 func TestSummaryPrintListsAFewHosts(t *testing.T) {
 	until := time.Date(2026, 1, 2, 6, 0, 0, 0, time.UTC)
 	s := &Summary{Out: "out", SkipReasons: map[string]int{}}

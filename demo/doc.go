@@ -11,11 +11,11 @@
 // ephemeral port so that each is a separate authority ("host") to a crawler.
 //
 // Specs followed:
-//   - RFC 9309, Robots Exclusion Protocol (/work/shared/spec/robots-exclusion-protocol-draft.md):
-//     2.2.2 longest match with Allow winning ties, 2.2.3 "*" and "$",
-//     2.3.1.2 redirects, 2.3.1.4 5xx means "disallow all".
-//   - The 1996 extended standard (/work/shared/spec/robots-extended-standard-1996.txt):
-//     Request-rate with UTC windows, Visit-time, Comment:.
+//   - RFC 9309, Robots Exclusion Protocol: 2.2.2 longest match with Allow
+//     winning ties, 2.2.3 "*" and "$", 2.3.1.2 redirects, 2.3.1.4 5xx
+//     means "disallow all".
+//   - An Extended Standard for Robot Exclusion (Sean Conner, 1996), section
+//     Directives: Request-rate with UTC windows, Visit-time, Comment:.
 //   - Crawl-delay as commonly deployed (not part of any standard).
 //   - RFC 9110 15.5.21 / RFC 6585 4: 429 Too Many Requests with Retry-After.
 //

@@ -21,9 +21,8 @@ func TestOf(t *testing.T) {
 		{"undeclared, valid UTF-8", "<p>caf\xc3\xa9</p>", "text/html", "utf-8"},
 		{"undeclared, not UTF-8", "<p>caf\xe9</p>", "text/html", "windows-1252"},
 		{"unknown label", `<meta charset="no-such-thing"><p>caf\xe9`, "text/html", "windows-1252"},
-		// The whole body decides when nothing is declared: review 29
-		// found a UTF-8 page whose first 1024 bytes were ASCII read as
-		// windows-1252.
+		// The whole body decides when nothing is declared: a UTF-8 page
+		// whose first 1024 bytes are ASCII is not read as windows-1252.
 		{"undeclared, UTF-8 after 1024 ASCII bytes", strings.Repeat("a", 1100) + "caf\xc3\xa9", "text/html", "utf-8"},
 		{"undeclared, Latin-1 after 1024 ASCII bytes", strings.Repeat("a", 1100) + "caf\xe9", "text/html", "windows-1252"},
 		{"meta latin-1 in the head, UTF-8-looking body", `<meta charset="iso-8859-1">` + strings.Repeat("a", 1100) + "caf\xc3\xa9", "text/html", "windows-1252"},

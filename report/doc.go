@@ -1,5 +1,5 @@
 // Package report turns the files a crawl writes (summary.json, crawl.jsonl,
-// skips.jsonl, robots.jsonl; see /work/notes/outputs.md) into one
+// skips.jsonl, robots.jsonl, as package crawllog defines them) into one
 // self-contained HTML page, report.html, that shows how polite the crawl
 // was: per host, a timeline of every request against the interval the host
 // asked for and its Visit-time windows, the status mix, the pace and the
@@ -14,12 +14,14 @@
 // viewport meta and media queries make it readable on a phone.
 //
 // Specs followed:
-//   - The output-file contract between crawler and report (/work/notes/outputs.md).
-//   - The 1996 extended standard (/work/shared/spec/robots-extended-standard-1996.txt):
-//     Comment: lines are passed on to the operator; Visit-time windows are
-//     UTC and shown as such.
-//   - RFC 9309 (/work/shared/spec/robots-exclusion-protocol-draft.md) for the
-//     meaning of robots.txt outcomes named in the skip reasons.
+//   - The output-file contract between crawler and report: the types of
+//     package crawllog, which both the crawler and the report use.
+//   - An Extended Standard for Robot Exclusion (Sean Conner, 1996), section
+//     Directives: Comment: lines are passed on to the operator; Visit-time
+//     windows are UTC and shown as such.
+//   - RFC 9309, Robots Exclusion Protocol, section 2.3.1 (access results:
+//     success, redirects, unavailable, unreachable) for the meaning of the
+//     robots.txt outcomes named in the skip reasons.
 //
 // Deviations:
 //   - "ran" and the Run table's Duration are the sum of the runs' own

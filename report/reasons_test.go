@@ -81,8 +81,8 @@ func TestQueuedSkipsOfEarlierRunsDropped(t *testing.T) {
 
 // TestSkipsOfAKindFolded: of a million skip lines of one host, reason and
 // robots.txt line, the report keeps maxSkipsPerKind, the last of which
-// stands for the rest (review 14: the report read them all, 1.2 GB); what
-// it counts is unchanged.
+// stands for the rest, so it does not hold them all (1.2 GB for a million);
+// what it counts is unchanged.
 func TestSkipsOfAKindFolded(t *testing.T) {
 	dir := t.TempDir()
 	var b strings.Builder

@@ -166,7 +166,7 @@ func TestBuildRobotsLinesCapsWhatIsShown(t *testing.T) {
 // TestBuildRobotsLinesDecidingLinesFirst: past maxRobotsLines, the lines
 // that decided something are shown before the lines around them and the
 // head, so a file with 600 deciding lines in 2501 shows every one of them,
-// its last line included (review 12).
+// its last line included.
 func TestBuildRobotsLinesDecidingLinesFirst(t *testing.T) {
 	var b strings.Builder
 	var skips []skip
@@ -206,7 +206,7 @@ func TestBuildRobotsLinesDecidingLinesFirst(t *testing.T) {
 
 // TestBuildRobotsLinesAllowingLinesFirst: with more deciding lines than
 // can be listed, a line that allowed the fetched pages, or set the pace,
-// is listed before lines that blocked one URL each (review 13).
+// is listed before lines that blocked one URL each.
 func TestBuildRobotsLinesAllowingLinesFirst(t *testing.T) {
 	var b strings.Builder
 	var skips []skip
@@ -240,7 +240,8 @@ func countGapDecided(lines []robotsLine) int {
 
 // TestRobotsViewLinksOnlyShownLines: skip examples and request rows link
 // to a robots.txt line only if the listing shows it, however far down the
-// file (review 12: a line past the number of lines shown lost its link).
+// file: a line past the number of lines shown keeps its link if it is
+// listed.
 func TestRobotsViewLinksOnlyShownLines(t *testing.T) {
 	body := "User-agent: *\n" + strings.Repeat("# filler\n", 348) + "Disallow: /blocked\n" + strings.Repeat("# filler\n", 49) + "Allow: /\n"
 	skips := []skip{{URL: "http://h.test/blocked/x", Reason: "robots-disallowed", Line: 350}}
@@ -258,7 +259,7 @@ func TestRobotsViewLinksOnlyShownLines(t *testing.T) {
 
 // TestBuildRobotsLinesLoneCR: a lone CR ends a line, as robots.Parse
 // numbers lines (RFC 9309 2.2, "NL = %x0D / %x0A / %x0D.0A"), so a skip citing
-// line 2 of such a file finds it (review 12).
+// line 2 of such a file finds it.
 func TestBuildRobotsLinesLoneCR(t *testing.T) {
 	skips := []skip{{URL: "http://h.test/x", Reason: "robots-disallowed", Line: 2}}
 	lines, _, dangling := buildRobotsLines("h", "http://h.test", "User-agent: *\rDisallow: /x\r", nil, skips, nil, nil)

@@ -133,83 +133,114 @@ func buildTimeline(span timeSpan, reqs []request, windows []robots.Window, event
 		sorted = slices.Clone(reqs)
 		slices.SortStableFunc(sorted, byTime)
 	}
+	tl.Windows = windowBoxes(span, windows)
+	for i := range sorted {
+		tl.addRequest(span, sorted, i, maxMarks)
+	}
+	for _, e := range events {
+		tl.Events = append(tl.Events, eventMarkAt(span, e))
+	}
+	tl.Ticks = ticks(span)
+	tl.Label = requestsLabel(sorted)
+	if tl.Short > 0 {
+		tl.Label += fmt.Sprintf(", %d gap(s) shorter than the interval in force", tl.Short)
+	}
+	return tl
+}
 
+// windowBoxes shades the periods of span in which one of the host's
+// Visit-time windows is open.
+func windowBoxes(span timeSpan, windows []robots.Window) []box {
+	var out []box
 	for _, w := range windows {
 		for _, iv := range occurrences(w, span) {
 			x1, x2 := span.x(iv[0]), span.x(iv[1])
-			tl.Windows = append(tl.Windows, box{X: x1, Y: rowShadeTop, W: round2(x2 - x1), H: rowShadeH, Class: "window",
+			out = append(out, box{X: x1, Y: rowShadeTop, W: round2(x2 - x1), H: rowShadeH, Class: "window",
 				Title: fmt.Sprintf("Visit-time window %s UTC open", w)})
 		}
 	}
+	return out
+}
 
-	for i, r := range sorted {
-		if i > 0 {
-			prev := sorted[i-1]
-			g := r.Time.Sub(prev.Time).Seconds()
-			short := g < r.PaceSeconds-gapTolerance(r.PaceSeconds)
+// addRequest adds the request sorted[i] (requests by time) to tl: the gap
+// from the previous request, counted if shorter than the interval in
+// force, then its mark and its response band. Past maxMarks requests, it
+// only counts the gap and the request.
+func (tl *timeline) addRequest(span timeSpan, sorted []request, i, maxMarks int) {
+	r := sorted[i]
+	if i > 0 {
+		prev := sorted[i-1]
+		g := r.Time.Sub(prev.Time).Seconds()
+		short := g < r.PaceSeconds-gapTolerance(r.PaceSeconds)
+		if short {
+			tl.Short++
+		}
+		if i < maxMarks {
+			verdict := "at least"
 			if short {
-				tl.Short++
+				verdict = "SHORTER than"
 			}
-			if i < maxMarks {
-				verdict := "at least"
-				if short {
-					verdict = "SHORTER than"
-				}
-				tl.Gaps = append(tl.Gaps, gap{X1: span.x(prev.Time), X2: span.x(r.Time), Y: rowGapY, Short: short,
-					Title: fmt.Sprintf("gap %s, %s the %s in force (%s)", fmtSeconds(g), verdict, fmtSeconds(r.PaceSeconds), r.PaceRule)})
-			}
-		}
-		if i >= maxMarks {
-			tl.Omitted++
-			continue
-		}
-		x := span.x(r.Time)
-		title := fmt.Sprintf("%s %s %s → %s", fmtClock(r.Time, true), r.Kind, r.URL, statusText(r))
-		m := mark{X: x, Y1: rowMarkTop, Y2: rowMarkBot, Class: statusClass(r.Status), Title: title}
-		if r.Kind == "robots" {
-			m.Robots = true
-			cy := (rowMarkTop + rowMarkBot) / 2
-			m.Points = fmt.Sprintf("%g,%g %g,%g %g,%g %g,%g", x, cy-9, round2(x+6), cy, x, cy+9, round2(x-6), cy)
-		}
-		tl.Marks = append(tl.Marks, m)
-		if b, ok := band(span, sorted, i); ok {
-			tl.Bands = append(tl.Bands, b)
+			tl.Gaps = append(tl.Gaps, gap{X1: span.x(prev.Time), X2: span.x(r.Time), Y: rowGapY, Short: short,
+				Title: fmt.Sprintf("gap %s, %s the %s in force (%s)", fmtSeconds(g), verdict, fmtSeconds(r.PaceSeconds), r.PaceRule)})
 		}
 	}
+	if i >= maxMarks {
+		tl.Omitted++
+		return
+	}
+	tl.Marks = append(tl.Marks, requestMark(span, r))
+	if b, ok := band(span, sorted, i); ok {
+		tl.Bands = append(tl.Bands, b)
+	}
+}
 
-	for _, e := range events {
-		x := span.x(e.Time)
-		em := eventMark{
-			Points: fmt.Sprintf("%g,%g %g,%g %g,%g", round2(x-6), rowEventTop, round2(x+6), rowEventTop, x, rowEventTop+rowEventH),
-			Kind:   e.Kind,
-			Title:  eventText(e),
-		}
-		if e.Until != nil && e.Until.After(e.Time) {
-			x2 := span.x(*e.Until)
-			em.Span = &box{X: x, Y: rowEventTop + 3, W: round2(math.Max(x2-x, 0.5)), H: rowEventH - 6, Class: "evspan", Title: em.Title}
-		}
-		tl.Events = append(tl.Events, em)
+// requestMark is the mark of request r: a line coloured by its status, a
+// diamond for a robots.txt request.
+func requestMark(span timeSpan, r request) mark {
+	x := span.x(r.Time)
+	title := fmt.Sprintf("%s %s %s → %s", fmtClock(r.Time, true), r.Kind, r.URL, statusText(r))
+	m := mark{X: x, Y1: rowMarkTop, Y2: rowMarkBot, Class: statusClass(r.Status), Title: title}
+	if r.Kind == "robots" {
+		m.Robots = true
+		cy := (rowMarkTop + rowMarkBot) / 2
+		m.Points = fmt.Sprintf("%g,%g %g,%g %g,%g %g,%g", x, cy-9, round2(x+6), cy, x, cy+9, round2(x-6), cy)
 	}
-	tl.Ticks = ticks(span)
-	// The host's own first and last request, not the shared span: that is
-	// padded and may hold other runs and the pauses between them.
+	return m
+}
+
+// eventMarkAt is the mark of pace event e: a triangle, and the span of
+// the wait it sets, if any.
+func eventMarkAt(span timeSpan, e event) eventMark {
+	x := span.x(e.Time)
+	em := eventMark{
+		Points: fmt.Sprintf("%g,%g %g,%g %g,%g", round2(x-6), rowEventTop, round2(x+6), rowEventTop, x, rowEventTop+rowEventH),
+		Kind:   e.Kind,
+		Title:  eventText(e),
+	}
+	if e.Until != nil && e.Until.After(e.Time) {
+		x2 := span.x(*e.Until)
+		em.Span = &box{X: x, Y: rowEventTop + 3, W: round2(math.Max(x2-x, 0.5)), H: rowEventH - 6, Class: "evspan", Title: em.Title}
+	}
+	return em
+}
+
+// requestsLabel says how many requests the host made and from when to
+// when: the host's own first and last request, not the shared span, which
+// is padded and may hold other runs and the pauses between them.
+func requestsLabel(sorted []request) string {
 	switch n := len(sorted); n {
 	case 0:
-		tl.Label = "No request"
+		return "No request"
 	case 1:
-		tl.Label = "1 request, at " + fmtClock(sorted[0].Time, true) + " UTC"
+		return "1 request, at " + fmtClock(sorted[0].Time, true) + " UTC"
 	default:
 		first, last := sorted[0].Time, sorted[n-1].Time
 		from, to := fmtClock(first, true), fmtClock(last, true)
 		if !sameDay(first, last) {
 			from, to = first.UTC().Format("2006-01-02 ")+from, last.UTC().Format("2006-01-02 ")+to
 		}
-		tl.Label = fmt.Sprintf("%d requests from %s to %s UTC (%s)", n, from, to, fmtDuration(last.Sub(first)))
+		return fmt.Sprintf("%d requests from %s to %s UTC (%s)", n, from, to, fmtDuration(last.Sub(first)))
 	}
-	if tl.Short > 0 {
-		tl.Label += fmt.Sprintf(", %d gap(s) shorter than the interval in force", tl.Short)
-	}
-	return tl
 }
 
 // band draws the interval in force after sorted[i]: the one the next

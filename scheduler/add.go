@@ -14,7 +14,45 @@ import (
 // also define the scope's seed hosts. The error is non-nil only when the
 // store fails or the scheduler is closed.
 func (s *Scheduler) Add(c Candidate) (*Skip, error) {
-	now := time.Now()
+	o, sk := s.read(c, time.Now())
+	if sk != nil {
+		return s.skipped(sk), nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.awaitRoomLocked(); err != nil {
+		return nil, err
+	}
+	if sk, err := s.screenLocked(&o); sk != nil || err != nil {
+		return sk, err
+	}
+	h := s.host(o.auth)
+	if sk := s.hostSkipLocked(h, &o); sk != nil {
+		return sk, nil
+	}
+	s.queueLocked(h, &o)
+	return nil, nil
+}
+
+// An offer is a candidate as Add reads it before taking the lock: its
+// canonical URL, its host, and whether its path repeats like a trap's.
+type offer struct {
+	c       Candidate
+	u       *url.URL
+	key     string // canonical URL
+	auth    string
+	now     time.Time
+	repeat  pathRepeatFinding
+	repeats bool // the path repeats more than Scope.MaxPathRepeats allows
+}
+
+// read canonicalises c's URL at now, or returns the skip of a URL that is
+// invalid or longer than Scope.MaxURLLength. The path-repeat check runs
+// here, outside the lock (a hostile path costs up to maxRepeatRun passes);
+// it is acted on once the URL is known to be new and in scope. The trap
+// limits spare the pages the operator named: the seeds, and their
+// redirects on their own host.
+func (s *Scheduler) read(c Candidate, now time.Time) (offer, *Skip) {
 	var base *url.URL
 	if c.Parent != "" {
 		if b, err := url.Parse(c.Parent); err == nil {
@@ -23,110 +61,131 @@ func (s *Scheduler) Add(c Candidate) (*Skip, error) {
 	}
 	u, err := Canonicalize(c.URL, base)
 	if err != nil {
-		return s.skipped(&Skip{URL: c.URL, Parent: c.Parent, Reason: ReasonInvalidURL, Detail: err.Error(), Time: now}), nil
+		return offer{}, &Skip{URL: c.URL, Parent: c.Parent, Reason: ReasonInvalidURL, Detail: err.Error(), Time: now}
 	}
-	key := u.String()
-	auth := Authority(u)
-	// The trap limits spare the pages the operator named: the seeds, and
-	// their redirects on their own host.
-	trapExempt := c.Seed || c.SeedRedirect && base != nil && Authority(base) == auth
-	if m := s.cfg.Scope.MaxURLLength; m > 0 && len(key) > m && !trapExempt {
-		return s.skipped(&Skip{URL: key, Parent: c.Parent, Authority: auth, Reason: ReasonURLTooLong, Time: now,
-			Detail: fmt.Sprintf("URL of %d octets, longer than %d (scope.max_url_length)", len(key), m)}), nil
+	o := offer{c: c, u: u, key: u.String(), auth: Authority(u), now: now}
+	trapExempt := c.Seed || c.SeedRedirect && base != nil && Authority(base) == o.auth
+	if m := s.cfg.Scope.MaxURLLength; m > 0 && len(o.key) > m && !trapExempt {
+		return offer{}, &Skip{URL: o.key, Parent: c.Parent, Authority: o.auth, Reason: ReasonURLTooLong, Time: now,
+			Detail: fmt.Sprintf("URL of %d octets, longer than %d (scope.max_url_length)", len(o.key), m)}
 	}
-	// Looked for outside the lock (a hostile path costs up to maxRepeatRun
-	// passes), acted on once the URL is known to be new and in scope.
-	var repeat pathRepeatFinding
-	repeats := false
 	if !trapExempt {
-		repeat, repeats = pathRepeat(u.EscapedPath(), s.cfg.Scope.MaxPathRepeats)
+		o.repeat, o.repeats = pathRepeat(u.EscapedPath(), s.cfg.Scope.MaxPathRepeats)
 	}
-	skip := func(r Reason, detail string) (*Skip, error) { // s.mu held
-		s.stats.Skipped++
-		return &Skip{URL: key, Parent: c.Parent, Authority: auth, Reason: r, Detail: detail, Time: now}, nil
-	}
+	return o, nil
+}
 
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	// Back-pressure: never let unwritten changes pile up in RAM.
+// awaitRoomLocked applies back-pressure: it waits while maxPending
+// changes are unwritten, so they never pile up in RAM. It returns
+// ErrClosed or the store's sticky error instead. s.mu is held.
+func (s *Scheduler) awaitRoomLocked() error {
 	for len(s.pending) >= maxPending && !s.closed && s.err == nil {
 		s.cond.Wait()
 	}
 	if s.closed {
-		return nil, ErrClosed
+		return ErrClosed
 	}
-	if s.err != nil {
-		return nil, s.err
-	}
-	seen, err := s.seenLocked(key)
+	return s.err
+}
+
+// screenLocked returns the skip of o by the crawl's own rules, in order:
+// already seen, out of scope, not to be followed, a repeating path, too
+// many redirects, a sitemap nested too deep or a page too deep; nil if
+// none applies. A seed's host joins the seed hosts once the seed is known
+// to be new. s.mu is held.
+func (s *Scheduler) screenLocked(o *offer) (*Skip, error) {
+	seen, err := s.seenLocked(o.key)
 	if err != nil {
 		return nil, err
 	}
 	if seen {
-		return skip(ReasonDuplicate, "")
+		return s.skipLocked(o, ReasonDuplicate, ""), nil
 	}
-	if c.Seed {
-		s.seedHosts[seedKey(u)] = true
+	if o.c.Seed {
+		s.seedHosts[seedKey(o.u)] = true
 	}
-	if why := s.scope.check(u, c.Kind, c.Seed, s.seedHosts); why != "" {
+	if why := s.scope.check(o.u, o.c.Kind, o.c.Seed, s.seedHosts); why != "" {
 		// Not remembered: the same URL may come back as a seed.
-		return skip(ReasonOutOfScope, why)
+		return s.skipLocked(o, ReasonOutOfScope, why), nil
 	}
-	if c.Nofollow != "" {
-		// Not remembered: another page may link the URL and allow
-		// following it. After scope: another host's URL is out of scope
-		// whichever page links it.
-		return skip(ReasonNofollow, c.Nofollow)
+	if r, why := s.linkRule(o); r != "" {
+		return s.skipLocked(o, r, why), nil
 	}
-	if repeats {
-		// Not remembered either: a seed may name the URL.
-		return skip(ReasonPathRepeats, repeat.describe(s.cfg.Scope.MaxPathRepeats))
+	return nil, nil
+}
+
+// linkRule returns the rule of the crawl that refuses o for the way it was
+// reached, and its detail; "" if none. None of these refusals is
+// remembered as seen: another page may link the URL and allow following
+// it, a seed may name it, it may come back at a lower depth. Nofollow
+// comes after scope, so another host's URL is out of scope whichever page
+// links it.
+func (s *Scheduler) linkRule(o *offer) (Reason, string) {
+	c := &o.c
+	switch {
+	case c.Nofollow != "":
+		return ReasonNofollow, c.Nofollow
+	case o.repeats:
+		return ReasonPathRepeats, o.repeat.describe(s.cfg.Scope.MaxPathRepeats)
+	case c.Redirects > MaxRedirects:
+		return ReasonRedirectLimit, fmt.Sprintf("redirect hop %d: more than %d redirects in a row from the URL first linked", c.Redirects, MaxRedirects)
+	case c.Kind == KindSitemap && c.Depth > MaxSitemapNesting:
+		return ReasonSitemapNesting, fmt.Sprintf("sitemap nested %d levels deep, more than %d (sitemaps.org: an index lists sitemaps, not indexes)", c.Depth, MaxSitemapNesting)
+	case c.Kind != KindSitemap && s.cfg.Scope.MaxDepth > 0 && c.Depth > s.cfg.Scope.MaxDepth:
+		return ReasonMaxDepth, fmt.Sprintf("depth %d > %d", c.Depth, s.cfg.Scope.MaxDepth)
 	}
-	if c.Redirects > MaxRedirects {
-		return skip(ReasonRedirectLimit, fmt.Sprintf("redirect hop %d: more than %d redirects in a row from the URL first linked", c.Redirects, MaxRedirects))
-	}
-	if c.Kind == KindSitemap {
-		if c.Depth > MaxSitemapNesting {
-			return skip(ReasonSitemapNesting, fmt.Sprintf("sitemap nested %d levels deep, more than %d (sitemaps.org: an index lists sitemaps, not indexes)", c.Depth, MaxSitemapNesting))
-		}
-	} else if d := s.cfg.Scope.MaxDepth; d > 0 && c.Depth > d {
-		return skip(ReasonMaxDepth, fmt.Sprintf("depth %d > %d", c.Depth, d))
-	}
-	h := s.host(auth)
+	return "", ""
+}
+
+// hostSkipLocked returns the skip of o by its host h: h was dropped, its
+// robots.txt disallows o (Rules.Refuse in force) or a page limit is
+// reached; nil if h takes it. A disallowed URL is skipped now rather than
+// when its turn would come, and remembered as seen, as it would be had it
+// been queued and skipped at its lease, so that the same link on the next
+// page is a duplicate, not a second skip. s.mu is held.
+func (s *Scheduler) hostSkipLocked(h *host, o *offer) *Skip {
 	if h.rec.Dropped {
-		return skip(ReasonHostFailing, "host dropped: "+h.rec.DropReason)
+		return s.skipLocked(o, ReasonHostFailing, "host dropped: "+h.rec.DropReason)
 	}
-	if sk, ok := h.refusal(key, now); ok {
-		// Disallowed by the host's robots.txt: skipped now rather than
-		// when its turn would come. Remembered as seen, as the URL would
-		// be had it been queued and skipped at its lease, so that the
-		// same link on the next page is a duplicate, not a second skip.
-		if c.Seed {
+	if sk, ok := h.refusal(o.key, o.now); ok {
+		if o.c.Seed {
 			h.rec.Seed = true
 			s.touch(h)
 		}
-		s.pendingSeen[key] = struct{}{}
-		s.push(Op{Code: OpSeen, URL: key})
+		s.pendingSeen[o.key] = struct{}{}
+		s.push(Op{Code: OpSeen, URL: o.key})
 		s.stats.Skipped++
-		sk.Parent = c.Parent
-		return &sk, nil
+		sk.Parent = o.c.Parent
+		return &sk
 	}
-	if limited(c.Kind) {
+	if limited(o.c.Kind) {
 		if why := s.pageLimitReached(h); why != "" {
-			return skip(ReasonMaxPages, why)
+			return s.skipLocked(o, ReasonMaxPages, why)
 		}
 	}
+	return nil
+}
+
+// queueLocked queues o on its host h: the URL enters the seen set and the
+// host's queue, durably at the next flush. s.mu is held.
+func (s *Scheduler) queueLocked(h *host, o *offer) {
+	c := &o.c
 	h.rec.Accepted++
 	if c.Seed {
 		h.rec.Seed = true
 	}
-	e := Entry{Authority: auth, Seq: h.nextSeq, URL: key, Parent: c.Parent, Depth: c.Depth, Kind: c.Kind, Seed: c.Seed, Redirects: c.Redirects}
+	e := Entry{Authority: o.auth, Seq: h.nextSeq, URL: o.key, Parent: c.Parent, Depth: c.Depth, Kind: c.Kind, Seed: c.Seed, Redirects: c.Redirects}
 	h.nextSeq++
-	s.pendingSeen[key] = struct{}{}
-	s.push(Op{Code: OpSeen, URL: key}, Op{Code: OpEnqueue, Entry: e})
+	s.pendingSeen[o.key] = struct{}{}
+	s.push(Op{Code: OpSeen, URL: o.key}, Op{Code: OpEnqueue, Entry: e})
 	s.touch(h)
-	s.enqueueLocked(h, e, now)
-	return nil, nil
+	s.enqueueLocked(h, e, o.now)
+}
+
+// skipLocked counts and returns the skip of o for reason r. s.mu is held.
+func (s *Scheduler) skipLocked(o *offer, r Reason, detail string) *Skip {
+	s.stats.Skipped++
+	return &Skip{URL: o.key, Parent: o.c.Parent, Authority: o.auth, Reason: r, Detail: detail, Time: o.now}
 }
 
 // skipped counts a skip returned to the caller.

@@ -117,9 +117,9 @@ func TestAuthorityOfUncanonicalURL(t *testing.T) {
 	}
 }
 
-// TestPortAliasesShareOneHost is the review's repro: links to ":018801",
-// ":0018801" and ":00018801" of a host at ":18801" must not create hosts of
-// their own (each would fetch robots.txt and get a pace of its own).
+// TestPortAliasesShareOneHost: links to ":018801", ":0018801" and
+// ":00018801" of a host at ":18801" must not create hosts of their own
+// (each would fetch robots.txt and get a pace of its own).
 func TestPortAliasesShareOneHost(t *testing.T) {
 	s, err := Open(testConfig(), NewMemStore())
 	if err != nil {

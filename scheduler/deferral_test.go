@@ -45,12 +45,12 @@ func TestDeferredHostReportsEveryQueuedURL(t *testing.T) {
 
 // TestRestartedHostDeferredByWhatHoldsIt: a host deferred in one run and
 // deferred again when the crawl is rerun is reported with what holds it
-// back, never as robots-unreachable: the Retry-After the server sent
-// (repro: 503 with Retry-After: 15, MaxWait 5s, rerun 2 s later; its
-// robots.txt waits for the Retry-After too), or the Visit-time of its
-// robots.txt (repro: Visit-time 1200-1300, rerun at once; robots.txt is
-// not a page, so the rerun reads it at once, from the crawler's cache in a
-// real crawl, and the host is then deferred by the windows it gives).
+// back, never as robots-unreachable: the Retry-After the server sent (a 503
+// with Retry-After: 15, MaxWait 5s, rerun 2 s later; its robots.txt waits
+// for the Retry-After too), or the Visit-time of its robots.txt (Visit-time
+// 1200-1300, rerun at once; robots.txt is not a page, so the rerun reads it
+// at once, from the crawler's cache in a real crawl, and the host is then
+// deferred by the windows it gives).
 func TestRestartedHostDeferredByWhatHoldsIt(t *testing.T) {
 	for _, tc := range []struct {
 		name      string
@@ -125,11 +125,12 @@ func TestRestartedHostDeferredByWhatHoldsIt(t *testing.T) {
 }
 
 // TestDeferralNamesWhosePaceHoldsTheHost: a host held past MaxWait by the
-// site's own pace lines (Crawl-delay, Request-rate) is crawl-delay-too-long;
-// one held by the crawl's own pace (min-delay, the default, the adaptive
-// pace) is pace-too-long, so that counting crawl-delay-too-long counts only
-// hosts that asked for a slow pace (review: a site without any Crawl-delay
-// was reported crawl-delay-too-long with "default 10s").
+// site's own pace lines (Crawl-delay, Request-rate) is
+// crawl-delay-too-long; one held by the crawl's own pace (min-delay, the
+// default, the adaptive pace) is pace-too-long, so that counting
+// crawl-delay-too-long counts only hosts that asked for a slow pace: a site
+// without any Crawl-delay is never reported crawl-delay-too-long with
+// "default 10s".
 func TestDeferralNamesWhosePaceHoldsTheHost(t *testing.T) {
 	const a = "http://a.test:80"
 	for _, tc := range []struct {

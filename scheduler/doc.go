@@ -7,11 +7,11 @@
 // # Specs followed
 //
 //   - An Extended Standard for Robot Exclusion (Sean Conner, 1996),
-//     /work/shared/spec/robots-extended-standard-1996.txt: Request-rate
-//     (optionally windowed, in UTC), Visit-time, and its rule of thumb when
-//     no Request-rate is given: "twice the amount of time it took to
-//     retrieve the document [or] 10 seconds, whichever is slower"
-//     (Config.FetchTimeFactor, Config.DefaultDelay).
+//     section Directives: Request-rate (optionally windowed, in UTC),
+//     Visit-time, and its rule of thumb when no Request-rate is given:
+//     "twice the amount of time it took to retrieve the document [or] 10
+//     seconds, whichever is slower" (Config.FetchTimeFactor,
+//     Config.DefaultDelay).
 //   - Crawl-delay (de-facto): seconds between request starts.
 //   - RFC 9110 10.2.3 Retry-After: delay-seconds or HTTP-date.
 //   - RFC 3986 5.2 (reference resolution, remove_dot_segments) and 6.2.2
@@ -39,13 +39,23 @@
 // after the previous one, that gap, named by the Retry-After or back-off.
 //
 // Request starts are taken in exactly one place, Wait, which the crawler's
-// HTTP transport calls before every request. Each host has a
-// golang.org/x/time/rate.Limiter with burst 1; because a Limiter carries
-// fractional tokens across SetLimit, it is re-armed from the recorded last
-// start whenever the interval changes, and the start is clamped to
-// lastStart+interval, so a window switch or float rounding can never let a
-// request come early. Windowed Request-rates are followed across their
-// boundaries: the interval is the one in force at the candidate start.
+// HTTP transport calls before every request. One computation decides each
+// start, in whole nanoseconds: the earliest instant inside a Visit-time
+// window, not before a back-off, Retry-After or restart floor, and at
+// least the interval in force at that instant after the host's last start
+// (which Answered moves to the end of the previous answer). Windowed
+// Request-rates are followed across their boundaries: the interval is the
+// one in force at the candidate start. No golang.org/x/time/rate.Limiter
+// stands beside it, because a Limiter cannot keep the interval exactly: it
+// counts time in float64 seconds and truncates the delay it computes, so
+// one armed at a host's last start and asked before the interval is over
+// grants a start 1 ns before lastStart+interval for about a third of
+// intervals and instants (one in ten when asked at the last start itself;
+// a million random cases each), and asked at or after lastStart+interval
+// it only ever answers "now". A token bucket would also carry the tokens
+// of a fast Request-rate window into a slow one, where the slow interval
+// must apply from the switch on (12:59:48 + 12 s is 13:00, when a 1/10m
+// rate begins: the next start is 13:09:48).
 //
 // Outside every Visit-time window a host is parked until the next window
 // opens. robots.txt is not a page: Visit-time does not hold back a host's
@@ -121,7 +131,7 @@
 // as fast as possible, each group commit materialises the B+tree pages it
 // touches, and the Go heap grows with GC slack (VmRSS peaked near 350 MiB
 // in a 1,000,000-URL bulk load at 40,000 adds/s; GOMEMLIMIT bounds the
-// anonymous part). Run scheduler/internal/frontiermem to measure.
+// anonymous part). Run cmd/frontiermem to measure.
 //
 // # Failures
 //
@@ -139,6 +149,9 @@
 //
 // # Deviations
 //
+//   - Pacing keeps no golang.org/x/time/rate.Limiter: its float64
+//     arithmetic can grant a start 1 ns early (see Pacing), and a start
+//     must never come before the interval is over.
 //   - "Crawl-delay: 0" counts as asking for no pace, so the 1996 default
 //     applies (the conservative reading).
 //   - Among several Request-rate lines active at once (windowed and not),

@@ -3,8 +3,6 @@ package scheduler
 import (
 	"fmt"
 	"time"
-
-	"golang.org/x/time/rate"
 )
 
 // host is the scheduler's in-memory state of one authority. All fields are
@@ -42,10 +40,6 @@ type host struct {
 	refilling  bool
 	notified   bool // deferral reported at drain
 
-	lim     *rate.Limiter // token bucket, burst 1, re-armed from rec.LastStart
-	limIv   time.Duration
-	limFrom time.Time
-
 	idx int       // index in the ready heap; -1 if not in it
 	key time.Time // heap key: earliest start
 
@@ -64,15 +58,15 @@ type startNote struct {
 }
 
 // noteStart notes the interval in force for the request Wait starts at
-// start, p being h's pace with base its previous start: the pace interval
+// sc.start, p being h's pace with base its previous start: the pace interval
 // sc gives, or, when a deadline (a Retry-After, a back-off, a robots.txt
 // retry, the restart floor) held the start longer after the previous one,
 // the time from the previous start to that deadline, named by what set it.
 // A deadline within margin of the interval (a Retry-After equal to the
 // back-off) names it too: the margin is ours, the wait the server's.
-func (h *host) noteStart(p *paceState, sc schedule, start, now time.Time, margin time.Duration) {
-	n := startNote{at: start, iv: sc.iv, src: sc.src}
-	if !p.base.IsZero() && !start.Before(p.until) {
+func (h *host) noteStart(p *paceState, sc schedule, now time.Time, margin time.Duration) {
+	n := startNote{at: sc.start, iv: sc.iv, src: sc.src}
+	if !p.base.IsZero() && !sc.start.Before(p.until) {
 		if held := p.until.Sub(p.base); held+margin >= n.iv {
 			n.iv, n.src = max(held, n.iv), h.untilSource(p.until)
 		}

@@ -350,7 +350,7 @@ func TestRobotsLeaseHoldsPagesAndExpireRules(t *testing.T) {
 // TestDeferredByRobotsRetryIsSaid: a host whose robots.txt was unreachable
 // waits for its retry (RFC 9309 2.4); past MaxWait it is deferred, and its
 // status names that retry, as its skips do, not the back-off interval the
-// failed request also set (review 14: "deferred until +30s (back-off 2s)").
+// failed request also set (never "deferred until +30s (back-off 2s)").
 func TestDeferredByRobotsRetryIsSaid(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		cfg := testConfig()
@@ -379,10 +379,10 @@ func TestDeferredByRobotsRetryIsSaid(t *testing.T) {
 // TestWaitHopCountsAmongRequestsInFlight: a request no lease of the host
 // stands for (a robots.txt redirect hop from another host) waits while
 // PerHost requests are in flight to the host, and the host's own request
-// waits while hops fill its places (review 15: N hosts redirecting their
-// robots.txt to one sent it N requests at once). A lease waiting for its
-// pace holds no place (review 16: two hosts whose robots.txt redirect to
-// each other hung the crawl).
+// waits while hops fill its places, so N hosts redirecting their robots.txt
+// to one never send it N requests at once. A lease waiting for its pace
+// holds no place, so two hosts whose robots.txt redirect to each other both
+// get their hop instead of hanging the crawl.
 func TestWaitHopCountsAmongRequestsInFlight(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		cfg := testConfig()
@@ -440,11 +440,11 @@ func TestWaitHopCountsAmongRequestsInFlight(t *testing.T) {
 	})
 }
 
-// TestReleasedPlaceGoesToOneRequest: requests woken by one Release take
-// the freed place one at a time; the place is taken under the lock that
-// saw it free, before the start is made durable (which lets the lock go).
-// Counted after, every hop woken got through (review 17: 4 in flight with
-// per_host 1).
+// TestReleasedPlaceGoesToOneRequest: requests woken by one Release take the
+// freed place one at a time; the place is taken under the lock that saw it
+// free, before the start is made durable (which lets the lock go). Counted
+// after, every hop woken got through, and never more than per_host 1 were
+// in flight at once.
 func TestReleasedPlaceGoesToOneRequest(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		cfg := testConfig()

@@ -21,110 +21,139 @@ import (
 // that holds the host back), ErrClosed after Close, or the
 // context's error.
 func (s *Scheduler) Next(ctx context.Context) (*Lease, error) {
-	var timer *time.Timer
-	defer func() {
-		if timer != nil {
-			timer.Stop()
-		}
-	}()
 	for {
 		s.mu.Lock()
-		if s.closed {
-			s.mu.Unlock()
-			return nil, ErrClosed
+		st := s.stepLocked(time.Now())
+		s.mu.Unlock()
+		switch {
+		case st.again:
+			s.emit(st.skips)
+			continue
+		case st.drained:
+			return nil, s.reportDrained(st)
+		case st.lease != nil || st.err != nil:
+			return st.lease, st.err
 		}
-		if s.err != nil {
-			err := s.err
-			s.mu.Unlock()
+		if err := awaitChange(ctx, st); err != nil {
 			return nil, err
 		}
-		if len(s.outSkips) > 0 {
-			skips := s.outSkips
-			s.outSkips = nil
-			s.mu.Unlock()
-			s.emit(skips)
-			continue
-		}
-		now := time.Now()
-		var until time.Time
-		for len(s.ready) > 0 && !s.ready[0].key.After(now) && s.ready[0].rulesKnown && len(s.ready[0].cache) == 0 {
-			s.refillLocked(s.ready[0])
-		}
-		if len(s.ready) > 0 {
-			h := s.ready[0]
-			if !h.key.After(now) {
-				if s.refuseSkipLocked(h, now) {
-					// Its head URLs are disallowed by its robots.txt:
-					// skipped, and reported at the top of the loop.
-					s.mu.Unlock()
-					continue
-				}
-				if h.inflight >= s.cfg.PerHost {
-					// Placed for a refused head whose rules expired
-					// since: it has no lease to give.
-					s.fixAt(h, now)
-					s.mu.Unlock()
-					continue
-				}
-				if h.rulesKnown && s.limitSkipLocked(h, now) {
-					// Its head pages are over a page limit: skipped, and
-					// reported at the top of the loop.
-					s.mu.Unlock()
-					continue
-				}
-				if h.rulesKnown && s.heldForPageLeases(h) {
-					// A page lease issued since h was placed may reach a
-					// page limit: h waits for the leases in flight.
-					s.fixAt(h, now)
-					s.mu.Unlock()
-					continue
-				}
-				l := s.issueLocked(h, now)
-				s.mu.Unlock()
-				return l, nil
-			}
-			until = h.key
-			if h.key.Sub(now) > s.cfg.MaxWait && s.idleLocked() {
-				deferred := s.drainLocked(now)
-				var err error
-				if len(deferred) > 0 {
-					// The deferred hosts' URLs are listed from the
-					// store: make every queued entry durable first.
-					err = s.awaitFlush(s.signal())
-				}
-				s.mu.Unlock()
-				if err == nil {
-					err = s.emitDeferred(deferred)
-				}
-				if err != nil {
-					return nil, err
-				}
-				return nil, ErrDrained
-			}
-		} else if s.idleLocked() {
-			s.mu.Unlock()
-			return nil, ErrDrained
-		}
-		wake := s.wake
-		s.mu.Unlock()
-
-		var tc <-chan time.Time
-		if !until.IsZero() {
-			d := until.Sub(now)
-			if timer == nil {
-				timer = time.NewTimer(d)
-			} else {
-				timer.Reset(d)
-			}
-			tc = timer.C
-		}
-		select {
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		case <-wake:
-		case <-tc:
-		}
 	}
+}
+
+// nextStep is what one look at the frontier tells Next to do: return a
+// lease or an error, report skips and look again, report the deferred
+// hosts of a drained frontier, or wait for a change (wake), until a host
+// comes due if until is set.
+type nextStep struct {
+	lease    *Lease
+	err      error
+	again    bool
+	skips    []Skip // to pass to OnSkip before looking again
+	drained  bool
+	deferred []deferral // the hosts a drained frontier defers
+	until    time.Time
+	wake     chan struct{}
+}
+
+// stepLocked looks at the frontier at now: the skips found since the last
+// look, then the host first due. Due hosts whose queue head in RAM is
+// empty are handed to the flusher for a refill first. The frontier is
+// drained when nothing is due and nothing can change by itself: no host is
+// queued, or the first one due is more than MaxWait away. s.mu is held.
+func (s *Scheduler) stepLocked(now time.Time) nextStep {
+	if s.closed {
+		return nextStep{err: ErrClosed}
+	}
+	if s.err != nil {
+		return nextStep{err: s.err}
+	}
+	if len(s.outSkips) > 0 {
+		skips := s.outSkips
+		s.outSkips = nil
+		return nextStep{again: true, skips: skips}
+	}
+	for len(s.ready) > 0 && !s.ready[0].key.After(now) && s.ready[0].rulesKnown && len(s.ready[0].cache) == 0 {
+		s.refillLocked(s.ready[0])
+	}
+	if len(s.ready) == 0 {
+		if s.idleLocked() {
+			return nextStep{err: ErrDrained}
+		}
+		return nextStep{wake: s.wake}
+	}
+	h := s.ready[0]
+	if !h.key.After(now) {
+		return s.dueLocked(h, now)
+	}
+	if h.key.Sub(now) > s.cfg.MaxWait && s.idleLocked() {
+		deferred := s.drainLocked(now)
+		var err error
+		if len(deferred) > 0 {
+			// The deferred hosts' URLs are listed from the store: make
+			// every queued entry durable first.
+			err = s.awaitFlush(s.signal())
+		}
+		return nextStep{drained: true, deferred: deferred, err: err}
+	}
+	return nextStep{until: h.key, wake: s.wake}
+}
+
+// dueLocked hands out the next lease of h, the first host due at now,
+// unless its queue head is to be skipped without a request (disallowed by
+// its robots.txt, or over a page limit: reported when Next looks again)
+// or it must wait (its lease places are taken, or the page leases in
+// flight may reach a page limit): then h is placed anew and Next looks
+// again. s.mu is held.
+func (s *Scheduler) dueLocked(h *host, now time.Time) nextStep {
+	switch {
+	case s.refuseSkipLocked(h, now):
+		// Its head URLs are disallowed by its robots.txt.
+	case h.inflight >= s.cfg.PerHost:
+		// Placed for a refused head whose rules expired since: it has
+		// no lease to give.
+		s.fixAt(h, now)
+	case h.rulesKnown && s.limitSkipLocked(h, now):
+		// Its head pages are over a page limit.
+	case h.rulesKnown && s.heldForPageLeases(h):
+		// A page lease issued since h was placed may reach a page
+		// limit: h waits for the leases in flight.
+		s.fixAt(h, now)
+	default:
+		return nextStep{lease: s.issueLocked(h, now)}
+	}
+	return nextStep{again: true}
+}
+
+// reportDrained reports each host a drained frontier defers, with the
+// rule that holds it back, and returns ErrDrained, or the error that
+// kept the hosts from being reported.
+func (s *Scheduler) reportDrained(st nextStep) error {
+	err := st.err
+	if err == nil {
+		err = s.emitDeferred(st.deferred)
+	}
+	if err != nil {
+		return err
+	}
+	return ErrDrained
+}
+
+// awaitChange waits for a change of the frontier (st.wake), until
+// st.until if it is set, or for the end of ctx.
+func awaitChange(ctx context.Context, st nextStep) error {
+	var tc <-chan time.Time
+	if !st.until.IsZero() {
+		t := time.NewTimer(time.Until(st.until))
+		defer t.Stop()
+		tc = t.C
+	}
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-st.wake:
+	case <-tc:
+	}
+	return nil
 }
 
 // idleLocked reports whether nothing can change the frontier by itself: no
@@ -200,80 +229,20 @@ func isFailure(status int, err error) bool {
 // on a robots lease only releases it: report the outcome with SetRules or
 // RulesFailed first. A lease may be finished without any request (a robots
 // lease answered from the crawler's cache, a URL disallowed by robots.txt):
-// only Wait spends tokens.
+// only Wait takes a request start.
 func (s *Scheduler) Finish(l *Lease, r Result) error {
 	now := time.Now()
 	s.mu.Lock()
-	if s.closed {
+	h, err := s.endLeaseLocked(l)
+	if err != nil {
 		s.mu.Unlock()
-		return ErrClosed
-	}
-	h := s.hosts[l.Authority]
-	if h == nil || h.inflight == 0 {
-		s.mu.Unlock()
-		return fmt.Errorf("scheduler: finish %s: no such lease", l.URL)
-	}
-	h.inflight--
-	s.leases--
-	if h.inflight == 0 {
-		// Drop the reservation of a lease that never reached Wait (a robots
-		// lease answered from cache, a skip): no token was spent.
-		h.reserved = h.rec.LastStart
+		return err
 	}
 	var skips []Skip
 	if l.Kind == KindRobots && l.seq == 0 {
 		h.robotsOut = false
 	} else {
-		e := Entry{Authority: h.auth, Seq: l.seq, URL: l.URL, Parent: l.Parent, Depth: l.Depth, Kind: l.Kind, Seed: l.Seed, Attempts: l.Attempt, Redirects: l.Redirects}
-		s.push(Op{Code: OpDequeue, Entry: e})
-		requeue := func(e Entry) {
-			e.Seq = h.nextSeq
-			h.nextSeq++
-			s.push(Op{Code: OpEnqueue, Entry: e})
-			s.enqueueLocked(h, e, now)
-		}
-		if r.Retry && (h.rec.Dropped || e.Attempts+1 >= s.cfg.MaxFailures) {
-			r.Retry = false // no attempt left: the answer is taken as it is
-		}
-		switch {
-		case r.Skip != nil:
-			s.stats.Skipped++
-		case r.Requeue:
-			if h.rec.Dropped {
-				skips = append(skips, s.dropSkip(h, e, now))
-			} else {
-				requeue(e)
-			}
-		case r.Retry:
-			h.rec.Failures = 0 // an answer came
-			e.Attempts++
-			s.stats.Retries++
-			requeue(e)
-		case isFailure(r.Status, r.Err):
-			s.stats.Errors++
-			h.rec.Failures++
-			e.Attempts++
-			detail := failureDetail(r)
-			switch {
-			case h.rec.Dropped:
-				skips = append(skips, s.dropSkip(h, e, now))
-			case h.rec.Failures >= s.cfg.MaxFailures:
-				sk := Skip{URL: e.URL, Parent: e.Parent, Authority: h.auth, Reason: ReasonHostFailing,
-					Detail: fmt.Sprintf("%d consecutive failures, last: %s", h.rec.Failures, detail), Time: now}
-				skips = append(skips, sk)
-				skips = append(skips, s.dropLocked(h, sk, now)...)
-			case e.Attempts >= s.cfg.MaxFailures:
-				skips = append(skips, Skip{URL: e.URL, Parent: e.Parent, Authority: h.auth, Reason: ReasonFetchFailed,
-					Detail: fmt.Sprintf("%d attempts, last: %s", e.Attempts, detail), Time: now})
-			default:
-				s.stats.Retries++
-				requeue(e)
-			}
-		default:
-			h.rec.Failures = 0
-			h.rec.Fetched++
-			s.stats.Fetched++
-		}
+		skips = s.settleLocked(h, l, r, now)
 		s.pageLeaseEnded(h, l, r, now)
 		s.touch(h)
 	}
@@ -283,6 +252,94 @@ func (s *Scheduler) Finish(l *Lease, r Result) error {
 	s.mu.Unlock()
 	s.emit(skips)
 	return nil
+}
+
+// endLeaseLocked counts l as no longer out and returns its host, or an
+// error for a lease that is not out. When the host's last lease ends, the
+// reservation of a lease that never reached Wait (a robots lease answered
+// from cache, a skip) is dropped: no start was taken. s.mu is held.
+func (s *Scheduler) endLeaseLocked(l *Lease) (*host, error) {
+	if s.closed {
+		return nil, ErrClosed
+	}
+	h := s.hosts[l.Authority]
+	if h == nil || h.inflight == 0 {
+		return nil, fmt.Errorf("scheduler: finish %s: no such lease", l.URL)
+	}
+	h.inflight--
+	s.leases--
+	if h.inflight == 0 {
+		h.reserved = h.rec.LastStart
+	}
+	return h, nil
+}
+
+// settleLocked decides the fate of the URL of l, a lease of h, by its
+// result r: it leaves the queue, and is skipped, queued again, retried or
+// counted as fetched. It returns the skips to report: of the URL, and of
+// h's queued URLs if the failure drops h. s.mu is held.
+func (s *Scheduler) settleLocked(h *host, l *Lease, r Result, now time.Time) []Skip {
+	e := Entry{Authority: h.auth, Seq: l.seq, URL: l.URL, Parent: l.Parent, Depth: l.Depth, Kind: l.Kind, Seed: l.Seed, Attempts: l.Attempt, Redirects: l.Redirects}
+	s.push(Op{Code: OpDequeue, Entry: e})
+	if r.Retry && (h.rec.Dropped || e.Attempts+1 >= s.cfg.MaxFailures) {
+		r.Retry = false // no attempt left: the answer is taken as it is
+	}
+	switch {
+	case r.Skip != nil:
+		s.stats.Skipped++
+	case r.Requeue:
+		if h.rec.Dropped {
+			return []Skip{s.dropSkip(h, e, now)}
+		}
+		s.requeueLocked(h, e, now)
+	case r.Retry:
+		h.rec.Failures = 0 // an answer came
+		e.Attempts++
+		s.stats.Retries++
+		s.requeueLocked(h, e, now)
+	case isFailure(r.Status, r.Err):
+		return s.failedLocked(h, e, r, now)
+	default:
+		h.rec.Failures = 0
+		h.rec.Fetched++
+		s.stats.Fetched++
+	}
+	return nil
+}
+
+// failedLocked charges a failed fetch of e (a network error, 429 or 5xx)
+// to its host h: after MaxFailures consecutive failures h is dropped
+// (host-failing, its queued URLs too), after MaxFailures attempts e is
+// skipped (fetch-failed), else it is queued again. It returns the skips to
+// report. s.mu is held.
+func (s *Scheduler) failedLocked(h *host, e Entry, r Result, now time.Time) []Skip {
+	s.stats.Errors++
+	h.rec.Failures++
+	e.Attempts++
+	detail := failureDetail(r)
+	switch {
+	case h.rec.Dropped:
+		return []Skip{s.dropSkip(h, e, now)}
+	case h.rec.Failures >= s.cfg.MaxFailures:
+		sk := Skip{URL: e.URL, Parent: e.Parent, Authority: h.auth, Reason: ReasonHostFailing,
+			Detail: fmt.Sprintf("%d consecutive failures, last: %s", h.rec.Failures, detail), Time: now}
+		return append([]Skip{sk}, s.dropLocked(h, sk, now)...)
+	case e.Attempts >= s.cfg.MaxFailures:
+		return []Skip{{URL: e.URL, Parent: e.Parent, Authority: h.auth, Reason: ReasonFetchFailed,
+			Detail: fmt.Sprintf("%d attempts, last: %s", e.Attempts, detail), Time: now}}
+	}
+	s.stats.Retries++
+	s.requeueLocked(h, e, now)
+	return nil
+}
+
+// requeueLocked queues e again at the tail of h's queue, under a new
+// sequence number. s.mu is held.
+func (s *Scheduler) requeueLocked(h *host, e Entry, now time.Time) {
+	e.Seq = h.nextSeq
+	h.nextSeq++
+	s.push(Op{Code: OpEnqueue, Entry: e})
+	s.enqueueLocked(h, e, now)
 }
 
 func failureDetail(r Result) string {

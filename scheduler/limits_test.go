@@ -91,11 +91,11 @@ func (d *limitDriver) skipped(r Reason) []string {
 	return out
 }
 
-// TestMaxPagesCountsPagesFetched is the review's repro: max_pages counts
-// pages fetched, so URLs refused by robots.txt, redirects and sitemaps do
-// not use up the limit; the pages beyond it are skipped when they come up,
-// and so are sitemaps, read only for the pages they list (review 14: an
-// index of 2,000 sitemaps was read whole past the limit).
+// TestMaxPagesCountsPagesFetched: max_pages counts pages fetched, so URLs
+// refused by robots.txt, redirects and sitemaps do not use up the limit;
+// the pages beyond it are skipped when they come up, and so are sitemaps,
+// read only for the pages they list: an index of 2,000 sitemaps is not read
+// whole past the limit.
 func TestMaxPagesCountsPagesFetched(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		cfg := testConfig()
@@ -278,11 +278,10 @@ func TestMaxPagesHoldsOtherHosts(t *testing.T) {
 	})
 }
 
-// TestMaxPagesSkipsWithoutWaitingForPace is the review's repro: max_pages
-// 1 with Crawl-delay 20 (a.test) and 30 (b.test). The one page comes at
-// 20 s; the URLs left on both hosts are skipped with max-pages right then,
-// not when each host's pace would have let it fetch (40 s, 30 s), and the
-// crawl ends at 20 s.
+// TestMaxPagesSkipsWithoutWaitingForPace: max_pages 1 with Crawl-delay 20
+// (a.test) and 30 (b.test). The one page comes at 20 s; the URLs left on
+// both hosts are skipped with max-pages right then, not when each host's
+// pace would have let it fetch (40 s, 30 s), and the crawl ends at 20 s.
 func TestMaxPagesSkipsWithoutWaitingForPace(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		cfg := testConfig()

@@ -1,6 +1,7 @@
 package scheduler
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"testing"
@@ -392,6 +393,47 @@ func TestExponentialBackoffAndReset(t *testing.T) {
 		}
 		if st := f.s.Stats(); st.Errors != 5 || st.Retries != 5 || st.Fetched != 3 {
 			t.Errorf("stats %+v", st)
+		}
+	})
+}
+
+// TestNextStartIsExactlyOneIntervalAfterTheAnswer: with the pace counted
+// from the end of the previous answer, each start comes exactly one
+// interval after it, to the nanosecond, whatever nanoseconds the interval
+// and the response time hold and however long after the answer the next
+// request is asked for. A float64 token bucket (x/time/rate) armed at the
+// answer and asked before the interval is over grants such a start 1 ns
+// early about a third of the time; the scheduler's whole-nanosecond
+// arithmetic never does.
+func TestNextStartIsExactlyOneIntervalAfterTheAnswer(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cfg := testConfig()
+		cfg.DefaultDelay = 3*time.Second + 300*time.Millisecond + 7
+		s, err := Open(cfg, NewMemStore())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		const a = "http://a.test:80"
+		const dur = time.Second + 234567891
+		var answers, starts []time.Time
+		for i := range 12 {
+			if err := s.Wait(context.Background(), a); err != nil {
+				t.Fatal(err)
+			}
+			starts = append(starts, time.Now())
+			time.Sleep(dur)
+			answers = append(answers, time.Now())
+			s.Answered(a, time.Now())
+			s.Observe(a, 200, dur, "", nil)
+			s.Release(a)
+			time.Sleep(time.Duration(i) * 271828183) // asked again before, at or after the interval's end
+		}
+		for i := 1; i < len(starts); i++ {
+			want := max(cfg.DefaultDelay, time.Duration(i-1)*271828183)
+			if got := starts[i].Sub(answers[i-1]); got != want {
+				t.Errorf("start %d at +%s after the answer, want +%s", i, got, want)
+			}
 		}
 	})
 }

@@ -155,10 +155,10 @@ func resumeScenario(t *testing.T, kind, dir string) {
 	}
 }
 
-// TestResumeKeepsEachHostsInterval is the review's repro: hosts with
-// Crawl-delay 1 s, 0.5 s and 2 s are resumed. Until their robots.txt is
-// read again, each host's next request comes exactly its own last interval
-// after its last start (never earlier), not the 10 s default.
+// TestResumeKeepsEachHostsInterval: hosts with Crawl-delay 1 s, 0.5 s
+// and 2 s are resumed. Until their robots.txt is read again, each host's next
+// request comes exactly its own last interval after its last start (never
+// earlier), not the 10 s default.
 func TestResumeKeepsEachHostsInterval(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		delays := map[string]time.Duration{"http://a.test:80": time.Second, "http://b.test:80": 500 * time.Millisecond, "http://c.test:80": 2 * time.Second}
@@ -217,11 +217,11 @@ func TestResumeKeepsEachHostsInterval(t *testing.T) {
 	})
 }
 
-// TestRestartFloorIsTheRulesPace is the review's repro of a dry run: it
-// reads robots.txt (Crawl-delay: 3) at 0 s under the 1996 default and
-// stops. Within the first run the pace is labelled with the default, never
-// as the previous run's interval; the crawl started 1 s later fetches its
-// first page 3 s after that robots.txt, as the rules ask, not 10 s.
+// TestRestartFloorIsTheRulesPace follows a dry run that reads robots.txt
+// (Crawl-delay: 3) at 0 s under the 1996 default and stops. Within the
+// first run the pace is labelled with the default, never as the previous
+// run's interval; the crawl started 1 s later fetches its first page 3 s
+// after that robots.txt, as the rules ask, not 10 s.
 func TestRestartFloorIsTheRulesPace(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		store := NewMemStore()
@@ -295,13 +295,13 @@ func TestDefaultIntervalIsNoRestartPace(t *testing.T) {
 	})
 }
 
-// TestUnansweredRequestCountsAsLastingTheTimeout is review 28's repro: a
-// host asked for Crawl-delay 3 (1996 extended standard), its pages take
-// 2 s, and the crawl stopped while one was in flight. The server finished
-// it after the crawler was gone, so a restart that counted the interval
-// from the request's start hit the server 1 s after that answer. A
-// request whose end was not seen counts as lasting fetch.timeout; one
-// whose answer arrived counts from the answer, as before.
+// TestUnansweredRequestCountsAsLastingTheTimeout: a host asked for
+// Crawl-delay 3 (1996 extended standard), its pages take 2 s, and the crawl
+// stopped while one was in flight. The server finished it after the crawler
+// was gone, so a restart that counted the interval from the request's start
+// would hit the server 1 s after that answer. A request whose end was not
+// seen counts as lasting fetch.timeout; one whose answer arrived counts
+// from the answer, as before.
 func TestUnansweredRequestCountsAsLastingTheTimeout(t *testing.T) {
 	const a = "http://a.test:80"
 	rules := map[string]Rules{a: {CrawlDelay: 3 * time.Second, HasCrawlDelay: true, CrawlDelayLine: 2}}
@@ -368,8 +368,8 @@ func TestUnansweredRequestCountsAsLastingTheTimeout(t *testing.T) {
 
 // TestUnansweredAmongSeveralInFlight: with politeness.per_host 2, the
 // answer to one request must not hide the other one still in flight when
-// the crawl stopped (review 29: the resumed run came 0.53 s after a kill
-// -9, with three requests of ours at the server at once).
+// the crawl stopped: the resumed run must not come 0.53 s after a kill -9,
+// with three requests of ours at the server at once.
 func TestUnansweredAmongSeveralInFlight(t *testing.T) {
 	const a = "http://a.test:80"
 	synctest.Test(t, func(t *testing.T) {
@@ -410,8 +410,8 @@ func TestUnansweredAmongSeveralInFlight(t *testing.T) {
 
 // TestUnsentStartIsNotUnanswered: a request whose start Wait was still
 // waiting for when the crawl stopped never went out, so it has no end to
-// wait for (review 29: a cancelled robots.txt hop made its host wait
-// fetch.timeout after the restart).
+// wait for: a cancelled robots.txt hop must not make its host wait
+// fetch.timeout after the restart.
 func TestUnsentStartIsNotUnanswered(t *testing.T) {
 	const a = "http://a.test:80"
 	synctest.Test(t, func(t *testing.T) {

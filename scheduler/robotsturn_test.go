@@ -10,12 +10,12 @@ import (
 	"github.com/crawlproject/crawl/robots"
 )
 
-// TestResumedHostNamesItsRobotsRule is the review's repro: a host paced by
-// Crawl-delay: 0.5 (line 3) and deferred by its Visit-time in a rerun. The
-// restored interval is its pace until the rules are known; the rerun reads
-// robots.txt at once (from the crawler's cache in a real crawl: robots.txt
-// is not a page, Visit-time does not hold it back), and from then on the
-// host's pace names the robots rule and its deferral the Visit-time.
+// TestResumedHostNamesItsRobotsRule: a host paced by Crawl-delay: 0.5 (line
+// 3) and deferred by its Visit-time in a rerun. The restored interval is
+// its pace until the rules are known; the rerun reads robots.txt at once
+// (from the crawler's cache in a real crawl: robots.txt is not a page,
+// Visit-time does not hold it back), and from then on the host's pace names
+// the robots rule and its deferral the Visit-time.
 func TestResumedHostNamesItsRobotsRule(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		store := NewMemStore()

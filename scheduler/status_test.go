@@ -93,11 +93,11 @@ func TestWaitHonoursContext(t *testing.T) {
 	})
 }
 
-// TestDeferredByRetryAfterSaysSo is the review's repro: a 429 with
-// Retry-After: 7200, beyond MaxWait, defers the host. Its status, its
-// deferral and the skips of its queued URLs all name the Retry-After; its
-// pace stays named by what sets the interval between requests (the
-// back-off after the failure), not by the two-hour wait.
+// TestDeferredByRetryAfterSaysSo: a 429 with Retry-After: 7200, beyond
+// MaxWait, defers the host. Its status, its deferral and the skips of its
+// queued URLs all name the Retry-After; its pace stays named by what sets
+// the interval between requests (the back-off after the failure), not by
+// the two-hour wait.
 func TestDeferredByRetryAfterSaysSo(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		cfg := testConfig()
@@ -135,13 +135,14 @@ func TestDeferredByRetryAfterSaysSo(t *testing.T) {
 	})
 }
 
-// TestLastIntervalNamesTheRetryAfterThatHeldTheStart is the review's repro
-// (crawl demo, /busy answers 429 with Retry-After: 2): the request that
-// ends the Retry-After wait was logged with pace "1s (back-off 1s)",
-// though the Retry-After held it 2 s after the previous one. The status
-// read right after Wait names the interval in force for that start: 2 s
-// set by the Retry-After. The pace for the requests after it (PaceSource)
-// stays the back-off's, and the next start is paced by it again.
+// TestLastIntervalNamesTheRetryAfterThatHeldTheStart follows the crawl
+// demo's /busy, which answers 429 with Retry-After: 2: the request that
+// ends the Retry-After wait must not be logged with pace "1s (back-off
+// 1s)", since the Retry-After held it 2 s after the previous one. The
+// status read right after Wait names the interval in force for that start:
+// 2 s set by the Retry-After. The pace for the requests after it
+// (PaceSource) stays the back-off's, and the next start is paced by it
+// again.
 func TestLastIntervalNamesTheRetryAfterThatHeldTheStart(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		cfg := testConfig()
@@ -257,13 +258,13 @@ func TestLastIntervalIsTheCallersOwnStart(t *testing.T) {
 	})
 }
 
-// TestBackingOffUnderTheMargin is the review's repro (503 without
-// Retry-After, and with a Retry-After equal to backoff_base, under the
-// crawler's default 1 ms margin): the back-off deadline is the answer's
-// time plus the back-off, the next start the previous start plus the
-// back-off interval plus the margin, 1 ms later. The host waits for its
-// back-off all the same, and says so: it is backing off, for the reason
-// the back-off was set, until its back-off has passed.
+// TestBackingOffUnderTheMargin (a 503 without Retry-After, and with a
+// Retry-After equal to backoff_base, under the crawler's default 1 ms
+// margin): the back-off deadline is the answer's time plus the back-off,
+// the next start the previous start plus the back-off interval plus the
+// margin, 1 ms later. The host waits for its back-off all the same, and
+// says so: it is backing off, for the reason the back-off was set, until
+// its back-off has passed.
 func TestBackingOffUnderTheMargin(t *testing.T) {
 	for _, c := range []struct {
 		name, retryAfter, reason string

@@ -204,7 +204,7 @@ type Result struct {
 	// attempt but no failure of the host: an answer that may have been
 	// cut by a passing fault (a body the server ended early).
 	Retry bool
-	Skip  *Skip // the URL was not fetched (e.g. robots-disallowed); no token was spent
+	Skip  *Skip // the URL was not fetched (e.g. robots-disallowed); no request start was taken
 }
 
 // HostStatus describes one host's pace and queue for status displays. It is

@@ -4,7 +4,7 @@
 // bytes per queued URL. It then reopens the frontier (a resume) and reports
 // the memory again.
 //
-//	go run ./scheduler/internal/frontiermem -n 1000000 -hosts 1000
+//	go run ./cmd/frontiermem -n 1000000 -hosts 1000
 package main
 
 import (
