@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/crawlproject/crawl/crawllog"
+	"github.com/crawlproject/crawl/internal/wiretest"
+	"github.com/crawlproject/crawl/robotscache"
 	"github.com/crawlproject/crawl/scheduler"
 )
 
@@ -50,7 +52,7 @@ func TestPageLinksPastTheLimitAreNotFollowed(t *testing.T) {
 		t.Errorf("skip %+v; want /p10, the first link left, with 15 left in all", s)
 	}
 	found := false
-	for _, r := range warcRecords(t, cfg.Out) {
+	for _, r := range wiretest.WARCRecords(t, cfg.Out) {
 		if r.Type() == "metadata" && r.Get("WARC-Target-URI") == h.URL("/") {
 			body := string(r.Block)
 			found = strings.Contains(body, "outlinks-not-followed: 15 links past the 10 distinct URLs followed (scope.max_links_per_page, repeats counted), the first to "+h.URL("/p10")) &&
@@ -324,7 +326,7 @@ func TestDeeplyNestedPageStillGivesLinks(t *testing.T) {
 		t.Errorf("requests %v; want /sub/a (through <base>) and /b", h.paths())
 	}
 	found := false
-	for _, r := range warcRecords(t, cfg.Out) {
+	for _, r := range wiretest.WARCRecords(t, cfg.Out) {
 		if r.Type() == "metadata" && r.Get("WARC-Target-URI") == h.URL("/") {
 			found = strings.Contains(string(r.Block), "outlinks-from: the page's tags: it made no document tree")
 		}
@@ -372,7 +374,7 @@ func TestServerChosenValuesAreLoggedCut(t *testing.T) {
 		}
 	}
 	robots := readJSONL[crawllog.RobotsEntry](t, filepath.Join(cfg.Out, crawllog.RobotsLogFile))
-	if len(robots) != 1 || robots[0].Outcome != outcomeUnavailable || !strings.Contains(robots[0].Error, "longer than 2048 (scope.max_url_length): not followed") {
+	if len(robots) != 1 || robots[0].Outcome != robotscache.OutcomeUnavailable || !strings.Contains(robots[0].Error, "longer than 2048 (scope.max_url_length): not followed") {
 		t.Errorf("robots.jsonl %+v; want one unavailable line saying the redirect was not followed", robots)
 	}
 }
