@@ -12,7 +12,7 @@ import (
 	"github.com/crawlproject/crawl/internal/wiretest"
 )
 
-// Issue 5: the WARC holds the request exactly as sent and the response
+// The WARC holds the request exactly as sent and the response
 // head exactly as received: names in the server's case, fields in its
 // order, folded lines, bare LF endings and odd whitespace kept. Interim 1xx
 // responses are left out and named in the metadata record; only a removed
