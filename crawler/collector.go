@@ -27,6 +27,18 @@ func newCollector(tr http.RoundTripper, cfg config.Config, budget *parseBudget) 
 		// host's robots.txt and paced by its own host.
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	})
+	pinSettings(c, cfg)
+	token := strings.ToLower(cfg.Agent.Token)
+	c.OnResponse(onResponse(token, budget))
+	onPageElements(c, token, cfg)
+	c.OnError(onTreeError(token, cfg))
+	return c
+}
+
+// pinSettings sets every field of colly's own: no robots handling, revisits,
+// limits, filters, cache or charset detection of its own, and the body
+// cap and User-Agent the transport enforces anyway.
+func pinSettings(c *colly.Collector, cfg config.Config) {
 	c.IgnoreRobotsTxt = true // the robots layer decides, before colly and again in the transport
 	c.AllowURLRevisit = true // the scheduler's frontier dedupes, durably
 	c.Async = false
@@ -43,11 +55,14 @@ func newCollector(tr http.RoundTripper, cfg config.Config, budget *parseBudget) 
 	c.MaxBodySize = int(cfg.Fetch.MaxBody)
 	c.UserAgent = cfg.UserAgentHeader()
 	c.Headers = nil
+}
 
-	token := strings.ToLower(cfg.Agent.Token)
-	// Runs after the body is read and before colly parses it; the worker
-	// gives the bytes back when the request is done (handleFetch).
-	c.OnResponse(func(r *colly.Response) {
+// onResponse runs after the body is read and before colly parses it: it
+// notes the page's X-Robots-Tag, decodes an HTML page as a browser reads
+// it, and takes its size from the parse budget; the worker gives the
+// bytes back when the request is done (handleFetch).
+func onResponse(token string, budget *parseBudget) colly.ResponseCallback {
+	return func(r *colly.Response) {
 		j, _ := r.Ctx.GetAny("job").(*job)
 		if j == nil {
 			return
@@ -67,7 +82,12 @@ func newCollector(tr http.RoundTripper, cfg config.Config, budget *parseBudget) 
 			j.parsing = budget.take(int64(len(r.Body)))
 			j.linksRead = ok2xx(r.StatusCode)
 		}
-	})
+	}
+}
+
+// onPageElements reads a page's <base href>, robots <meta> elements,
+// links and, with fetch.requisites, requisites.
+func onPageElements(c *colly.Collector, token string, cfg config.Config) {
 	c.OnHTML("base[href]", func(e *colly.HTMLElement) {
 		jobOf(e).noteBase(e.Request.URL, e.Attr("href"))
 	})
@@ -92,19 +112,21 @@ func newCollector(tr http.RoundTripper, cfg config.Config, budget *parseBudget) 
 			j.noteRequisite(e.Request.URL, e.Name, e.Attr, cfg.Scope.MaxLinks)
 		})
 	}
-	// A page colly cannot make a document tree of (x/net/html refuses
-	// elements nested over 512 deep, which sloppy pages with unclosed
-	// tags reach) had no links at all, and nothing said so: its links are
-	// read from its tags instead.
-	c.OnError(func(r *colly.Response, err error) {
+}
+
+// onTreeError reads the links of a page colly cannot make a document
+// tree of (x/net/html refuses elements nested over 512 deep, which sloppy
+// pages with unclosed tags reach) from its tags instead: it had no links
+// at all, and nothing said so.
+func onTreeError(token string, cfg config.Config) colly.ErrorCallback {
+	return func(r *colly.Response, err error) {
 		j, _ := r.Ctx.GetAny("job").(*job)
 		if j == nil || !ok2xx(r.StatusCode) || len(r.Body) == 0 || !parsedAsHTML(r) || j.linksNoted() {
 			return
 		}
 		j.treeErr = err
 		j.readTags(r.Request.URL, r.Body, token, cfg)
-	})
-	return c
+	}
 }
 
 // linksNoted reports whether any link or requisite of the page was taken.

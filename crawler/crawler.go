@@ -16,7 +16,9 @@ import (
 	"github.com/crawlproject/crawl/archive"
 	"github.com/crawlproject/crawl/config"
 	"github.com/crawlproject/crawl/crawllog"
+	"github.com/crawlproject/crawl/robotscache"
 	"github.com/crawlproject/crawl/scheduler"
+	"github.com/crawlproject/crawl/wire"
 )
 
 // FrontierFile is the embedded frontier store inside the output directory.
@@ -69,8 +71,8 @@ type crawl struct {
 	log    *slog.Logger
 	sched  *scheduler.Scheduler
 	store  scheduler.Store
-	tr     *politeTransport
-	robots *robotsLayer
+	tr     *wire.Transport
+	robots *robotscache.Cache
 	col    *colly.Collector
 	parse  *parseBudget // bytes of HTML parsed at once (newCollector)
 	arch   *archive.Writer
@@ -175,7 +177,7 @@ func start(cfg config.Config, opts Options) (*crawl, error) {
 		}
 	}
 	c.tr, c.robots = newPoliteStack(cfg, c.sched, store, c.hostBusy, c.onRobotsFetch)
-	c.robots.warn = c.log.Warn
+	c.robots.Warn = c.log.Warn
 	c.parse = newParseBudget(maxParseBytes)
 	c.col = newCollector(c.tr, cfg, c.parse)
 	c.applyCachedRules(time.Now())
@@ -190,8 +192,8 @@ func start(cfg config.Config, opts Options) (*crawl, error) {
 // as what set its pace). The restart floor stays in force.
 func (c *crawl) applyCachedRules(now time.Time) {
 	for _, hs := range c.sched.Hosts() {
-		if st, fresh := c.robots.cached(hs.Authority, now); st != nil && fresh && st.good() {
-			c.sched.SetRules(hs.Authority, rulesOf(st, c.cfg.Agent.Token))
+		if st, fresh := c.robots.Cached(hs.Authority, now); st != nil && fresh && st.Good() {
+			c.sched.SetRules(hs.Authority, st.Rules(c.cfg.Agent.Token))
 		}
 	}
 }
@@ -338,7 +340,7 @@ func (c *crawl) recordSkip(s scheduler.Skip) {
 func (c *crawl) close() error {
 	// Idle keep-alive connections each hold a read and a write goroutine
 	// of net/http: closing them joins those before Run returns.
-	c.tr.closeIdle()
+	c.tr.CloseIdle()
 	var errs []error
 	if c.arch != nil {
 		errs = append(errs, c.arch.Close())

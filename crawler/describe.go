@@ -6,48 +6,43 @@ import (
 	"time"
 
 	"github.com/crawlproject/crawl/crawllog"
+	"github.com/crawlproject/crawl/robotscache"
 	"github.com/crawlproject/crawl/scheduler"
 )
 
 // describeRobots says in plain words what a host's robots.txt asked of us.
-func describeRobots(st *robotsState, hs scheduler.HostStatus) string {
+func describeRobots(st *robotscache.State, hs scheduler.HostStatus) string {
 	var b strings.Builder
-	switch st.rec.Outcome {
-	case outcomeParsed:
-		fmt.Fprintf(&b, "robots.txt of %s read (HTTP %d)", st.rec.Authority, st.rec.Status)
-	case outcomeUnavailable:
-		if st.rec.Policy == "disallow-all" {
-			fmt.Fprintf(&b, "robots.txt of %s answered %d: treated as disallow-all (robots.forbidden_disallows)", st.rec.Authority, st.rec.Status)
+	rec := st.Record()
+	switch rec.Outcome {
+	case robotscache.OutcomeParsed:
+		fmt.Fprintf(&b, "robots.txt of %s read (HTTP %d)", rec.Authority, rec.Status)
+	case robotscache.OutcomeUnavailable:
+		if rec.Policy == "disallow-all" {
+			fmt.Fprintf(&b, "robots.txt of %s answered %d: treated as disallow-all (robots.forbidden_disallows)", rec.Authority, rec.Status)
 		} else {
-			fmt.Fprintf(&b, "robots.txt of %s unavailable (HTTP %d): everything allowed (RFC 9309 2.3.1.3)", st.rec.Authority, st.rec.Status)
+			fmt.Fprintf(&b, "robots.txt of %s unavailable (HTTP %d): everything allowed (RFC 9309 2.3.1.3)", rec.Authority, rec.Status)
 		}
 	default:
-		fmt.Fprintf(&b, "robots.txt of %s unreachable, using the copy fetched %s", st.rec.Authority, st.rec.Fetched.UTC().Format(time.RFC3339))
+		fmt.Fprintf(&b, "robots.txt of %s unreachable, using the copy fetched %s", rec.Authority, rec.Fetched.UTC().Format(time.RFC3339))
 	}
-	if n := len(st.rec.Redirects); n > 0 {
-		fmt.Fprintf(&b, " after %d redirect(s) to %s", n, st.rec.Redirects[n-1])
+	if n := len(rec.Redirects); n > 0 {
+		fmt.Fprintf(&b, " after %d redirect(s) to %s", n, rec.Redirects[n-1])
 	}
 	if hs.PaceSource != "" {
 		fmt.Fprintf(&b, "; pace %s set by %s", crawllog.RoundDuration(hs.Interval), hs.PaceSource)
 	}
-	if vt := st.group.VisitTimes(); len(vt) > 0 {
+	if vt := st.Group().VisitTimes(); len(vt) > 0 {
 		ws := make([]string, len(vt))
 		for i, w := range vt {
 			ws[i] = w.String()
 		}
 		fmt.Fprintf(&b, "; visits only %s UTC", strings.Join(ws, ", "))
 	}
-	if cs := st.group.Comments(); len(cs) > 0 {
+	if cs := st.Group().Comments(); len(cs) > 0 {
 		fmt.Fprintf(&b, "; the site says: %q", strings.Join(cs, " "))
 	}
 	return b.String()
-}
-
-func describeFailure(rec robotsRecord) string {
-	if rec.Error != "" {
-		return rec.Error
-	}
-	return fmt.Sprintf("HTTP %d", rec.Status)
 }
 
 func describeFetch(e crawllog.CrawlEntry) string {

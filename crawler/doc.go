@@ -7,17 +7,18 @@
 //
 // # Pieces
 //
-//   - The polite transport (transport.go) is the one choke point every
-//     request passes, pages, robots.txt, sitemaps and redirect hops alike:
-//     it waits on the host's pace, refuses what robots.txt does not permit,
-//     sets the User-Agent, bounds each request by fetch.timeout and each
-//     body by fetch.max_body, records the exchange as it went over the
-//     wire, and reports status and timing back to the pace.
-//   - The robots layer (robotslayer.go) fetches, caches (robots.cache_ttl,
-//     at most 24 h) and persists each host's robots.txt, and turns its
-//     group for the agent into the scheduler's rules: Crawl-delay,
-//     Request-rate and Visit-time (1996 extended standard), or disallow-all
-//     while it cannot be fetched.
+//   - The polite transport (package wire, wired with the robots cache in
+//     politestack.go) is the one choke point every request passes, pages,
+//     robots.txt, sitemaps and redirect hops alike: it waits on the host's
+//     pace, refuses what robots.txt does not permit, sets the User-Agent,
+//     bounds each request by fetch.timeout and each body by
+//     fetch.max_body, records the exchange as it went over the wire, and
+//     reports status and timing back to the pace.
+//   - The robots layer (package robotscache) fetches, caches
+//     (robots.cache_ttl, at most 24 h) and persists each host's
+//     robots.txt, and turns its group for the agent into the scheduler's
+//     rules: Crawl-delay, Request-rate and Visit-time (1996 extended
+//     standard), or disallow-all while it cannot be fetched.
 //   - colly (collector.go) is configured once: the polite transport, the
 //     crawl's context, and no robots.txt handling of its own (the robots
 //     layer decides); it parses pages for links and requisites.
@@ -75,9 +76,9 @@
 //     as a deferred host's URLs are, kept for the next run to check again.
 //     Past 50,000 held URLs they are settled at once, so a link that comes
 //     even later can bring a URL already logged.
-//   - HTTP/1.1 only: TLS offers only "http/1.1" by ALPN, because WARC
-//     stores exchanges as HTTP/1.1 messages and HTTP/2 has no standard
-//     form in a record.
+//   - HTTP/1.1 only (package wire): TLS offers only "http/1.1" by ALPN,
+//     because WARC stores exchanges as HTTP/1.1 messages and HTTP/2 has
+//     no standard form in a record.
 //   - Response records keep the head exactly as received, but the body is
 //     what net/http delivered: a chunked transfer coding is removed (its
 //     Transfer-Encoding lines, and any Content-Length beside them, leave
@@ -90,7 +91,7 @@
 //   - A response head with a line net/http's strict parser refuses (a
 //     CGI's stray text line, a field name with characters outside RFC 9110
 //     token characters, a NUL in a value, a lower-case "http/1.1") is read
-//     repaired (headrepair.go), as browsers read it, and archived as
+//     repaired (package wire), as browsers read it, and archived as
 //     received; the metadata record lists each repair (http-head-repair)
 //     and the crawl.jsonl line carries a note.
 //   - A body the server ended by closing the connection early (an

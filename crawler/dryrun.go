@@ -126,35 +126,36 @@ func DryRun(ctx context.Context, cfg config.Config, seeds []string, log io.Write
 
 func (c *crawl) dryRunHost(ctx context.Context, a string, seeds []string) DryRunHost {
 	h := DryRunHost{Host: a, VisitTimes: []crawllog.WindowJSON{}, Comments: []string{}}
-	st, err := c.robots.refresh(ctx, a)
+	st, err := c.robots.Refresh(ctx, a)
 	if err != nil {
 		h.Outcome = "not fetched: " + err.Error()
 		return h
 	}
-	h.Outcome, h.Status = st.rec.Outcome, st.rec.Status
+	rec := st.Record()
+	h.Outcome, h.Status = rec.Outcome, rec.Status
 	now := time.Now()
-	if st.good() {
-		c.sched.SetRules(a, rulesOf(st, c.cfg.Agent.Token))
+	if st.Good() {
+		c.sched.SetRules(a, st.Rules(c.cfg.Agent.Token))
 		hs := c.sched.Host(a)
 		h.PaceSeconds, h.PaceRule = hs.Interval.Seconds(), hs.PaceSource
-		for _, w := range st.group.VisitTimes() {
+		for _, w := range st.Group().VisitTimes() {
 			h.VisitTimes = append(h.VisitTimes, crawllog.WindowJSON{From: w.FromClock(), To: w.ToClock()})
 		}
-		h.VisitOpen = st.group.VisitAllowed(now)
+		h.VisitOpen = st.Group().VisitAllowed(now)
 		if !h.VisitOpen {
-			nv := st.group.NextVisit(now).UTC()
+			nv := st.Group().NextVisit(now).UTC()
 			h.NextVisit = &nv
 		}
-		if cs := st.group.Comments(); cs != nil {
+		if cs := st.Group().Comments(); cs != nil {
 			h.Comments = cs
 		}
 	}
 	for _, s := range seeds {
 		v := DryRunVerdict{URL: s}
-		if !st.good() {
-			v.Reason = "robots.txt unreachable: " + describeFailure(st.rec)
+		if !st.Good() {
+			v.Reason = "robots.txt unreachable: " + rec.Failure()
 		} else {
-			verdict := st.group.Allowed(s)
+			verdict := st.Group().Allowed(s)
 			v.Allowed, v.Rule, v.Line = verdict.Allowed, verdict.Rule, verdict.Line
 		}
 		h.Seeds = append(h.Seeds, v)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/crawlproject/crawl/crawllog"
+	"github.com/crawlproject/crawl/robotscache"
 	"github.com/crawlproject/crawl/scheduler"
 )
 
@@ -210,7 +211,7 @@ func (s *eventSink) send(e Event, kind string, main bool) {
 	switch {
 	case e.Kind == EventHost:
 		s.record(e, kind, main)
-	case e.Kind == EventRobots && e.Reason == outcomeUnreachable && !e.Until.IsZero():
+	case e.Kind == EventRobots && e.Reason == robotscache.OutcomeUnreachable && !e.Until.IsZero():
 		s.record(e, hostEventRobotsRetry, false)
 	}
 	if s.fn != nil {

@@ -5,10 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"iter"
-	"maps"
 	"net/http"
 	"net/url"
-	"slices"
 	"strings"
 	"time"
 
@@ -18,13 +16,15 @@ import (
 	"github.com/crawlproject/crawl/crawllog"
 	"github.com/crawlproject/crawl/pageenc"
 	"github.com/crawlproject/crawl/robots"
+	"github.com/crawlproject/crawl/robotscache"
 	"github.com/crawlproject/crawl/scheduler"
+	"github.com/crawlproject/crawl/wire"
 )
 
 // job is one lease being fetched: what colly's callbacks learn about it.
 type job struct {
 	lease      *scheduler.Lease
-	ex         *exchange
+	ex         *wire.Exchange
 	verdict    robots.Verdict
 	links      outlinks
 	requisites outlinks // with fetch.requisites: images, scripts, style sheets and icons
@@ -51,12 +51,12 @@ func (c *crawl) handle(ctx context.Context, l *scheduler.Lease) error {
 // handleRobots fetches a host's robots.txt and hands its pace to the
 // scheduler, or reports the host unreachable for a later retry.
 func (c *crawl) handleRobots(ctx context.Context, l *scheduler.Lease) error {
-	st, fresh := c.robots.cached(l.Authority, time.Now())
+	st, fresh := c.robots.Cached(l.Authority, time.Now())
 	var err error
 	if st == nil || !fresh {
 		// Not known, or expired: fetch it now. A fresh copy (persisted by
 		// an earlier run) is applied without a request.
-		st, err = c.robots.refresh(ctx, l.Authority)
+		st, err = c.robots.Refresh(ctx, l.Authority)
 	}
 	if err != nil {
 		if ctx.Err() != nil {
@@ -65,18 +65,19 @@ func (c *crawl) handleRobots(ctx context.Context, l *scheduler.Lease) error {
 		// Not sent (the host is parked or backing off): try again later.
 		return c.sched.Finish(l, scheduler.Result{Requeue: true})
 	}
-	if !st.good() {
-		c.sched.RulesFailed(l.Authority, st.rec.Expires)
-		c.events.emit(robotsFailedEvent(l.Authority, st.rec, c.sched.Host(l.Authority)))
+	rec := st.Record()
+	if !st.Good() {
+		c.sched.RulesFailed(l.Authority, rec.Expires)
+		c.events.emit(robotsFailedEvent(l.Authority, rec, c.sched.Host(l.Authority)))
 		return c.finishObserved(l, scheduler.Result{})
 	}
-	c.sched.SetRules(l.Authority, rulesOf(st, c.cfg.Agent.Token))
+	c.sched.SetRules(l.Authority, st.Rules(c.cfg.Agent.Token))
 	hs := c.sched.Host(l.Authority)
-	c.events.emit(Event{Kind: EventRobots, Host: l.Authority, URL: st.rec.URL, Status: st.rec.Status, Reason: st.rec.Outcome,
-		Pace: hs.Interval, PaceRule: hs.PaceSource, Comments: st.group.Comments(), Detail: describeRobots(st, hs)})
+	c.events.emit(Event{Kind: EventRobots, Host: l.Authority, URL: rec.URL, Status: rec.Status, Reason: rec.Outcome,
+		Pace: hs.Interval, PaceRule: hs.PaceSource, Comments: st.Group().Comments(), Detail: describeRobots(st, hs)})
 	if c.cfg.Seeds.Sitemaps {
-		for _, sm := range st.robots.Sitemaps() {
-			c.add(scheduler.Candidate{URL: sm, Parent: st.rec.URL, Kind: scheduler.KindSitemap})
+		for _, sm := range st.Robots().Sitemaps() {
+			c.add(scheduler.Candidate{URL: sm, Parent: rec.URL, Kind: scheduler.KindSitemap})
 		}
 	}
 	return c.finishObserved(l, scheduler.Result{})
@@ -99,9 +100,9 @@ func (c *crawl) finishObserved(l *scheduler.Lease, r scheduler.Result) error {
 // took it in (hs is the host's status after RulesFailed): when the next
 // attempt really happens, which is the later of the robots cache's retry
 // time and the host's back-off or pace, or that the host was given up.
-func robotsFailedEvent(auth string, rec robotsRecord, hs scheduler.HostStatus) Event {
-	e := Event{Kind: EventRobots, Host: auth, URL: rec.URL, Status: rec.Status, Reason: outcomeUnreachable}
-	head := fmt.Sprintf("robots.txt unreachable (%s): nothing is fetched from %s", describeFailure(rec), auth)
+func robotsFailedEvent(auth string, rec robotscache.Record, hs scheduler.HostStatus) Event {
+	e := Event{Kind: EventRobots, Host: auth, URL: rec.URL, Status: rec.Status, Reason: robotscache.OutcomeUnreachable}
+	head := fmt.Sprintf("robots.txt unreachable (%s): nothing is fetched from %s", rec.Failure(), auth)
 	if hs.State == scheduler.StateDropped {
 		e.Detail = fmt.Sprintf("%s; giving up on the host (%s)", head, hs.DropReason)
 		return e
@@ -119,39 +120,39 @@ func robotsFailedEvent(auth string, rec robotsRecord, hs scheduler.HostStatus) E
 // colly through the polite transport.
 func (c *crawl) handleFetch(ctx context.Context, l *scheduler.Lease) error {
 	now := time.Now()
-	st, fresh := c.robots.cached(l.Authority, now)
+	st, fresh := c.robots.Cached(l.Authority, now)
 	if st != nil && !fresh {
 		// A copy that expired while the page waited out the pace it set
 		// still decides this page: with a cache TTL shorter than the pace,
 		// refetching it here would take the page's turn every time, and
 		// no page would ever be fetched.
-		fresh = now.Before(st.rec.Expires.Add(c.sched.Host(l.Authority).Interval))
+		fresh = now.Before(st.Record().Expires.Add(c.sched.Host(l.Authority).Interval))
 	}
 	if st == nil || !fresh {
 		c.sched.ExpireRules(l.Authority)
 		return c.sched.Finish(l, scheduler.Result{Requeue: true})
 	}
-	if !st.good() {
-		return c.finishSkip(l, scheduler.ReasonRobotsUnreachable, "robots.txt unreachable: "+describeFailure(st.rec), "", 0)
+	if !st.Good() {
+		return c.finishSkip(l, scheduler.ReasonRobotsUnreachable, "robots.txt unreachable: "+st.Record().Failure(), "", 0)
 	}
-	v := st.group.Allowed(l.URL)
+	v := st.Group().Allowed(l.URL)
 	if !v.Allowed {
-		return c.finishSkip(l, scheduler.ReasonRobotsDisallowed, refusal(st, v, c.cfg.Agent.Token), v.Rule, v.Line)
+		return c.finishSkip(l, scheduler.ReasonRobotsDisallowed, st.Refusal(v, c.cfg.Agent.Token), v.Rule, v.Line)
 	}
 	j := &job{lease: l, verdict: v}
-	id, ex := c.tr.track()
-	defer c.tr.untrack(id)
+	id, ex := c.tr.Track()
+	defer c.tr.Untrack(id)
 	j.ex = ex
 	cctx := colly.NewContext()
 	cctx.Put("job", j)
 	hdr := http.Header{}
-	hdr.Set(jobHeader, id)
+	hdr.Set(wire.JobHeader, id)
 	err := c.col.Request(http.MethodGet, l.URL, nil, cctx, hdr)
 	c.parse.give(j.parsing)
 	if j.treeErr != nil {
 		c.log.Warn("page made no document tree; its links were read from its tags", "url", l.URL, "err", j.treeErr)
 	}
-	if ex.Start.IsZero() || ex.stopped {
+	if ex.Start.IsZero() || ex.Stopped {
 		// Not sent, or aborted because the crawl is stopping: the lease
 		// stays unfinished, so the URL stays in the durable frontier for
 		// the next run, and nothing is held against the host.
@@ -183,7 +184,7 @@ func (c *crawl) notSent(ctx context.Context, l *scheduler.Lease, err error) erro
 	if errors.As(err, &wait) {
 		return c.finishObserved(l, scheduler.Result{Requeue: true})
 	}
-	if errors.Is(err, errNotPermitted) {
+	if errors.Is(err, wire.ErrNotPermitted) {
 		return c.finishSkip(l, scheduler.ReasonRobotsDisallowed, err.Error(), "", 0)
 	}
 	detail := "not requested"
@@ -247,50 +248,17 @@ func (c *crawl) record(j *job) {
 // archive writes one exchange to the WARC files; a failure is logged and
 // the crawl goes on. A response whose body read failed is archived as far
 // as it arrived, with its WARC-Truncated reason.
-func (c *crawl) archive(ex *exchange, meta []archive.Field, isRobots bool) {
+func (c *crawl) archive(ex *wire.Exchange, meta []archive.Field, isRobots bool) {
 	if c.arch == nil || ex.RawResponse == nil {
 		return
 	}
-	err := c.arch.WriteExchange(archive.Exchange{TargetURI: ex.URL, Date: ex.Start, IP: ex.IP, Request: ex.RawRequest,
-		Response: ex.RawResponse, Truncated: ex.Truncation, Failed: ex.Err != nil, Metadata: append(meta, recordNotes(ex)...), IsRobots: isRobots})
+	err := c.arch.WriteExchange(ex.Archived(meta, isRobots))
 	switch {
 	case errors.Is(err, archive.ErrMirror):
 		c.log.Warn("mirror copy not written (the WARC records were)", "url", ex.URL, "err", err)
 	case err != nil:
 		c.log.Error("archive write failed", "url", ex.URL, "err", err)
 	}
-}
-
-// recordNotes are the metadata fields that say how an exchange's records
-// differ from the bytes on the wire, or what else arrived: a removed
-// chunked coding, parts rebuilt because their raw bytes were not recorded,
-// interim 1xx responses, and the error that cut the body short.
-func recordNotes(ex *exchange) []archive.Field {
-	var f []archive.Field
-	if ex.Chunked {
-		f = append(f, archive.Field{Name: "transfer-encoding", Value: "chunked (decoded by the HTTP client before recording; Transfer-Encoding and any Content-Length lines removed from the head)"})
-	}
-	for _, name := range slices.Sorted(maps.Keys(ex.Trailer)) {
-		for _, v := range ex.Trailer[name] {
-			f = append(f, archive.Field{Name: "http-trailer", Value: name + ": " + v})
-		}
-	}
-	for _, part := range ex.Rebuilt {
-		f = append(f, archive.Field{Name: "http-record", Value: part + " rebuilt from the parsed message: raw bytes not recorded"})
-	}
-	for _, line := range ex.Interim {
-		f = append(f, archive.Field{Name: "interim-response", Value: line})
-	}
-	for _, n := range ex.HeadRepairs {
-		f = append(f, archive.Field{Name: "http-head-repair", Value: n + "; the response record keeps the head as received"})
-	}
-	if ex.Truncation != "" && ex.Err != nil {
-		f = append(f, archive.Field{Name: "fetch-error", Value: ex.Err.Error()})
-	}
-	if ex.EndedEarly != "" {
-		f = append(f, archive.Field{Name: "body-ended-early", Value: ex.EndedEarly})
-	}
-	return f
 }
 
 // endedEarlyNote says what the crawl makes of a body the server ended
@@ -441,10 +409,10 @@ func absolute(base *url.URL, ref string) (*url.URL, error) {
 // crawlEntry is the crawl.jsonl line of a request to u on host: what the
 // transport saw of it in ex (time, status, size, pace, content type,
 // redirect target, error). The caller adds what its lease knows.
-func crawlEntry(ex *exchange, u, host, kind string) crawllog.CrawlEntry {
+func crawlEntry(ex *wire.Exchange, u, host, kind string) crawllog.CrawlEntry {
 	e := crawllog.CrawlEntry{Time: ex.Start.UTC(), URL: u, Host: host, Kind: kind, Status: ex.Status,
 		Bytes: int64(len(ex.Body)), DurationMS: float64(ex.Duration) / float64(time.Millisecond),
-		PaceSeconds: ex.PaceSeconds, PaceRule: ex.PaceRule, Truncated: ex.truncated()}
+		PaceSeconds: ex.PaceSeconds, PaceRule: ex.PaceRule, Truncated: ex.Truncated()}
 	if ex.Header != nil {
 		e.ContentType = cutForLog(ex.Header.Get("Content-Type"), maxLoggedValue)
 		if ex.Status >= 300 && ex.Status < 400 {
@@ -461,7 +429,7 @@ func crawlEntry(ex *exchange, u, host, kind string) crawllog.CrawlEntry {
 // exchangeNote is the crawl log's note on an answer read all the same: a
 // response head repaired before it was parsed, a body the server ended
 // early; "" for an answer read as it came.
-func exchangeNote(ex *exchange) string {
+func exchangeNote(ex *wire.Exchange) string {
 	var parts []string
 	if len(ex.HeadRepairs) > 0 {
 		parts = append(parts, "response head repaired before parsing, archived as received (the metadata record lists each change): "+
@@ -479,7 +447,7 @@ func exchangeNote(ex *exchange) string {
 const maxLoggedValue = 2048
 
 // onRobotsFetch logs and archives each robots.txt request (and redirect hop).
-func (c *crawl) onRobotsFetch(e crawllog.RobotsEntry, ex *exchange) {
+func (c *crawl) onRobotsFetch(e crawllog.RobotsEntry, ex *wire.Exchange) {
 	e.Error = cutForLog(e.Error, maxLoggedValue)
 	c.logs.robots.write(e)
 	if ex.Start.IsZero() {

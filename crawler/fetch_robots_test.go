@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/crawlproject/crawl/crawllog"
+	"github.com/crawlproject/crawl/robotscache"
 )
 
 // TestRobotsRetryMessageSaysTheRealNextAttempt: when robots.txt fails, the
@@ -28,7 +29,7 @@ func TestRobotsRetryMessageSaysTheRealNextAttempt(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	_, err := Run(ctx, cfg, Options{Seeds: []string{h.URL("/")}, Events: func(e Event) {
-		if e.Kind == EventRobots && e.Reason == outcomeUnreachable {
+		if e.Kind == EventRobots && e.Reason == robotscache.OutcomeUnreachable {
 			mu.Lock()
 			failed = append(failed, e)
 			mu.Unlock()

@@ -9,6 +9,7 @@ import (
 	"github.com/crawlproject/crawl/config"
 	"github.com/crawlproject/crawl/crawllog"
 	"github.com/crawlproject/crawl/scheduler"
+	"github.com/crawlproject/crawl/wire"
 )
 
 // RobotsFetch is how one robots.txt fetch came out.
@@ -43,8 +44,8 @@ func FetchRobots(ctx context.Context, cfg config.Config, robotsURL string) (Robo
 	}
 	defer sched.Close()
 	var last crawllog.RobotsEntry // the final request's log line: its status survives a failed body
-	_, layer := newPoliteStack(cfg, sched, store, nil, func(e crawllog.RobotsEntry, _ *exchange) { last = e })
-	rec, err := layer.fetch(ctx, scheduler.Authority(canon), nil)
+	_, cache := newPoliteStack(cfg, sched, store, nil, func(e crawllog.RobotsEntry, _ *wire.Exchange) { last = e })
+	rec, err := cache.Fetch(ctx, scheduler.Authority(canon))
 	if err != nil {
 		return RobotsFetch{}, err
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/crawlproject/crawl/crawllog"
+	"github.com/crawlproject/crawl/internal/wiretest"
 	"github.com/crawlproject/crawl/scheduler"
 )
 
@@ -283,7 +284,7 @@ func TestPageNofollowHonoured(t *testing.T) {
 			}
 
 			meta := ""
-			for _, r := range warcRecords(t, cfg.Out) {
+			for _, r := range wiretest.WARCRecords(t, cfg.Out) {
 				if r.Type() == "metadata" && r.Get("WARC-Target-URI") == h.URL("/meta") {
 					meta = string(r.Block)
 				}

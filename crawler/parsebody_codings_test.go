@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/crawlproject/crawl/internal/wiretest"
 )
 
 func zlibbed(b []byte) []byte {
@@ -77,8 +79,8 @@ func TestParseBodyUndoesEveryCoding(t *testing.T) {
 	}
 }
 
-// Review 28 finding 4: the links of pages sent deflate-coded (zlib or
-// raw), x-gzip or gzip twice are followed, as those of gzip pages were.
+// The links of pages sent deflate-coded (zlib or raw), x-gzip or gzip
+// twice are followed, as those of gzip pages are.
 func TestCrawlFollowsLinksOfEveryCoding(t *testing.T) {
 	link := func(to string) []byte { // long enough to be compressed, not stored
 		return []byte(fmt.Sprintf(`<html><a href="%s">next</a>%s</html>`, to, strings.Repeat("<p>filler</p>", 20)))
@@ -92,25 +94,25 @@ func TestCrawlFollowsLinksOfEveryCoding(t *testing.T) {
 		"/xgzip":      {"x-gzip", gzipped(t, link("/fromxgzip"))},
 		"/doublegz":   {"gzip, gzip", gzipped(t, gzipped(t, link("/fromdoublegz")))},
 	}
-	routes := map[string]rawRoute{}
+	routes := map[string]wiretest.Route{}
 	var index strings.Builder
 	for path, c := range coded {
-		routes[path] = rawRoute{resp: fmt.Sprintf("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: %s\r\nContent-Length: %d\r\n\r\n%s",
+		routes[path] = wiretest.Route{Resp: fmt.Sprintf("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: %s\r\nContent-Length: %d\r\n\r\n%s",
 			c.coding, len(c.body), c.body)}
 		fmt.Fprintf(&index, `<a href="%s">c</a>`, path)
 	}
-	routes["/"] = rawRoute{resp: fmt.Sprintf("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: %d\r\n\r\n%s", index.Len(), index.String())}
-	s := newRawServer(t, routes, nil)
+	routes["/"] = wiretest.Route{Resp: fmt.Sprintf("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: %d\r\n\r\n%s", index.Len(), index.String())}
+	s := wiretest.NewServer(t, routes, nil)
 	cfg := testConfig(t)
 	cfg.Politeness.DefaultDelay = 10 * time.Millisecond
 	crawlFor(t, cfg, s.URL("/"))
-	recs := warcRecords(t, cfg.Out)
+	recs := wiretest.WARCRecords(t, cfg.Out)
 	for path := range coded {
-		if to := "/from" + path[1:]; len(s.requests(to)) != 1 {
+		if to := "/from" + path[1:]; len(s.Requests(to)) != 1 {
 			t.Errorf("%s: its link %s was not followed", path, to)
 		}
 		// The archive keeps the coded bytes as they came.
-		if r := recordsOf(recs, "response", s.URL(path)); len(r) != 1 || string(r[0].Block) != routes[path].resp {
+		if r := wiretest.RecordsOf(recs, "response", s.URL(path)); len(r) != 1 || string(r[0].Block) != routes[path].Resp {
 			t.Errorf("%s: response record not the bytes received", path)
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"testing"
 	"time"
+
+	"github.com/crawlproject/crawl/internal/wiretest"
 )
 
 // A redirect's Location is read as a browser reads a URL (WHATWG URL
@@ -30,23 +32,22 @@ func TestResolveLocationAsABrowser(t *testing.T) {
 	}
 }
 
-// Review 28 finding 1 (the Location part) and 7: a redirect whose
-// Location holds a tab or backslashes, as Windows-era servers and scripts
-// wrote them, leads where it leads in a browser.
+// A redirect whose Location holds a tab or backslashes, as Windows-era
+// servers and scripts wrote them, leads where it leads in a browser.
 func TestCrawlFollowsOddLocations(t *testing.T) {
 	index := `<a href=/tab>t</a><a href=/backslash>b</a>`
-	s := newRawServer(t, map[string]rawRoute{
-		"/":                  {resp: fmt.Sprintf("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: %d\r\n\r\n%s", len(index), index)},
-		"/tab":               {resp: "HTTP/1.1 302 Found\r\nLocation: /moved/\tpage.html\r\nContent-Length: 0\r\n\r\n"},
-		"/backslash":         {resp: "HTTP/1.1 301 Moved\r\nLocation: \\dir\\new\\page.html\r\nContent-Length: 0\r\n\r\n"},
-		"/moved/page.html":   {resp: "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"},
-		"/dir/new/page.html": {resp: "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"},
+	s := wiretest.NewServer(t, map[string]wiretest.Route{
+		"/":                  {Resp: fmt.Sprintf("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: %d\r\n\r\n%s", len(index), index)},
+		"/tab":               {Resp: "HTTP/1.1 302 Found\r\nLocation: /moved/\tpage.html\r\nContent-Length: 0\r\n\r\n"},
+		"/backslash":         {Resp: "HTTP/1.1 301 Moved\r\nLocation: \\dir\\new\\page.html\r\nContent-Length: 0\r\n\r\n"},
+		"/moved/page.html":   {Resp: "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"},
+		"/dir/new/page.html": {Resp: "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"},
 	}, nil)
 	cfg := testConfig(t)
 	cfg.Politeness.DefaultDelay = 10 * time.Millisecond
 	crawlFor(t, cfg, s.URL("/"))
 	for _, path := range []string{"/moved/page.html", "/dir/new/page.html"} {
-		if n := len(s.requests(path)); n != 1 {
+		if n := len(s.Requests(path)); n != 1 {
 			t.Errorf("%s requested %d times, want once: the redirect to it was not followed as a browser follows it", path, n)
 		}
 	}

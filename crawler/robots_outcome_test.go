@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/crawlproject/crawl/crawllog"
+	"github.com/crawlproject/crawl/robotscache"
 )
 
 // TestForbiddenRobotsSkipNamesThePolicy: with robots.forbidden_disallows a
@@ -75,10 +76,10 @@ func TestRobotsRedirectHopHasNoExpiry(t *testing.T) {
 		t.Fatalf("robots.jsonl %v: want the hop and the final fetch", lines)
 	}
 	hop, final := lines[0], lines[1]
-	if _, ok := hop["expires"]; ok || hop["outcome"] != outcomeRedirect || hop["status"] != float64(http.StatusMovedPermanently) {
+	if _, ok := hop["expires"]; ok || hop["outcome"] != robotscache.OutcomeRedirect || hop["status"] != float64(http.StatusMovedPermanently) {
 		t.Errorf("hop line %v: want outcome redirect, status 301 and no expires", hop)
 	}
-	if exp, ok := final["expires"].(string); !ok || strings.HasPrefix(exp, "0001") || final["outcome"] != outcomeParsed {
+	if exp, ok := final["expires"].(string); !ok || strings.HasPrefix(exp, "0001") || final["outcome"] != robotscache.OutcomeParsed {
 		t.Errorf("final line %v: want outcome parsed with its expiry", final)
 	}
 }

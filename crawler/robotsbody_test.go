@@ -2,9 +2,7 @@ package crawler
 
 import (
 	"bytes"
-	"compress/flate"
 	"compress/gzip"
-	"compress/zlib"
 	"context"
 	"net/http"
 	"path/filepath"
@@ -13,6 +11,7 @@ import (
 	"time"
 
 	"github.com/crawlproject/crawl/crawllog"
+	"github.com/crawlproject/crawl/robotscache"
 )
 
 func gzipped(t *testing.T, b []byte) []byte {
@@ -24,69 +23,9 @@ func gzipped(t *testing.T, b []byte) []byte {
 	return buf.Bytes()
 }
 
-// TestDecodeRobots: RFC 9110 12.5.3 lets a server send robots.txt in a
-// content coding; its text is what RFC 9309 2.3.1.1 asks to parse.
-func TestDecodeRobots(t *testing.T) {
-	text := []byte("User-agent: *\nDisallow: /private\n")
-	var zl, raw bytes.Buffer
-	zw := zlib.NewWriter(&zl)
-	zw.Write(text)
-	zw.Close()
-	fw, _ := flate.NewWriter(&raw, 5)
-	fw.Write(text)
-	fw.Close()
-	hdr := func(v ...string) http.Header {
-		h := http.Header{}
-		for _, s := range v {
-			h.Add("Content-Encoding", s)
-		}
-		return h
-	}
-	big := gzipped(t, bytes.Repeat([]byte("Disallow: /x\n"), 10000)) // 130,000 octets inflated
-	cutShort := gzipped(t, text)
-	cutShort = cutShort[:len(cutShort)-12] // the stream ends early
-	for _, tc := range []struct {
-		name    string
-		h       http.Header
-		body    []byte
-		want    string
-		cut     bool
-		wantErr string
-	}{
-		{"plain", hdr(), text, string(text), false, ""},
-		{"identity", hdr("identity"), text, string(text), false, ""},
-		{"gzip", hdr("gzip"), gzipped(t, text), string(text), false, ""},
-		{"x-gzip, upper case", hdr("X-GZIP"), gzipped(t, text), string(text), false, ""},
-		{"gzip twice, one header", hdr("gzip, gzip"), gzipped(t, gzipped(t, text)), string(text), false, ""},
-		{"gzip twice, two headers", hdr("gzip", "gzip"), gzipped(t, gzipped(t, text)), string(text), false, ""},
-		{"deflate (zlib)", hdr("deflate"), zl.Bytes(), string(text), false, ""},
-		{"deflate (raw)", hdr("deflate"), raw.Bytes(), string(text), false, ""},
-		{"inflates past the limit", hdr("gzip"), big, strings.Repeat("Disallow: /x\n", 10000)[:1001], true, ""},
-		{"stream ends early", hdr("gzip"), cutShort, "", true, ""},
-		{"brotli", hdr("br"), text, "", false, `content coding "br"`},
-		{"not gzip", hdr("gzip"), text, "", false, "does not decode as gzip"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			got, cut, err := decodeRobots(tc.h, tc.body, 1001)
-			if tc.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-					t.Fatalf("err %v, want %q", err, tc.wantErr)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if cut != tc.cut || tc.want != "" && string(got) != tc.want || tc.name == "stream ends early" && !strings.HasPrefix(string(text), string(got)) {
-				t.Errorf("got %d octets %q, cut %v; want %q, cut %v", len(got), got, cut, tc.want, tc.cut)
-			}
-		})
-	}
-}
-
 // TestCodedRobotsTxtIsFollowed: a robots.txt sent gzip-coded (though the
 // crawler asked for identity) is read as its text, so its Disallow holds
-// (review 15: it parsed as coded bytes, no rules, everything allowed); one
+// (parsed as coded bytes it would have no rules: everything allowed); one
 // in a coding the crawler cannot read stands for an unreachable file and
 // disallows everything (RFC 9309 2.3.1.4).
 func TestCodedRobotsTxtIsFollowed(t *testing.T) {
@@ -125,7 +64,7 @@ func TestCodedRobotsTxtIsFollowed(t *testing.T) {
 			brEntry = &e
 		}
 	}
-	if brEntry == nil || brEntry.Outcome != outcomeUnreachable || !strings.Contains(brEntry.Error, `"br"`) {
+	if brEntry == nil || brEntry.Outcome != robotscache.OutcomeUnreachable || !strings.Contains(brEntry.Error, `"br"`) {
 		t.Errorf("br robots.txt logged as %+v; want unreachable, naming the coding", brEntry)
 	}
 }
@@ -134,9 +73,8 @@ func TestCodedRobotsTxtIsFollowed(t *testing.T) {
 // host the crawl has deferred (its robots.txt answered 503 with a
 // Retry-After of two hours) cannot be followed now. That is an outcome
 // for the redirecting host, unreachable and retried with back-off (RFC
-// 9309 2.3.1.4); it was taken as "not sent", so the host asked for its
-// robots.txt at every turn of its pace and the crawl never ended
-// (review 15).
+// 9309 2.3.1.4). Taken as "not sent", it would have the host ask for its
+// robots.txt at every turn of its pace, and the crawl would never end.
 func TestRobotsRedirectToDeferredHostEnds(t *testing.T) {
 	b := newTestHost(t)
 	b.robots = func(w http.ResponseWriter, _ *http.Request) {
@@ -167,7 +105,7 @@ func TestRobotsRedirectToDeferredHostEnds(t *testing.T) {
 	}
 	found := false
 	for _, e := range readJSONL[crawllog.RobotsEntry](t, filepath.Join(cfg.Out, crawllog.RobotsLogFile)) {
-		if e.Host == a.srv.URL && e.Outcome == outcomeUnreachable && strings.Contains(e.Error, "cannot be asked now") {
+		if e.Host == a.srv.URL && e.Outcome == robotscache.OutcomeUnreachable && strings.Contains(e.Error, "cannot be asked now") {
 			found = true
 		}
 	}
@@ -178,10 +116,10 @@ func TestRobotsRedirectToDeferredHostEnds(t *testing.T) {
 
 // TestRobotsRedirectUsesTheTargetsCachedCopy: hosts whose robots.txt
 // redirects to another host's robots.txt (http://a to https://www.a, a
-// hosting platform's shared file) each fetched it again, waiting in a
-// worker for that host's pace (review 15). A fresh cached copy of it
-// answers with no request; its rules apply to the redirecting host (RFC
-// 9309 2.3.1.2), and robots.jsonl names the copy.
+// hosting platform's shared file) must not each fetch it again, waiting
+// in a worker for that host's pace. A fresh cached copy of it answers
+// with no request; its rules apply to the redirecting host (RFC 9309
+// 2.3.1.2), and robots.jsonl names the copy.
 func TestRobotsRedirectUsesTheTargetsCachedCopy(t *testing.T) {
 	b := newTestHost(t)
 	b.robotsText("User-agent: *\nDisallow: /private\n")
@@ -219,7 +157,7 @@ func TestRobotsRedirectUsesTheTargetsCachedCopy(t *testing.T) {
 	}
 	copies := 0
 	for _, e := range readJSONL[crawllog.RobotsEntry](t, filepath.Join(cfg.Out, crawllog.RobotsLogFile)) {
-		if e.CopyOf == b.srv.URL && e.Outcome == outcomeParsed && e.URL == b.URL("/robots.txt") {
+		if e.CopyOf == b.srv.URL && e.Outcome == robotscache.OutcomeParsed && e.URL == b.URL("/robots.txt") {
 			copies++
 		}
 	}
@@ -229,9 +167,8 @@ func TestRobotsRedirectUsesTheTargetsCachedCopy(t *testing.T) {
 }
 
 // TestRobotsRedirectHopsKeepPerHost: robots.txt redirect hops from several
-// hosts to one slow host took no place among its requests in flight, so it
-// had one from each at once (review 15); they now count, and
-// politeness.per_host (1) holds.
+// hosts to one slow host take places among its requests in flight, so it
+// never has one from each at once: politeness.per_host (1) holds.
 func TestRobotsRedirectHopsKeepPerHost(t *testing.T) {
 	b := newTestHost(t)
 	b.robots = func(w http.ResponseWriter, _ *http.Request) {
@@ -264,10 +201,10 @@ func TestRobotsRedirectHopsKeepPerHost(t *testing.T) {
 }
 
 // TestRobotsRedirectLoopBetweenHostsEnds: two hosts whose robots.txt
-// redirect to each other (a <-> www.a) hung the crawl once redirect hops
-// took places among the target's requests in flight (review 16): each
-// host's lease waited for a place the other's lease held. A place is held
-// by a request being sent only, and the loop ends as RFC 9309 2.3.1.2
+// redirect to each other (a <-> www.a) must not hang the crawl now that
+// redirect hops take places among the target's requests in flight, each
+// host's lease waiting for a place the other's lease holds. A place is
+// held by a request being sent only, and the loop ends as RFC 9309 2.3.1.2
 // has it: past five redirects, robots.txt is unavailable.
 func TestRobotsRedirectLoopBetweenHostsEnds(t *testing.T) {
 	a, b := newTestHost(t), newTestHost(t)
@@ -301,8 +238,8 @@ func TestRobotsRedirectLoopBetweenHostsEnds(t *testing.T) {
 }
 
 // TestRobotsRedirectTargetKeptForTheNext: eight hosts whose robots.txt
-// redirects to the robots.txt of a host that is not crawled itself asked
-// it eight times, one at a time (review 17). The redirects to it wait for
+// redirects to the robots.txt of a host that is not crawled itself must
+// not ask it eight times, one at a time. The redirects to it wait for
 // the first, whose answer is kept as that host's robots.txt, and are
 // answered from it.
 func TestRobotsRedirectTargetKeptForTheNext(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/crawlproject/crawl/crawllog"
+	"github.com/crawlproject/crawl/robotscache"
 	"github.com/crawlproject/crawl/scheduler"
 )
 
@@ -37,7 +38,7 @@ func (c *crawl) finish(interrupted bool) *crawllog.Summary {
 	if err := endRun(c.runs, crawllog.ModeCrawl, interrupted, dups); err != nil {
 		c.log.Error("run end not logged", "err", err)
 	}
-	if dropped, reloaded := c.robots.squeezed(); dropped > 0 {
+	if dropped, reloaded := c.robots.Squeezed(); dropped > 0 {
 		c.log.Warn("robots cache was full this run", "cache_bytes", c.cfg.Robots.CacheBytes,
 			"busy_files_dropped", dropped, "parsed_again", reloaded)
 	}
@@ -86,7 +87,7 @@ func (c *crawl) finish(interrupted bool) *crawllog.Summary {
 		if h.DeferredUntil = utcOrNil(hs.DeferredUntil); h.DeferredUntil != nil {
 			s.Totals.DeferredHosts++
 		}
-		if rs := c.robots.peek(hs.Authority); rs != nil {
+		if rs := c.robots.Peek(hs.Authority); rs != nil {
 			h.Robots = robotsSummary(rs)
 		}
 		s.Hosts = append(s.Hosts, h)
@@ -145,18 +146,18 @@ func tallied(s *crawllog.Summary, host string, t hostTally) crawllog.HostSummary
 	return h
 }
 
-func robotsSummary(st *robotsState) *crawllog.RobotsSummary {
-	g := st.group
-	r := &crawllog.RobotsSummary{URL: st.rec.URL, Status: st.rec.Status, Outcome: st.rec.Outcome, Policy: st.rec.Policy, Group: strings.Join(g.Agents(), ", "),
+func robotsSummary(st *robotscache.State) *crawllog.RobotsSummary {
+	g, rec := st.Group(), st.Record()
+	r := &crawllog.RobotsSummary{URL: rec.URL, Status: rec.Status, Outcome: rec.Outcome, Policy: rec.Policy, Group: strings.Join(g.Agents(), ", "),
 		RequestRates: []crawllog.RateSummary{}, VisitTimes: []crawllog.WindowJSON{}}
 	r.Comments, r.CommentsOmitted = firstOf(g.Comments(), maxSummaryLines, maxSummaryText)
-	r.Sitemaps, r.SitemapsOmitted = firstOf(st.robots.Sitemaps(), maxSummarySitemaps, maxSummaryText)
-	body := st.rec.Body
+	r.Sitemaps, r.SitemapsOmitted = firstOf(st.Robots().Sitemaps(), maxSummarySitemaps, maxSummaryText)
+	body := rec.Body
 	if len(body) > maxSummaryRobots {
 		body = body[:maxSummaryRobots]
 	}
 	r.Body = string(body)
-	if st.rec.Outcome != outcomeParsed {
+	if rec.Outcome != robotscache.OutcomeParsed {
 		// No file was read: no group was matched (the policy decides).
 		r.Group = ""
 	}
@@ -175,7 +176,7 @@ func robotsSummary(st *robotsState) *crawllog.RobotsSummary {
 	for _, w := range g.VisitTimes() {
 		r.VisitTimes = append(r.VisitTimes, crawllog.WindowJSON{From: w.FromClock(), To: w.ToClock()})
 	}
-	ws := st.robots.Warnings()
+	ws := st.Robots().Warnings()
 	warnings := make([]string, 0, min(len(ws), maxSummaryLines))
 	for _, w := range ws[:min(len(ws), maxSummaryLines)] {
 		if w.Line == 0 { // about the file as a whole

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/crawlproject/crawl/crawllog"
+	"github.com/crawlproject/crawl/internal/wiretest"
+	"github.com/crawlproject/crawl/robotscache"
 	"github.com/crawlproject/crawl/scheduler"
 )
 
@@ -50,7 +52,7 @@ func TestPageLinksPastTheLimitAreNotFollowed(t *testing.T) {
 		t.Errorf("skip %+v; want /p10, the first link left, with 15 left in all", s)
 	}
 	found := false
-	for _, r := range warcRecords(t, cfg.Out) {
+	for _, r := range wiretest.WARCRecords(t, cfg.Out) {
 		if r.Type() == "metadata" && r.Get("WARC-Target-URI") == h.URL("/") {
 			body := string(r.Block)
 			found = strings.Contains(body, "outlinks-not-followed: 15 links past the 10 distinct URLs followed (scope.max_links_per_page, repeats counted), the first to "+h.URL("/p10")) &&
@@ -207,8 +209,8 @@ func TestSitemapReadUpToItsProtocolLimit(t *testing.T) {
 // (as the frontier tells URLs apart: "/a#top" and "/x/../a" are "/a")
 // take one place under scope.max_links_per_page, and requisites have
 // places of their own, so a page's many anchors do not cost it its images
-// (review 12: colly reads anchors before requisites, whatever their order
-// in the page).
+// (colly reads anchors before requisites, whatever their order in the
+// page).
 func TestLinkLimitCountsDistinctURLsAndKinds(t *testing.T) {
 	h := newTestHost(t)
 	h.robotsText("User-agent: *\nCrawl-delay: 0.01\n")
@@ -249,7 +251,7 @@ func TestLinkLimitCountsDistinctURLsAndKinds(t *testing.T) {
 }
 
 // TestCutURLEndsOnAWholeCharacterAndEscape: a URL logged cut ends neither
-// inside a UTF-8 sequence nor inside a %XX escape (review 12).
+// inside a UTF-8 sequence nor inside a %XX escape.
 func TestCutURLEndsOnAWholeCharacterAndEscape(t *testing.T) {
 	for _, tc := range []struct {
 		u    string
@@ -274,7 +276,7 @@ func TestCutURLEndsOnAWholeCharacterAndEscape(t *testing.T) {
 // TestLongURLsLoggedCutButCountedApart: two links longer than
 // scope.max_url_length that share their first 2048 octets are two
 // url-too-long lines, and a max-links line's long first URL is logged cut
-// too, with the cut said (review 12); a seed of any length is crawled.
+// too, with the cut said; a seed of any length is crawled.
 func TestLongURLsLoggedCutButCountedApart(t *testing.T) {
 	h := newTestHost(t)
 	h.robotsText("User-agent: *\nCrawl-delay: 0.01\n")
@@ -303,8 +305,8 @@ func TestLongURLsLoggedCutButCountedApart(t *testing.T) {
 
 // TestDeeplyNestedPageStillGivesLinks: x/net/html makes no document tree
 // of elements nested over 512 deep, which a sloppy page of unclosed tags
-// reaches, and the page gave no links, silently (review 15). Its links are
-// read from its tags, and its metadata record says so.
+// reaches, so the page would give no links, silently. Its links are read
+// from its tags, and its metadata record says so.
 func TestDeeplyNestedPageStillGivesLinks(t *testing.T) {
 	h := newTestHost(t)
 	h.robotsText("User-agent: *\nCrawl-delay: 0.01\n")
@@ -324,7 +326,7 @@ func TestDeeplyNestedPageStillGivesLinks(t *testing.T) {
 		t.Errorf("requests %v; want /sub/a (through <base>) and /b", h.paths())
 	}
 	found := false
-	for _, r := range warcRecords(t, cfg.Out) {
+	for _, r := range wiretest.WARCRecords(t, cfg.Out) {
 		if r.Type() == "metadata" && r.Get("WARC-Target-URI") == h.URL("/") {
 			found = strings.Contains(string(r.Block), "outlinks-from: the page's tags: it made no document tree")
 		}
@@ -335,9 +337,9 @@ func TestDeeplyNestedPageStillGivesLinks(t *testing.T) {
 }
 
 // TestServerChosenValuesAreLoggedCut: a Location or Content-Type of
-// 100 KB went whole into crawl.jsonl, the archive index and its journal,
-// and a robots.txt redirect to a 100 KB URL was followed (review 15). Log
-// and index lines stay short; the robots.txt redirect is not followed, as
+// 100 KB must not go whole into crawl.jsonl, the archive index and its
+// journal, nor a robots.txt redirect to a 100 KB URL be followed. Log and
+// index lines stay short; the robots.txt redirect is not followed, as
 // one past the fifth is not (RFC 9309 2.3.1.2), and the log says why.
 func TestServerChosenValuesAreLoggedCut(t *testing.T) {
 	long := "/" + strings.Repeat("L", 100_000)
@@ -372,7 +374,7 @@ func TestServerChosenValuesAreLoggedCut(t *testing.T) {
 		}
 	}
 	robots := readJSONL[crawllog.RobotsEntry](t, filepath.Join(cfg.Out, crawllog.RobotsLogFile))
-	if len(robots) != 1 || robots[0].Outcome != outcomeUnavailable || !strings.Contains(robots[0].Error, "longer than 2048 (scope.max_url_length): not followed") {
+	if len(robots) != 1 || robots[0].Outcome != robotscache.OutcomeUnavailable || !strings.Contains(robots[0].Error, "longer than 2048 (scope.max_url_length): not followed") {
 		t.Errorf("robots.jsonl %+v; want one unavailable line saying the redirect was not followed", robots)
 	}
 }

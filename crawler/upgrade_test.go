@@ -8,17 +8,18 @@ import (
 	"time"
 
 	"github.com/crawlproject/crawl/crawllog"
+	"github.com/crawlproject/crawl/internal/wiretest"
 )
 
 // TestSwitchingProtocolsDoesNotHang: a server that answers 101 Switching
-// Protocols and holds the connection got the raw connection read as the
-// body, past fetch.timeout and Ctrl-C, for as long as it held it (review
-// 15). The crawler never asks for an upgrade: the answer is a failed
+// Protocols and holds the connection must not have the raw connection
+// read as the body, past fetch.timeout and Ctrl-C, for as long as it
+// holds it. The crawler never asks for an upgrade: the answer is a failed
 // request, and the crawl goes on to its other pages and ends.
 func TestSwitchingProtocolsDoesNotHang(t *testing.T) {
-	s := newRawServer(t, map[string]rawRoute{
-		"/up": {resp: "HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\nhello", end: "stall"},
-		"/ok": {resp: "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\nok"},
+	s := wiretest.NewServer(t, map[string]wiretest.Route{
+		"/up": {Resp: "HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\nhello", End: "stall"},
+		"/ok": {Resp: "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\nok"},
 	}, nil)
 	cfg := testConfig(t)
 	cfg.Fetch.Timeout = 2 * time.Second
@@ -50,11 +51,11 @@ func TestSwitchingProtocolsDoesNotHang(t *testing.T) {
 	}
 }
 
-// TestStatusZeroIsAnError: "HTTP/1.1 000" was logged as status 0 with no
-// error, counted neither as fetched nor as an error (review 15).
+// TestStatusZeroIsAnError: "HTTP/1.1 000" is logged with an error, not as
+// status 0 with no error, counted neither as fetched nor as an error.
 func TestStatusZeroIsAnError(t *testing.T) {
-	s := newRawServer(t, map[string]rawRoute{
-		"/zero": {resp: "HTTP/1.1 000 Nothing\r\nContent-Length: 2\r\n\r\nok", end: "close"},
+	s := wiretest.NewServer(t, map[string]wiretest.Route{
+		"/zero": {Resp: "HTTP/1.1 000 Nothing\r\nContent-Length: 2\r\n\r\nok", End: "close"},
 	}, nil)
 	cfg := testConfig(t)
 	cfg.Politeness.MaxFailures = 1

@@ -16,6 +16,7 @@ import (
 	"github.com/crawlproject/crawl/config"
 	"github.com/crawlproject/crawl/crawler"
 	"github.com/crawlproject/crawl/crawllog"
+	"github.com/crawlproject/crawl/report"
 	"github.com/crawlproject/crawl/scheduler"
 )
 
@@ -76,7 +77,7 @@ func reportRun(ctx context.Context, cfg config.Config, sum *crawllog.Summary, er
 	}
 	if sum != nil {
 		sum.Print(stdout)
-		if werr := writeReport(cfg.Out); werr != nil {
+		if werr := report.Write(cfg.Out); werr != nil {
 			fmt.Fprintf(stdout, "\nreport not written: %v\n", werr)
 		} else {
 			fmt.Fprintf(stdout, "\nReport: %s/report.html\n", cfg.Out)

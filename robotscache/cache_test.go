@@ -1,4 +1,4 @@
-package crawler
+package robotscache
 
 import (
 	"context"
@@ -8,34 +8,35 @@ import (
 	"testing"
 	"time"
 
-	"github.com/crawlproject/crawl/config"
 	"github.com/crawlproject/crawl/crawllog"
 	"github.com/crawlproject/crawl/scheduler"
+	"github.com/crawlproject/crawl/wire"
 )
 
-// newTestLayer builds a robots layer over a fast scheduler, as a crawl does.
-func newTestLayer(t *testing.T, cfg config.RobotsConfig, busy func(string) bool) (*robotsLayer, *[]crawllog.RobotsEntry) {
+// newTestLayer builds a robots cache over a fast scheduler (no default
+// delay, no margin; the crawl's back-off and body cap), as a crawl does.
+func newTestLayer(t *testing.T, cfg Config, busy func(string) bool) (*Cache, *[]crawllog.RobotsEntry) {
 	t.Helper()
-	c := config.Default()
-	c.Agent.Token = "testbot"
-	c.Politeness.DefaultDelay = 0
-	c.Politeness.Margin = 0
+	sc := scheduler.DefaultConfig()
+	sc.DefaultDelay, sc.Margin = 0, 0
+	sc.BackoffBase, sc.Workers, sc.RequestTimeout = 2*time.Second, 16, 30*time.Second
 	store := scheduler.NewMemStore()
-	sched, err := scheduler.Open(schedulerConfig(c, nil), store)
+	sched, err := scheduler.Open(sc, store)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { sched.Close() })
-	tr := newPoliteTransport(sched, c.UserAgentHeader(), c.Fetch.MaxBody, 2*time.Second)
+	tr := wire.NewTransport(sched, "testbot/0.1.0", 10<<20, 2*time.Second)
 	var log []crawllog.RobotsEntry
-	l := newRobotsLayer(tr, store, cfg, "testbot", busy, func(e crawllog.RobotsEntry, _ *exchange) { log = append(log, e) })
+	l := New(tr, store, cfg, busy, func(e crawllog.RobotsEntry, _ *wire.Exchange) { log = append(log, e) })
 	return l, &log
 }
 
-func testRobotsConfig() config.RobotsConfig {
-	r := config.Default().Robots
-	r.RetryBase = 50 * time.Millisecond
-	return r
+// testRobotsConfig is the crawl's default robots.* settings for agent
+// testbot, retried soon.
+func testRobotsConfig() Config {
+	return Config{Agent: "testbot", MaxBytes: 512 << 10, CacheTTL: 24 * time.Hour, CacheSize: 10000, CacheBytes: 256 << 20,
+		RetryBase: 50 * time.Millisecond, MaxURLLength: 2048}
 }
 
 // RFC 9309 2.4: a crawler may keep using a cached copy while the host is
@@ -53,20 +54,20 @@ func TestRobotsLayerUsesGoodCopyWhileUnreachable(t *testing.T) {
 	}
 	l, log := newTestLayer(t, testRobotsConfig(), nil)
 	a := h.srv.URL
-	st, err := l.refresh(context.Background(), a)
-	if err != nil || st.rec.Outcome != outcomeParsed {
+	st, err := l.Refresh(context.Background(), a)
+	if err != nil || st.rec.Outcome != OutcomeParsed {
 		t.Fatalf("first fetch: %v %+v", err, st)
 	}
-	// max-age=0 is floored at minRobotsTTL, not refetched per page.
-	if ttl := st.rec.Expires.Sub(st.rec.Fetched); ttl != minRobotsTTL {
-		t.Errorf("cache lifetime %v, want the %v floor", ttl, minRobotsTTL)
+	// max-age=0 is floored at minTTL, not refetched per page.
+	if ttl := st.rec.Expires.Sub(st.rec.Fetched); ttl != minTTL {
+		t.Errorf("cache lifetime %v, want the %v floor", ttl, minTTL)
 	}
 	down.Store(true)
-	st, err = l.refresh(context.Background(), a)
+	st, err = l.Refresh(context.Background(), a)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !st.good() || !st.rec.Stale || st.rec.Failures != 1 {
+	if !st.Good() || !st.rec.Stale || st.rec.Failures != 1 {
 		t.Fatalf("want the previous good copy, marked stale: %+v", st.rec)
 	}
 	if st.group.Allowed("/private/x").Allowed {
@@ -75,7 +76,7 @@ func TestRobotsLayerUsesGoodCopyWhileUnreachable(t *testing.T) {
 	if wait := time.Until(st.rec.Expires); wait <= 0 || wait > time.Second {
 		t.Errorf("an unreachable host is retried soon with back-off, not cached for the run: expires in %v", wait)
 	}
-	if n := len(*log); n != 2 || (*log)[1].Outcome != outcomeUnreachable {
+	if n := len(*log); n != 2 || (*log)[1].Outcome != OutcomeUnreachable {
 		t.Errorf("every fetch and its outcome must be recorded: %+v", *log)
 	}
 }
@@ -84,14 +85,14 @@ func TestRobotsLayerUnreachableWithoutCopyDisallowsAll(t *testing.T) {
 	h := newTestHost(t)
 	h.robots = func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusTooManyRequests) }
 	l, _ := newTestLayer(t, testRobotsConfig(), nil)
-	st, err := l.refresh(context.Background(), h.srv.URL)
+	st, err := l.Refresh(context.Background(), h.srv.URL)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.good() || st.rec.Outcome != outcomeUnreachable {
+	if st.Good() || st.rec.Outcome != OutcomeUnreachable {
 		t.Fatalf("429 is unreachable (RFC 9309 2.3.1.4): %+v", st.rec)
 	}
-	if err := l.permit(h.srv.URL, h.URL("/")); err == nil {
+	if err := l.Permit(h.srv.URL, h.URL("/")); err == nil {
 		t.Error("nothing may be fetched from a host whose robots.txt is unreachable")
 	}
 }
@@ -109,7 +110,7 @@ func TestRobotsLayerEvictsOnlyIdleHosts(t *testing.T) {
 	cfg.CacheSize = 2
 	l, _ := newTestLayer(t, cfg, func(a string) bool { return a == busy })
 	for _, h := range hosts {
-		if _, err := l.refresh(context.Background(), h.srv.URL); err != nil {
+		if _, err := l.Refresh(context.Background(), h.srv.URL); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -125,7 +126,7 @@ func TestRobotsLayerEvictsOnlyIdleHosts(t *testing.T) {
 	}
 	// An evicted idle host comes back from the store without a new fetch.
 	before := len(hosts[1].requests())
-	if st, fresh := l.cached(hosts[1].srv.URL, time.Now()); st == nil || !fresh {
+	if st, fresh := l.Cached(hosts[1].srv.URL, time.Now()); st == nil || !fresh {
 		t.Error("evicted entry must reload from the persisted store")
 	}
 	if len(hosts[1].requests()) != before {
@@ -153,12 +154,12 @@ func TestRobotsLayerRedirectHops(t *testing.T) {
 		loop.pages[fmt.Sprintf("/robots.txt?hop=%d", i)] = loop.robots
 	}
 	l, _ := newTestLayer(t, testRobotsConfig(), nil)
-	st, err := l.refresh(context.Background(), start.srv.URL)
-	if err != nil || st.rec.Outcome != outcomeParsed || st.group.Allowed("/only-here").Allowed {
+	st, err := l.Refresh(context.Background(), start.srv.URL)
+	if err != nil || st.rec.Outcome != OutcomeParsed || st.group.Allowed("/only-here").Allowed {
 		t.Errorf("redirected robots.txt must apply to the original host: %v %+v", err, st.rec)
 	}
-	st, err = l.refresh(context.Background(), loop.srv.URL)
-	if err != nil || st.rec.Outcome != outcomeUnavailable || len(loop.requests()) != maxRobotsRedirects+1 {
+	st, err = l.Refresh(context.Background(), loop.srv.URL)
+	if err != nil || st.rec.Outcome != OutcomeUnavailable || len(loop.requests()) != MaxRedirects+1 {
 		t.Errorf("endless redirects: %d requests, outcome %+v, %v", len(loop.requests()), st.rec, err)
 	}
 }
@@ -183,7 +184,7 @@ func TestRobotsLayerCapsTheBodyItReads(t *testing.T) {
 	}
 	cfg := testRobotsConfig()
 	l, _ := newTestLayer(t, cfg, nil)
-	st, err := l.refresh(context.Background(), h.srv.URL)
+	st, err := l.Refresh(context.Background(), h.srv.URL)
 	if err != nil {
 		t.Fatal(err)
 	}

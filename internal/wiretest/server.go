@@ -1,4 +1,4 @@
-package crawler
+package wiretest
 
 import (
 	"bufio"
@@ -14,6 +14,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -21,13 +22,14 @@ import (
 	"github.com/crawlproject/crawl/archive"
 )
 
-// rawServer is an HTTP/1.1 server on 127.0.0.1 that answers each path with
+// Server is an HTTP/1.1 server on 127.0.0.1 that answers each path with
 // an exact byte sequence and keeps the exact bytes of every request it
-// received: what a WARC record must hold, byte for byte.
-type rawServer struct {
+// received: what a WARC record must hold, byte for byte. Safe for
+// concurrent use.
+type Server struct {
 	ln     net.Listener
 	tls    bool
-	routes map[string]rawRoute
+	routes map[string]Route
 
 	mu    sync.Mutex
 	got   map[string][][]byte // path -> requests received
@@ -36,18 +38,21 @@ type rawServer struct {
 	conns sync.WaitGroup
 }
 
-// rawRoute is the answer to one path.
-type rawRoute struct {
-	resp string
-	// end is what follows the answer: "" keeps the connection, "close"
+// Route is the answer to one path.
+type Route struct {
+	// Resp is the bytes sent in answer, exactly.
+	Resp string
+	// End is what follows the answer: "" keeps the connection, "close"
 	// closes it, "stall" waits (sending nothing) until the client leaves.
-	end string
-	// then, if set, answers every request to the path after the first.
-	then *rawRoute
+	End string
+	// Then, if set, answers every request to the path after the first.
+	Then *Route
 }
 
-// newRawServer starts a server; with cfg it speaks TLS.
-func newRawServer(t *testing.T, routes map[string]rawRoute, cfg *tls.Config) *rawServer {
+// NewServer starts a server answering routes (a path without a route,
+// and /robots.txt unless routes has it, is answered 404); with cfg it
+// speaks TLS. t's cleanup closes it and its connections.
+func NewServer(t testing.TB, routes map[string]Route, cfg *tls.Config) *Server {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -56,9 +61,9 @@ func newRawServer(t *testing.T, routes map[string]rawRoute, cfg *tls.Config) *ra
 	if cfg != nil {
 		ln = tls.NewListener(ln, cfg)
 	}
-	s := &rawServer{ln: ln, tls: cfg != nil, routes: routes, got: map[string][][]byte{}, open: map[net.Conn]bool{}}
+	s := &Server{ln: ln, tls: cfg != nil, routes: routes, got: map[string][][]byte{}, open: map[net.Conn]bool{}}
 	if _, ok := routes["/robots.txt"]; !ok {
-		routes["/robots.txt"] = rawRoute{resp: "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n"}
+		routes["/robots.txt"] = Route{Resp: "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n"}
 	}
 	go s.accept()
 	t.Cleanup(func() {
@@ -73,7 +78,7 @@ func newRawServer(t *testing.T, routes map[string]rawRoute, cfg *tls.Config) *ra
 	return s
 }
 
-func (s *rawServer) accept() {
+func (s *Server) accept() {
 	for {
 		c, err := s.ln.Accept()
 		if err != nil {
@@ -95,7 +100,7 @@ func (s *rawServer) accept() {
 }
 
 // serve answers the requests of one connection. Requests carry no body.
-func (s *rawServer) serve(c net.Conn) {
+func (s *Server) serve(c net.Conn) {
 	c.SetDeadline(time.Now().Add(30 * time.Second))
 	if tc, ok := c.(*tls.Conn); ok {
 		if tc.Handshake() != nil {
@@ -124,16 +129,16 @@ func (s *rawServer) serve(c net.Conn) {
 		again := len(s.got[path]) > 1
 		s.mu.Unlock()
 		route, ok := s.routes[path]
-		if ok && again && route.then != nil {
-			route = *route.then
+		if ok && again && route.Then != nil {
+			route = *route.Then
 		}
 		if !ok {
-			route = rawRoute{resp: "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n"}
+			route = Route{Resp: "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n"}
 		}
-		if _, err := io.WriteString(c, route.resp); err != nil {
+		if _, err := io.WriteString(c, route.Resp); err != nil {
 			return
 		}
-		switch route.end {
+		switch route.End {
 		case "close":
 			return
 		case "stall":
@@ -144,23 +149,34 @@ func (s *rawServer) serve(c net.Conn) {
 }
 
 // URL returns the absolute URL of path on this server.
-func (s *rawServer) URL(path string) string {
+func (s *Server) URL(path string) string {
 	scheme := "http"
 	if s.tls {
 		scheme = "https"
 	}
-	return scheme + "://" + s.ln.Addr().String() + path
+	return scheme + "://" + s.Addr() + path
 }
 
-// requests returns the requests received for path.
-func (s *rawServer) requests(path string) [][]byte {
+// Addr returns the server's "host:port".
+func (s *Server) Addr() string { return s.ln.Addr().String() }
+
+// Requests returns the requests received for path, each as its bytes.
+func (s *Server) Requests(path string) [][]byte {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.got[path]
 }
 
-// warcRecords reads every record of the WARC files under dir/archive.
-func warcRecords(t *testing.T, dir string) []*archive.Record {
+// ALPN returns the protocol negotiated on each TLS connection, in order.
+func (s *Server) ALPN() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.alpn)
+}
+
+// WARCRecords reads every record of the WARC files under dir/archive (a
+// crawl's output directory), checking each block digest.
+func WARCRecords(t testing.TB, dir string) []*archive.Record {
 	t.Helper()
 	files, _ := filepath.Glob(filepath.Join(dir, "archive", "*.warc.gz"))
 	if len(files) == 0 {
@@ -192,8 +208,8 @@ func warcRecords(t *testing.T, dir string) []*archive.Record {
 	return out
 }
 
-// recordsOf returns the records of type typ for target, in file order.
-func recordsOf(recs []*archive.Record, typ, target string) []*archive.Record {
+// RecordsOf returns the records of type typ for target, in file order.
+func RecordsOf(recs []*archive.Record, typ, target string) []*archive.Record {
 	var out []*archive.Record
 	for _, r := range recs {
 		if r.Type() == typ && r.Get("WARC-Target-URI") == target {
@@ -203,9 +219,9 @@ func recordsOf(recs []*archive.Record, typ, target string) []*archive.Record {
 	return out
 }
 
-// testCert returns a self-signed certificate for 127.0.0.1 and a pool
+// Cert returns a self-signed certificate for 127.0.0.1 and a pool
 // trusting it.
-func testCert(t *testing.T) (tls.Certificate, *x509.CertPool) {
+func Cert(t testing.TB) (tls.Certificate, *x509.CertPool) {
 	t.Helper()
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {

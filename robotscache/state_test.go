@@ -1,22 +1,21 @@
-package crawler
+package robotscache
 
 import (
 	"runtime"
 	"testing"
 	"time"
 
-	"github.com/crawlproject/crawl/config"
 	"github.com/crawlproject/crawl/scheduler"
 )
 
-// installed returns the state the layer builds for a cached record, as a
+// installed returns the state the cache builds for a cached record, as a
 // resumed run does.
-func installed(t *testing.T, cfg config.RobotsConfig, rec robotsRecord) *robotsState {
+func installed(t *testing.T, cfg Config, rec Record) *State {
 	t.Helper()
 	l, _ := newTestLayer(t, cfg, nil)
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.put(l.prepare(rec))
+	return l.put(Prepare(l.cfg, rec))
 }
 
 // TestCachedCutRobotsKeepsWholeLinesOnly: RFC 9309 2.5, a crawler parses up
@@ -24,7 +23,7 @@ func installed(t *testing.T, cfg config.RobotsConfig, rec robotsRecord) *robotsS
 // (or a timeout) is not re-read as whole when the limit is raised: its cut
 // last line ("Allow: /" of "Allow: /public") is not a rule.
 func TestCachedCutRobotsKeepsWholeLinesOnly(t *testing.T) {
-	rec := robotsRecord{Authority: "http://a.test:80", Outcome: outcomeParsed, Policy: "parse", Status: 200,
+	rec := Record{Authority: "http://a.test:80", Outcome: OutcomeParsed, Policy: "parse", Status: 200,
 		Body: []byte("User-agent: *\nDisallow: /\nAllow: /"), Truncated: true}
 	cfg := testRobotsConfig()
 	cfg.MaxBytes = 4 << 20
@@ -42,7 +41,7 @@ func TestCachedCutRobotsKeepsWholeLinesOnly(t *testing.T) {
 // robots.forbidden_disallows is read with the option as it is now: off,
 // RFC 9309 2.3.1.3 allows everything; on, everything is disallowed.
 func TestCachedForbiddenFollowsTheCurrentOption(t *testing.T) {
-	rec := robotsRecord{Authority: "http://a.test:80", Outcome: outcomeUnavailable, Policy: "disallow-all", Status: 403}
+	rec := Record{Authority: "http://a.test:80", Outcome: OutcomeUnavailable, Policy: "disallow-all", Status: 403}
 	cfg := testRobotsConfig()
 	cfg.ForbiddenDisallows = false
 	st := installed(t, cfg, rec)
@@ -70,9 +69,9 @@ func TestRefuseHoldsRobotsWeakly(t *testing.T) {
 	install := func(a string) scheduler.Rules {
 		l.mu.Lock()
 		defer l.mu.Unlock()
-		st := l.put(l.prepare(robotsRecord{Authority: a, Outcome: outcomeParsed, Policy: "parse", Status: 200, Body: body,
+		st := l.put(Prepare(l.cfg, Record{Authority: a, Outcome: OutcomeParsed, Policy: "parse", Status: 200, Body: body,
 			Expires: time.Now().Add(time.Hour)}))
-		return rulesOf(st, "testbot")
+		return st.Rules("testbot")
 	}
 	rules := install("http://a.test:80")
 	if _, _, _, refused := rules.Refuse("http://a.test/private/x"); !refused {
