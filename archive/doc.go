@@ -12,8 +12,6 @@
 //     with SURT keys (http://crawler.archive.org/articles/user_manual/glossary.html#surt).
 //   - RFC 4648 base32 for digests, RFC 9562 (version 4) for record ids,
 //     RFC 9112 section 2.2 for reading raw HTTP/1.x messages.
-//   - RFC 1951 (deflate) and RFC 1952 (gzip) for the members of small
-//     records, which the package encodes itself (smallmember.go).
 //
 // Writing: Open(Options) returns a Writer; WriteExchange archives one fetch
 // (request, response or revisit, metadata, linked by WARC-Concurrent-To);
@@ -40,22 +38,10 @@
 //     payload and reports a payload digest mismatch. The record holds the
 //     bytes as received either way (WARC 1.1 section 6.3.2).
 //   - Digests are "sha1:" or "sha256:" with RFC 4648 base32 (padded for
-//     sha256); one algorithm is used for the whole archive. With SHA-1, a
-//     response's block and payload digests are computed side by side in
-//     one loop on CPUs with the SHA extensions (package sha1pair): about
-//     the cost of one.
+//     sha256); one algorithm is used for the whole archive.
 //   - WARC-Date has whole-second precision (valid for WARC 1.0 readers too).
 //   - Records are compressed with klauspost/compress's gzip at
-//     Options.GzipLevel (default: its DefaultCompression, level 5), except
-//     that at levels up to 6 records under 4 KiB go through a small
-//     deflate encoder of this package: greedy LZ77 (4-byte hash, full
-//     32 KiB window), then one block with dynamic Huffman codes, the fixed
-//     codes or stored bytes, whichever is smallest. Its members have a
-//     minimal gzip header (no name, MTIME 0, OS 255). A general compressor
-//     spends most of a small record's time setting up and building
-//     tables; on request and metadata records this one takes less than
-//     half of klauspost's time per member, its members within 1% of level
-//     5's size (up to 4% for records of 3-4 KiB).
+//     Options.GzipLevel (default: its DefaultCompression, level 5).
 //   - Records are not fsynced one by one (the file is synced on rotation and
 //     Close): kill -9 loses nothing written, a power loss can lose the tail,
 //     which Open then truncates.

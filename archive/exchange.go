@@ -72,9 +72,7 @@ func (w *Writer) WriteExchange(e Exchange) error {
 	contentType := head.get("Content-Type")
 	d := w.digester()
 	defer w.digesters.Put(d)
-	// A response record's block digest is computed with the payload's, side
-	// by side; a revisit record does not use it and digests its header.
-	blockDigest, payloadDigest := d.digestPair(e.Response, payload)
+	payloadDigest := d.digest(payload)
 
 	var ref revisitRef
 	revisit := false
@@ -144,7 +142,7 @@ func (w *Writer) WriteExchange(e Exchange) error {
 	if revisit {
 		// revisit (WARC 1.1 section 6.7.2): the block is the HTTP header only.
 		block := e.Response[:head.bodyOffset]
-		blockDigest = d.digest(block)
+		blockDigest := d.digest(block)
 		f = append(common("revisit", respID),
 			Field{"WARC-Concurrent-To", reqID},
 			Field{"WARC-Profile", RevisitProfile})
@@ -165,7 +163,7 @@ func (w *Writer) WriteExchange(e Exchange) error {
 		// response (WARC 1.1 section 6.3)
 		f = append(common("response", respID),
 			Field{"WARC-Concurrent-To", reqID},
-			Field{"WARC-Block-Digest", blockDigest})
+			Field{"WARC-Block-Digest", d.digest(e.Response)})
 		if head.complete {
 			f = append(f, Field{"WARC-Payload-Digest", payloadDigest})
 		} else {

@@ -6,6 +6,7 @@ import (
 	"compress/gzip"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -116,4 +117,14 @@ func openMirrorWriter(t *testing.T) (string, *Writer, func(Exchange)) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// randomBytes returns n pseudo-random bytes, the same for each seed.
+func randomBytes(seed uint64, n int) []byte {
+	rng := rand.New(rand.NewPCG(seed, seed+1))
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(rng.Uint32())
+	}
+	return b
 }

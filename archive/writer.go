@@ -45,13 +45,9 @@ type Options struct {
 	// Dedupe writes a revisit record (identical-payload-digest profile)
 	// instead of a response when a 2xx payload was archived before.
 	Dedupe bool
-	// GzipLevel is the level of klauspost/compress's gzip, 1 (fastest) to
-	// 9 (smallest); 0 selects its gzip.DefaultCompression, level 5. At
-	// levels 0 to 6, records under 4 KiB (requests, metadata, warcinfo,
-	// redirects, most robots.txt files) are compressed by the package's own
-	// small-record deflate encoder instead: about the size of level 5's
-	// members at a fraction of the cost per member. Levels 7 to 9 use
-	// klauspost's compressor for every record.
+	// GzipLevel is the level of klauspost/compress's gzip for every
+	// record, 1 (fastest) to 9 (smallest); 0 selects its
+	// gzip.DefaultCompression, level 5.
 	GzipLevel int
 	// Software names the crawler and its version in the warcinfo record.
 	Software string
