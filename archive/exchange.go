@@ -211,11 +211,13 @@ func (w *Writer) WriteExchange(e Exchange) error {
 	switch {
 	case ie.Location != "":
 		// Links to this URL then lead to the file of its target.
-		w.mirror.redirect(e.TargetURI, ie.Location)
+		w.mirror.Redirect(e.TargetURI, ie.Location)
 	case !e.Failed && head.status >= 200 && head.status < 300:
 		// A body cut short is mirrored as far as it came, as a browser
 		// shows it; a later whole fetch of the URL replaces the file.
-		return w.mirror.store(e.TargetURI, &head, payload, e.Truncated != "")
+		return wrapMirror(w.mirror.Store(MirrorResponse{URL: e.TargetURI, ContentType: contentType,
+			TransferEncoding: head.get("Transfer-Encoding"), ContentEncoding: head.get("Content-Encoding"),
+			Payload: payload, Truncated: e.Truncated != ""}))
 	}
 	return nil
 }

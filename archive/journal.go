@@ -65,9 +65,9 @@ func (w *Writer) addEntry(e indexEntry, resumed bool) {
 	if resumed && w.mirror != nil {
 		switch {
 		case isDedupable(e.Status):
-			w.mirror.recall(e.URL, e.ContentType)
+			w.mirror.Recall(e.URL, e.ContentType)
 		case e.Location != "":
-			w.mirror.redirect(e.URL, e.Location)
+			w.mirror.Redirect(e.URL, e.Location)
 		}
 	}
 }

@@ -82,8 +82,8 @@ func newHash(algo string) (hash.Hash, error) {
 }
 
 // Digest returns the labelled digest "algo:BASE32" of the concatenated parts,
-// as written in WARC-Block-Digest and WARC-Payload-Digest (WARC 1.1 section
-// 5.8): RFC 4648 base32 with its standard alphabet and padding.
+// as written in WARC-Block-Digest and WARC-Payload-Digest (WARC 1.1
+// sections 5.8 and 5.9): RFC 4648 base32 with its standard alphabet and padding.
 func Digest(algo string, parts ...[]byte) (string, error) {
 	d, err := newDigester(algo)
 	if err != nil {

@@ -40,8 +40,11 @@ type Options struct {
 	// Digest is DigestSHA1 (default) or DigestSHA256, used for every block
 	// and payload digest.
 	Digest string
-	// Mirror also writes a browsable copy of 2xx responses under Dir/mirror.
-	Mirror bool
+	// NewMirror, if set, makes the Mirror that keeps a copy of the
+	// responses under root, Dir/mirror (package mirror's New makes the
+	// browsable one). Open calls it once, holding the directory lock,
+	// before it reads back what earlier runs archived.
+	NewMirror func(root string) Mirror
 	// Dedupe writes a revisit record (identical-payload-digest profile)
 	// instead of a response when a 2xx payload was archived before.
 	Dedupe bool
@@ -72,7 +75,7 @@ type revisitRef struct {
 type Writer struct {
 	opts   Options
 	pool   memberPool
-	mirror *mirror  // nil unless Options.Mirror
+	mirror Mirror   // nil unless Options.NewMirror
 	lock   *os.File // holds the directory lock until Close
 	// digesters holds *digester of Options.Digest, for WriteExchange.
 	digesters sync.Pool
@@ -135,8 +138,8 @@ func Open(opts Options) (*Writer, error) {
 	}
 	w := &Writer{opts: opts, lock: lock, dedupe: make(map[string]revisitRef)}
 	w.pool.level = opts.GzipLevel
-	if opts.Mirror {
-		w.mirror = newMirror(filepath.Join(opts.Dir, "mirror"))
+	if opts.NewMirror != nil {
+		w.mirror = opts.NewMirror(filepath.Join(opts.Dir, "mirror"))
 	}
 	if err := w.start(); err != nil {
 		if w.journal != nil {
@@ -306,7 +309,7 @@ func (w *Writer) Close() error {
 		err = ierr
 	}
 	if w.mirror != nil {
-		if merr := w.mirror.rewriteLinks(); err == nil {
+		if merr := wrapMirror(w.mirror.Close()); err == nil {
 			err = merr
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 
 	"github.com/crawlproject/crawl/archive"
+	"github.com/crawlproject/crawl/mirror"
 	"github.com/crawlproject/crawl/scheduler"
 )
 
@@ -63,7 +64,7 @@ func archiveOptions(cfg Config) archive.Options {
 		Prefix:      "crawl",
 		MaxFileSize: cfg.Archive.MaxFileSize,
 		Digest:      cfg.Archive.Digest,
-		Mirror:      cfg.Archive.Mirror,
+		NewMirror:   newMirror(cfg.Archive.Mirror),
 		Dedupe:      cfg.Archive.Dedupe,
 		Software:    fmt.Sprintf("crawl/%s (+%s)", Version, ProjectURL),
 		Info: []archive.Field{
@@ -78,4 +79,13 @@ func archiveOptions(cfg Config) archive.Options {
 			{Name: "politeness-max-crawl-delay", Value: p.MaxCrawlDelay.String() + " (" + p.CrawlDelayPolicy + ")"},
 		},
 	}
+}
+
+// newMirror is the archive's maker of the browsable mirror when it is on,
+// else nil.
+func newMirror(on bool) func(root string) archive.Mirror {
+	if !on {
+		return nil
+	}
+	return func(root string) archive.Mirror { return mirror.New(root) }
 }
