@@ -14,8 +14,8 @@ import (
 // ErrClosed is returned by WriteExchange after Close.
 var ErrClosed = errors.New("archive: writer closed")
 
-// ErrMirror is wrapped by WriteExchange errors that concern only the
-// browsable mirror: the exchange's WARC records were written and indexed.
+// ErrMirror is wrapped by WriteExchange and Close errors that concern only
+// the Mirror: the exchange's WARC records were written and indexed.
 var ErrMirror = errors.New("archive: mirror")
 
 // DefaultMaxFileSize is the rotation size used when Options.MaxFileSize is 0.
@@ -287,7 +287,8 @@ func (w *Writer) closeFile() error {
 }
 
 // Close syncs and closes the current WARC file, writes the sorted
-// index.cdxj and, with Mirror, rewrites links in the mirrored HTML files.
+// index.cdxj and then closes the Mirror, if any (package mirror's rewrites
+// the links of its HTML files).
 // Call it after every WriteExchange has returned; WriteExchange calls after
 // Close return ErrClosed. Calling Close again returns nil.
 func (w *Writer) Close() error {

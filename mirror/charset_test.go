@@ -105,8 +105,8 @@ func TestMirrorKeepsATruncatedPage(t *testing.T) {
 	if b, err := os.ReadFile(mustMirrorPath(t, root, "http://example.com/cut.html")); err != nil || string(b) != "<html>whole</html>" {
 		t.Errorf("cut.html's mirror file after the whole fetch: %v, %q", err, b)
 	}
-	// Review 31: a fetch that failed mid-body (a reset) is archived, but
-	// what arrived is not the page.
+	// A fetch that failed mid-body (a reset, Exchange.Failed) is archived,
+	// but what arrived is not taken for the page.
 	if _, err := os.Stat(mustMirrorPath(t, root, "http://example.com/reset.html")); err == nil {
 		t.Error("a failed fetch's fragment was mirrored as the page")
 	}
