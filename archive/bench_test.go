@@ -1,18 +1,13 @@
 package archive
 
 import (
-	"bytes"
-	"compress/gzip"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-
-	kpgzip "github.com/klauspost/compress/gzip"
 )
 
 // benchPages makes n distinct HTML pages of about size bytes, built from
@@ -137,42 +132,4 @@ func BenchmarkWriteExchangeParallel(b *testing.B) {
 	})
 	b.StopTimer()
 	w.Close()
-}
-
-// BenchmarkGzipDefaultBaseline compresses the same 10,000 responses, and
-// nothing else, with gzip at its default level: klauspost's (level 5, the
-// one the writer uses) and the standard library's (level 6). The first is
-// the ceiling for BenchmarkWrite10kPages on this machine at the moment it
-// runs; the ratio lets the test data be compared with real pages.
-func BenchmarkGzipDefaultBaseline(b *testing.B) {
-	pages := benchPages(10000, 20<<10)
-	total := 0
-	for _, p := range pages {
-		total += len(p)
-	}
-	kp, _ := kpgzip.NewWriterLevel(nil, kpgzip.DefaultCompression)
-	for _, c := range []struct {
-		name string
-		zw   interface {
-			io.WriteCloser
-			Reset(io.Writer)
-		}
-	}{{"klauspost", kp}, {"stdlib", gzip.NewWriter(nil)}} {
-		b.Run(c.name, func(b *testing.B) {
-			b.SetBytes(int64(total))
-			var buf bytes.Buffer
-			out := 0
-			for b.Loop() {
-				out = 0
-				for _, p := range pages {
-					buf.Reset()
-					c.zw.Reset(&buf)
-					c.zw.Write(p)
-					c.zw.Close()
-					out += buf.Len()
-				}
-			}
-			b.ReportMetric(float64(total)/float64(out), "ratio")
-		})
-	}
 }

@@ -1,19 +1,26 @@
 // Package archive writes what the crawler fetched as a web archive that
 // replay and preservation tools read: WARC 1.1 files (one gzip member per
-// record, rotated by size), a sorted CDXJ index, and optionally a browsable
-// mirror on disk.
+// record, rotated by size) and a sorted CDXJ index. An optional Mirror
+// (the browsable copy of package mirror) is handed each archived
+// response; the package itself knows nothing of HTML.
 //
 // Specifications followed:
-//   - WARC 1.1 (ISO 28500:2017), https://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/
-//     records (section 4), named fields (5), warcinfo/request/response/
-//     metadata/revisit records (6), Annex D record-at-a-time gzip.
-//   - Revisit profile "identical payload digest" (WARC 1.1 section 6.7.2).
-//   - CDXJ as read by pywb, https://pywb.readthedocs.io/en/latest/manual/indexing.html,
-//     with SURT keys (http://crawler.archive.org/articles/user_manual/glossary.html#surt).
-//   - RFC 4648 base32 for digests, RFC 9562 (version 4) for record ids,
-//     RFC 9112 section 2.2 for reading raw HTTP/1.x messages.
-//   - RFC 1951 (deflate) and RFC 1952 (gzip) for the members of small
-//     records, which the package encodes itself (smallmember.go).
+//   - WARC 1.1, the IIPC's text of ISO 28500:2017 (Information and
+//     documentation, WARC file format): the file and record model
+//     (section 4), the named fields (section 5: WARC-Date 5.4,
+//     WARC-Block-Digest 5.8, WARC-Payload-Digest 5.9, WARC-Truncated
+//     5.15), the warcinfo (6.2), response (6.3), request (6.5), metadata
+//     (6.6) and revisit (6.7) records, the "identical payload digest"
+//     revisit profile (6.7.2), and record-at-a-time compression (Annex
+//     D.2: one gzip member per record).
+//   - CDXJ as pywb defines and reads it (pywb manual, chapter "Indexing",
+//     section "Index Formats", "CDXJ Format"): a SURT key, a 14-digit
+//     timestamp and a JSON object per line, sorted; the SURT keys of the
+//     python surt library's default transform (Heritrix's "Sort-friendly
+//     URI Reordering Transform").
+//   - RFC 4648 section 6 (base32) for digests, RFC 9562 section 5.4
+//     (version 4 UUIDs) for record ids, RFC 9112 section 2.2 for reading
+//     raw HTTP/1.x messages, RFC 1952 (gzip) for the members.
 //
 // Writing: Open(Options) returns a Writer; WriteExchange archives one fetch
 // (request, response or revisit, metadata, linked by WARC-Concurrent-To);
@@ -40,22 +47,10 @@
 //     payload and reports a payload digest mismatch. The record holds the
 //     bytes as received either way (WARC 1.1 section 6.3.2).
 //   - Digests are "sha1:" or "sha256:" with RFC 4648 base32 (padded for
-//     sha256); one algorithm is used for the whole archive. With SHA-1, a
-//     response's block and payload digests are computed side by side in
-//     one loop on CPUs with the SHA extensions (package sha1pair): about
-//     the cost of one.
+//     sha256); one algorithm is used for the whole archive.
 //   - WARC-Date has whole-second precision (valid for WARC 1.0 readers too).
 //   - Records are compressed with klauspost/compress's gzip at
-//     Options.GzipLevel (default: its DefaultCompression, level 5), except
-//     that at levels up to 6 records under 4 KiB go through a small
-//     deflate encoder of this package: greedy LZ77 (4-byte hash, full
-//     32 KiB window), then one block with dynamic Huffman codes, the fixed
-//     codes or stored bytes, whichever is smallest. Its members have a
-//     minimal gzip header (no name, MTIME 0, OS 255). A general compressor
-//     spends most of a small record's time setting up and building
-//     tables; on request and metadata records this one takes less than
-//     half of klauspost's time per member, its members within 1% of level
-//     5's size (up to 4% for records of 3-4 KiB).
+//     Options.GzipLevel (default: its DefaultCompression, level 5).
 //   - Records are not fsynced one by one (the file is synced on rotation and
 //     Close): kill -9 loses nothing written, a power loss can lose the tail,
 //     which Open then truncates.
@@ -65,7 +60,7 @@
 //     revisits after a resume refer to responses of earlier runs.
 //   - A metadata record is written only when Exchange.Metadata is not
 //     empty; robots.txt exchanges (IsRobots) are archived and indexed but
-//     never mirrored.
+//     never handed to the Mirror.
 //   - The CDXJ "digest" drops the "sha1:" label as pywb does; sha256 keeps
 //     its label. SURT keys are those pywb computes (python surt's
 //     default transform, see SURT), with three approximations: a
@@ -84,39 +79,11 @@
 //     Close): a crash loses at most that tail of it, and Open finds those
 //     records by scanning. WARC data is never buffered: each exchange is
 //     one write to the file.
-//   - The mirror stores decoded bodies (chunked, gzip, deflate) of 2xx
-//     responses; bodies in other codings (br, zstd) or larger than 256 MiB
-//     decoded stay in the WARC only. A body cut short (WARC-Truncated) is
-//     mirrored as far as it came and decoded, as a browser shows it, unless
-//     the fetch failed (Exchange.Failed: a reset or timeout mid-body); a
-//     later whole fetch of the URL replaces the file. Link rewriting covers
-//     href/src of the usual tags, img lowsrc, the background of body, table,
-//     td and th, object data and video poster and the URL in a meta
-//     refresh's content, not srcset or CSS url(); a <base href> is honoured
-//     and then removed, as the rewritten links are relative to the file.
-//     Only the URL text of a rewritten attribute changes (as with wget -k):
-//     the case of tags, quoting, entities and every octet of a page in
-//     another charset stay as received; of duplicate link attributes the
-//     first is the link, as for a browser. Links are read as the crawler
-//     read them (package pageenc): in the page's encoding, the path in UTF-8
-//     and the query in that encoding, tabs and newlines dropped and
-//     back-slashes read as slashes. Links to pages not mirrored become
-//     absolute URLs (as wget -k makes them), links to a URL that redirected
-//     lead to its target's file. URLs that RFC 3986 6.2.2.1 and 6.2.2.2 make
-//     equal (case of scheme, host and escapes, escaped unreserved
-//     characters), or that differ by an empty port ("host:", 6.2.3), share
-//     one file; all others get their own: https hosts live in "host@https",
-//     and a reserved character the URL percent-encoded is written "%%XX",
-//     apart from the literal one (see MirrorPath). A link is matched to a
-//     file after the rest of 6.2.2 and 6.2.3 too (dot segments, default
-//     port, empty query), so it finds the file of a URL that differs from it
-//     only so. When a path is both a file and a directory prefix ("/a" and
-//     "/a/b"), the file is stored as "a@f" beside the directory (see
-//     MirrorPath for the other '@' tags). Windows device names (CON,
-//     NUL, ...) are not renamed.
 //   - One Writer per directory: Open takes a flock on Dir/.lock (released
 //     by the kernel if the process dies). Platforms without flock get no
 //     such protection.
 //   - Mirror failures do not lose archive data: WriteExchange reports them
-//     wrapped in ErrMirror after the WARC records are written.
+//     wrapped in ErrMirror after the WARC records are written. The journal
+//     keeps each response's Content-Type and each redirect's Location, so
+//     that Open hands the Mirror what earlier runs archived.
 package archive

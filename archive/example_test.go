@@ -3,7 +3,6 @@ package archive_test
 import (
 	"fmt"
 	"io"
-	"net/url"
 	"os"
 	"path/filepath"
 	"time"
@@ -76,13 +75,6 @@ func ExampleNewReader() {
 	// warcinfo  <nil> <nil>
 	// request http://example.com/ <nil> <nil>
 	// response http://example.com/ <nil> <nil>
-}
-
-func ExampleMirrorPath() {
-	u, _ := url.Parse("http://example.com/docs/../%2e%2e/Guide?page=2")
-	p, _ := archive.MirrorPath("/out/mirror", u)
-	fmt.Println(p)
-	// Output: /out/mirror/example.com/docs/%2E%2E/%2E%2E/Guide@c8dd65d0952ed@qbc7c7eb0ad0a
 }
 
 func ExampleRebuildIndex() {

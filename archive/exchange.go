@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// Truncation reasons accepted in Exchange.Truncated (WARC 1.1 section 5.13).
+// Truncation reasons accepted in Exchange.Truncated (WARC 1.1 section 5.15).
 const (
 	TruncatedLength      = "length"
 	TruncatedTime        = "time"
@@ -46,178 +46,66 @@ type Exchange struct {
 	IsRobots bool
 }
 
-// member locates one gzip member inside an exchange's buffer.
-type member struct {
-	off, length int
-	cdx         *cdxEntry // index entry of a response or revisit
-}
-
 // WriteExchange archives one fetch: a request record, a response record (or
 // a revisit record when Dedupe is on and the payload was stored before) and,
 // if e.Metadata is not empty, a metadata record, linked by
 // WARC-Concurrent-To. The records are compressed before the file lock is
 // taken and written with a single write, so a crash leaves at most a torn
-// tail that Open truncates. It then updates the index and the mirror; an
-// error wrapping ErrMirror means only the mirror copy failed.
+// tail that Open truncates. It then updates the index and hands the
+// response to the Mirror, if any; an error wrapping ErrMirror means only
+// the mirror copy failed.
 func (w *Writer) WriteExchange(e Exchange) error {
 	if err := validateExchange(e); err != nil {
 		return err
 	}
-	date := e.Date
-	if date.IsZero() {
-		date = w.opts.Now()
-	}
-	head := parseHTTPHead(e.Response)
-	payload := e.Response[head.bodyOffset:]
-	contentType := head.get("Content-Type")
-	d := w.digester()
-	defer w.digesters.Put(d)
-	// A response record's block digest is computed with the payload's, side
-	// by side; a revisit record does not use it and digests its header.
-	blockDigest, payloadDigest := d.digestPair(e.Response, payload)
-
-	var ref revisitRef
-	revisit := false
-	canDedupe := w.opts.Dedupe && e.Truncated == "" && head.complete && len(payload) > 0 &&
-		head.status >= 200 && head.status < 300
-	if canDedupe {
-		w.mu.Lock()
-		ref, revisit = w.dedupe[payloadDigest]
-		w.mu.Unlock()
-	}
-
-	ids := [3]string{}
-	for i := range ids {
-		id, err := w.opts.newID()
-		if err != nil {
-			return err
-		}
-		ids[i] = id
-	}
-	reqID, respID, metaID := ids[0], ids[1], ids[2]
-	wdate := formatDate(date)
-	// Each record's header fields are built in fieldBuf, which compress is
-	// done with before the next record starts.
-	var fieldBuf [16]Field
-	common := func(typ, id string) []Field {
-		f := append(fieldBuf[:0], Field{"WARC-Type", typ}, Field{"WARC-Record-ID", id}, Field{"WARC-Date", wdate},
-			Field{"WARC-Target-URI", e.TargetURI})
-		if e.IP != "" {
-			f = append(f, Field{"WARC-IP-Address", e.IP})
-		}
-		return f
-	}
-
-	buf := w.pool.buffer()
-	defer w.pool.release(buf)
-	var memberBuf [3]member
-	members := memberBuf[:0]
-	add := func(fields []Field, block ...[]byte) error {
-		start := buf.Len()
-		if err := w.pool.compress(buf, fields, block...); err != nil {
-			return err
-		}
-		members = append(members, member{off: start, length: buf.Len() - start})
-		return nil
-	}
-
-	// request (WARC 1.1 section 6.4)
-	reqHead := parseHTTPHead(e.Request)
-	reqBlockDigest := d.digest(e.Request)
-	f := append(common("request", reqID),
-		Field{"WARC-Concurrent-To", respID},
-		Field{"WARC-Block-Digest", reqBlockDigest})
-	if reqHead.complete {
-		reqPayloadDigest := d.digest(e.Request[reqHead.bodyOffset:])
-		f = append(f, Field{"WARC-Payload-Digest", reqPayloadDigest})
-	}
-	f = append(f, Field{"Content-Type", typeHTTPRequest})
-	if err := add(f, e.Request); err != nil {
+	var x exchangeRecords
+	if err := x.start(w, e); err != nil {
 		return err
 	}
-
-	entry := &cdxEntry{key: SURT(e.TargetURI), timestamp: date.UTC().Format("20060102150405"), URL: e.TargetURI,
-		Digest: strings.TrimPrefix(payloadDigest, DigestSHA1+":")}
-	if head.status != 0 {
-		entry.Status = strconv.Itoa(head.status)
-	}
-	if revisit {
-		// revisit (WARC 1.1 section 6.7.2): the block is the HTTP header only.
-		block := e.Response[:head.bodyOffset]
-		blockDigest = d.digest(block)
-		f = append(common("revisit", respID),
-			Field{"WARC-Concurrent-To", reqID},
-			Field{"WARC-Profile", RevisitProfile})
-		if ref.id != "" {
-			f = append(f, Field{"WARC-Refers-To", ref.id})
-		}
-		f = append(f,
-			Field{"WARC-Refers-To-Target-URI", ref.uri},
-			Field{"WARC-Refers-To-Date", ref.date},
-			Field{"WARC-Block-Digest", blockDigest},
-			Field{"WARC-Payload-Digest", payloadDigest},
-			Field{"Content-Type", typeHTTPResponse})
-		entry.Mime = "warc/revisit"
-		if err := add(f, block); err != nil {
-			return err
-		}
-	} else {
-		// response (WARC 1.1 section 6.3)
-		f = append(common("response", respID),
-			Field{"WARC-Concurrent-To", reqID},
-			Field{"WARC-Block-Digest", blockDigest})
-		if head.complete {
-			f = append(f, Field{"WARC-Payload-Digest", payloadDigest})
-		} else {
-			entry.Digest = ""
-		}
-		if e.Truncated != "" {
-			f = append(f, Field{"WARC-Truncated", e.Truncated})
-		}
-		f = append(f, Field{"Content-Type", typeHTTPResponse})
-		if contentType != "" {
-			mt, _, _ := strings.Cut(contentType, ";")
-			entry.Mime = strings.TrimSpace(mt)
-		}
-		if err := add(f, e.Response); err != nil {
-			return err
-		}
-	}
-	members[1].cdx = entry
-
-	if len(e.Metadata) > 0 {
-		// metadata (WARC 1.1 section 6.6)
-		block := fieldsBlock(e.Metadata)
-		blockDigest := d.digest(block)
-		f = []Field{{"WARC-Type", "metadata"}, {"WARC-Record-ID", metaID}, {"WARC-Date", wdate},
-			{"WARC-Target-URI", e.TargetURI}, {"WARC-Concurrent-To", respID},
-			{"WARC-Block-Digest", blockDigest}, {"Content-Type", typeWARCFields}}
-		if err := add(f, block); err != nil {
-			return err
-		}
-	}
-
-	ie := indexEntry{URL: e.TargetURI, Status: entry.Status, ContentType: indexed(contentType)}
-	if isRedirect(entry.Status) {
-		ie.Location = indexed(head.get("Location"))
-	}
-	if canDedupe && !revisit {
-		ie.Digest, ie.Date, ie.ID = payloadDigest, wdate, respID
-	}
-	if err := w.commit(buf.Bytes(), members, ie); err != nil {
+	defer x.release()
+	ref, revisit := w.revisitOf(&x)
+	if err := x.writeRecords(ref, revisit); err != nil {
 		return err
 	}
+	ie := x.indexEntry(w.opts.Dedupe && x.dedupable && !revisit)
+	if err := w.commit(x.buf.Bytes(), x.members[:x.n], ie); err != nil {
+		return err
+	}
+	return w.mirrorExchange(&x, ie.Location)
+}
+
+// revisitOf returns the response a revisit record for x would refer to,
+// and whether there is one: only with Options.Dedupe, for a payload x may
+// be deduplicated by that was archived before.
+func (w *Writer) revisitOf(x *exchangeRecords) (revisitRef, bool) {
+	if !w.opts.Dedupe || !x.dedupable {
+		return revisitRef{}, false
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	ref, ok := w.dedupe[x.payloadDigest]
+	return ref, ok
+}
+
+// mirrorExchange hands the exchange of x, whose records are written, to
+// the Mirror: a redirect (location, as indexed) to Redirect, a 2xx
+// response of a fetch that did not fail to Store. Robots.txt exchanges and
+// responses whose header block did not end are not handed over.
+func (w *Writer) mirrorExchange(x *exchangeRecords, location string) error {
+	e, head := &x.e, &x.head
 	if w.mirror == nil || e.IsRobots || !head.complete {
 		return nil
 	}
 	switch {
-	case ie.Location != "":
+	case location != "":
 		// Links to this URL then lead to the file of its target.
-		w.mirror.redirect(e.TargetURI, ie.Location)
+		w.mirror.Redirect(e.TargetURI, location)
 	case !e.Failed && head.status >= 200 && head.status < 300:
 		// A body cut short is mirrored as far as it came, as a browser
 		// shows it; a later whole fetch of the URL replaces the file.
-		return w.mirror.store(e.TargetURI, &head, payload, e.Truncated != "")
+		return wrapMirror(w.mirror.Store(MirrorResponse{URL: e.TargetURI, ContentType: x.contentType,
+			TransferEncoding: head.get("Transfer-Encoding"), ContentEncoding: head.get("Content-Encoding"),
+			Payload: x.payload, Truncated: e.Truncated != ""}))
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"compress/gzip"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -101,19 +102,12 @@ func page(url, path, body string) Exchange {
 	}
 }
 
-// openMirrorWriter opens a Writer with the mirror on in a new directory,
-// and returns it with a WriteExchange that fails the test on error.
-func openMirrorWriter(t *testing.T) (string, *Writer, func(Exchange)) {
-	t.Helper()
-	dir := t.TempDir()
-	w, err := Open(Options{Dir: dir, Mirror: true})
-	if err != nil {
-		t.Fatal(err)
+// randomBytes returns n pseudo-random bytes, the same for each seed.
+func randomBytes(seed uint64, n int) []byte {
+	rng := rand.New(rand.NewPCG(seed, seed+1))
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(rng.Uint32())
 	}
-	return dir, w, func(e Exchange) {
-		t.Helper()
-		if err := w.WriteExchange(e); err != nil {
-			t.Fatal(err)
-		}
-	}
+	return b
 }

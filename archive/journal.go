@@ -53,7 +53,8 @@ func entryFor(rec *Record, file string, off, length int64) (indexEntry, bool) {
 }
 
 // addEntry records an entry in the index and the revisit table; resumed
-// entries (from an earlier run) also re-register their mirror files.
+// entries (from an earlier run) are also handed to the Mirror (Recall,
+// Redirect).
 // Callers hold w.mu or own w.
 func (w *Writer) addEntry(e indexEntry, resumed bool) {
 	w.entries = append(w.entries, e)
@@ -65,9 +66,9 @@ func (w *Writer) addEntry(e indexEntry, resumed bool) {
 	if resumed && w.mirror != nil {
 		switch {
 		case isDedupable(e.Status):
-			w.mirror.recall(e.URL, e.ContentType)
+			w.mirror.Recall(e.URL, e.ContentType)
 		case e.Location != "":
-			w.mirror.redirect(e.URL, e.Location)
+			w.mirror.Redirect(e.URL, e.Location)
 		}
 	}
 }

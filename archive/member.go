@@ -12,29 +12,14 @@ import (
 	"github.com/klauspost/compress/gzip"
 )
 
-// smallRecordLimit is the record size (header, block and trailer) below
-// which memberPool.compress uses smallEncoder at gzip levels up to
-// smallMaxLevel. Measured on request, metadata, robots.txt and redirect
-// records (BenchmarkSmallMember, instructions under callgrind): up to
-// 2.5 KB smallEncoder's members are within 1% of klauspost's level 5 at
-// 45-60% of its instructions, at 3-3.5 KB within 3.3% at 61-67%; at 6.5
-// KB its greedy parse is 5% larger for 70%, no longer worth it.
-const smallRecordLimit = 4 << 10
-
-// smallMaxLevel is the highest Options.GzipLevel at which small records
-// go through smallEncoder; levels above it ask for the smallest output,
-// so every record goes through klauspost's compressor.
-const smallMaxLevel = 6
-
 // memberPool recycles gzip writers and buffers across records; the zero
 // value is ready to use (default gzip level) and safe for concurrent use.
 type memberPool struct {
 	level int // gzip level; 0 means gzip.DefaultCompression
 
-	gz    sync.Pool // *gzip.Writer
-	small sync.Pool // *smallEncoder
-	hdr   sync.Pool // *[]byte
-	out   sync.Pool // *bytes.Buffer holding an exchange's members
+	gz  sync.Pool // *gzip.Writer
+	hdr sync.Pool // *[]byte
+	out sync.Pool // *bytes.Buffer holding an exchange's members
 }
 
 // buffer returns an empty output buffer; give it back with release.
@@ -54,11 +39,23 @@ func (p *memberPool) release(b *bytes.Buffer) {
 	p.out.Put(b)
 }
 
-// compress returns one complete gzip member holding one WARC record: the
-// header fields (Content-Length is appended), the block parts and the
-// trailing CRLF CRLF (WARC 1.1 Annex D: one record per gzip member).
-// Records smaller than smallRecordLimit are compressed by smallEncoder
-// unless the level asks for more than the default.
+// writer returns a gzip writer at the pool's level writing to dst; give
+// it back with putWriter.
+func (p *memberPool) writer(dst *bytes.Buffer) (*gzip.Writer, error) {
+	if zw, _ := p.gz.Get().(*gzip.Writer); zw != nil {
+		zw.Reset(dst)
+		return zw, nil
+	}
+	level := p.level
+	if level == 0 {
+		level = gzip.DefaultCompression
+	}
+	return gzip.NewWriterLevel(dst, level)
+}
+
+// compress appends one complete gzip member holding one WARC record to
+// dst: the header fields (Content-Length is appended), the block parts and
+// the trailing CRLF CRLF (WARC 1.1 Annex D: one record per gzip member).
 func (p *memberPool) compress(dst *bytes.Buffer, fields []Field, block ...[]byte) error {
 	n := 0
 	for _, b := range block {
@@ -69,37 +66,11 @@ func (p *memberPool) compress(dst *bytes.Buffer, fields []Field, block ...[]byte
 		hp = new([]byte)
 	}
 	hdr := appendHeader((*hp)[:0], fields, n)
-	if p.level <= smallMaxLevel && len(hdr)+n+len(recordTrailer) < smallRecordLimit {
-		rec := hdr
-		for _, b := range block {
-			rec = append(rec, b...)
-		}
-		rec = append(rec, recordTrailer...)
-		enc, _ := p.small.Get().(*smallEncoder)
-		if enc == nil {
-			enc = newSmallEncoder()
-		}
-		enc.writeMember(dst, rec)
-		p.small.Put(enc)
-		*hp = rec
-		p.hdr.Put(hp)
-		return nil
+	zw, err := p.writer(dst)
+	if err != nil {
+		return fmt.Errorf("archive: compress record: %w", err)
 	}
-
-	zw, _ := p.gz.Get().(*gzip.Writer)
-	if zw == nil {
-		level := p.level
-		if level == 0 {
-			level = gzip.DefaultCompression
-		}
-		var err error
-		if zw, err = gzip.NewWriterLevel(dst, level); err != nil {
-			return fmt.Errorf("archive: compress record: %w", err)
-		}
-	} else {
-		zw.Reset(dst)
-	}
-	_, err := zw.Write(hdr)
+	_, err = zw.Write(hdr)
 	for _, b := range block {
 		if err == nil {
 			_, err = zw.Write(b)

@@ -2,14 +2,18 @@ package archive
 
 import (
 	"bytes"
+	stdgzip "compress/gzip"
+	"io"
 	"strings"
 	"testing"
+
+	kpgzip "github.com/klauspost/compress/gzip"
 )
 
-// TestMemberPoolChoosesEncoder checks which compressor writes a record:
-// smallEncoder below smallRecordLimit at levels up to smallMaxLevel,
-// klauspost's gzip at that level otherwise, byte for byte.
-func TestMemberPoolChoosesEncoder(t *testing.T) {
+// TestMemberPoolUsesLevel checks that every record, small or large, is
+// one member of klauspost's gzip at the pool's level, byte for byte, and
+// that both gzip readers return the record from it.
+func TestMemberPoolUsesLevel(t *testing.T) {
 	fields := []Field{{"WARC-Type", "metadata"}, {"WARC-Record-ID", "<urn:uuid:00000000-0000-4000-8000-000000000001>"}}
 	// record renders what compress compresses: a record of total bytes.
 	record := func(total int) ([]byte, []byte) {
@@ -26,17 +30,8 @@ func TestMemberPoolChoosesEncoder(t *testing.T) {
 		}
 		return block, rec
 	}
-	for _, tc := range []struct {
-		level, size int
-		small       bool
-	}{
-		{0, 600, true},
-		{0, smallRecordLimit - 1, true},
-		{0, smallRecordLimit, false},
-		{1, 600, true},
-		{smallMaxLevel, smallRecordLimit - 1, true},
-		{smallMaxLevel + 1, 600, false},
-		{9, 600, false},
+	for _, tc := range []struct{ level, size int }{
+		{0, 600}, {0, 4095}, {0, 4096}, {0, 64 << 10}, {1, 600}, {6, 4095}, {7, 600}, {9, 600},
 	} {
 		block, rec := record(tc.size)
 		p := memberPool{level: tc.level}
@@ -45,19 +40,12 @@ func TestMemberPoolChoosesEncoder(t *testing.T) {
 		if err := p.compress(&got, fields, block[:len(block)/2], block[len(block)/2:]); err != nil {
 			t.Fatal(err)
 		}
-		var want []byte
-		name := "klauspost's"
-		if tc.small {
-			want, name = newSmallEncoder().appendMember(nil, rec), "smallEncoder's"
-		} else {
-			level := tc.level
-			if level == 0 {
-				level = 5 // klauspost's DefaultCompression
-			}
-			want = klauspostMember(t, rec, level)
+		level := tc.level
+		if level == 0 {
+			level = 5 // klauspost's DefaultCompression
 		}
-		if !bytes.Equal(got.Bytes(), want) {
-			t.Errorf("level %d, %d-byte record: member is not %s", tc.level, tc.size, name)
+		if want := klauspostMember(t, rec, level); !bytes.Equal(got.Bytes(), want) {
+			t.Errorf("level %d, %d-byte record: member is not klauspost's at level %d", tc.level, tc.size, level)
 		}
 		if m := inflateBoth(t, got.Bytes()); !bytes.Equal(m, rec) {
 			t.Errorf("level %d, %d-byte record: round trip differs", tc.level, tc.size)
@@ -65,26 +53,42 @@ func TestMemberPoolChoosesEncoder(t *testing.T) {
 	}
 }
 
-// TestSmallMemberSizeVsKlauspost bounds what the small encoder costs in
-// size against klauspost's level 5 on the sample records under
-// smallRecordLimit. Measured (BenchmarkSmallMember): requests and
-// metadata records up to 2.5 KB are within 0.8% (most are smaller),
-// records of 3-3.5 KB up to 3.3% larger.
-func TestSmallMemberSizeVsKlauspost(t *testing.T) {
-	e := newSmallEncoder()
-	for _, r := range sampleRecords() {
-		if len(r.data) >= smallRecordLimit {
-			continue
+// inflateBoth decompresses a gzip member with compress/gzip and with
+// klauspost's gzip, which both check CRC-32 and ISIZE at the end, and
+// requires the same bytes from both and nothing after the member.
+func inflateBoth(t testing.TB, member []byte) []byte {
+	t.Helper()
+	var got [2][]byte
+	for i, open := range []func(io.Reader) (io.ReadCloser, error){
+		func(r io.Reader) (io.ReadCloser, error) { return stdgzip.NewReader(r) },
+		func(r io.Reader) (io.ReadCloser, error) { return kpgzip.NewReader(r) },
+	} {
+		zr, err := open(bytes.NewReader(member))
+		if err != nil {
+			t.Fatalf("reader %d: header: %v", i, err)
 		}
-		ours := len(e.appendMember(nil, r.data))
-		k5 := len(klauspostMember(t, r.data, 5))
-		limit := 1.04 // X = 4% for every record the encoder is used for
-		if len(r.data) <= 2600 {
-			limit = 1.01 // X = 1% for requests and metadata up to 30 outlinks
+		b, err := io.ReadAll(zr)
+		if err != nil {
+			t.Fatalf("reader %d: %v", i, err)
 		}
-		if float64(ours) > limit*float64(k5) {
-			t.Errorf("%s (%d bytes): %d bytes, klauspost level 5 %d: more than %.0f%% larger",
-				r.name, len(r.data), ours, k5, (limit-1)*100)
-		}
+		got[i] = b
 	}
+	if !bytes.Equal(got[0], got[1]) {
+		t.Fatalf("compress/gzip and klauspost read different bytes (%d, %d)", len(got[0]), len(got[1]))
+	}
+	return got[0]
+}
+
+// klauspostMember compresses src as one member with klauspost's gzip.
+func klauspostMember(tb testing.TB, src []byte, level int) []byte {
+	var buf bytes.Buffer
+	zw, err := kpgzip.NewWriterLevel(&buf, level)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	zw.Write(src)
+	if err := zw.Close(); err != nil {
+		tb.Fatal(err)
+	}
+	return buf.Bytes()
 }

@@ -12,8 +12,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/crawlproject/crawl/archive/internal/sha1pair"
 )
 
 // Field is one named value: a WARC header field, a warcinfo entry or a
@@ -84,8 +82,8 @@ func newHash(algo string) (hash.Hash, error) {
 }
 
 // Digest returns the labelled digest "algo:BASE32" of the concatenated parts,
-// as written in WARC-Block-Digest and WARC-Payload-Digest (WARC 1.1 section
-// 5.8): RFC 4648 base32 with its standard alphabet and padding.
+// as written in WARC-Block-Digest and WARC-Payload-Digest (WARC 1.1
+// sections 5.8 and 5.9): RFC 4648 base32 with its standard alphabet and padding.
 func Digest(algo string, parts ...[]byte) (string, error) {
 	d, err := newDigester(algo)
 	if err != nil {
@@ -118,22 +116,7 @@ func (d *digester) digest(parts ...[]byte) string {
 	for _, p := range parts {
 		d.h.Write(p)
 	}
-	return d.label(d.h.Sum(d.sum[:0]))
-}
-
-// digestPair returns the labelled digests of a and b. For SHA-1 it hashes
-// them side by side (see package sha1pair), which costs little more than
-// hashing one: a response's block and payload digests.
-func (d *digester) digestPair(a, b []byte) (string, string) {
-	if d.algo != DigestSHA1 {
-		return d.digest(a), d.digest(b)
-	}
-	da, db := sha1pair.Sum(a, b)
-	return d.label(da[:]), d.label(db[:])
-}
-
-// label formats sum as "algo:BASE32".
-func (d *digester) label(sum []byte) string {
+	sum := d.h.Sum(d.sum[:0])
 	b := append(d.buf[:0], d.algo...)
 	b = append(b, ':')
 	b = base32.StdEncoding.AppendEncode(b, sum)

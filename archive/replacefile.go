@@ -28,7 +28,7 @@ func replaceFile(path string, data []byte) error {
 		os.Remove(tmp.Name())
 		return err
 	}
-	if err := renameTemp(tmp, data, path, true); err != nil {
+	if err := renameTemp(tmp, data, path); err != nil {
 		return err
 	}
 	// The rename is durable once the directory is synced.
@@ -43,14 +43,11 @@ func replaceFile(path string, data []byte) error {
 	return err
 }
 
-// renameTemp writes data to the new temporary file tmp, syncs it if
-// durable, closes it and renames it to path; on failure it removes tmp.
-// replaceFile and the mirror's writeFile share it: the index and the
-// journal must survive a power loss, a mirror page is not synced (one
-// fsync per stored page would cost more than the page's WARC records).
-func renameTemp(tmp *os.File, data []byte, path string, durable bool) error {
+// renameTemp writes data to the new temporary file tmp, syncs and closes
+// it and renames it to path; on failure it removes tmp.
+func renameTemp(tmp *os.File, data []byte, path string) error {
 	_, err := tmp.Write(data)
-	if err == nil && durable {
+	if err == nil {
 		err = tmp.Sync()
 	}
 	if cerr := tmp.Close(); err == nil {

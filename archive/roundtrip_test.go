@@ -242,9 +242,30 @@ func TestRotationKeepsFilesUnderMaxSize(t *testing.T) {
 	}
 }
 
+// storeCounter is a Mirror that counts the responses given to Store.
+type storeCounter struct {
+	mu     sync.Mutex
+	stored map[string]int
+}
+
+func (c *storeCounter) Store(resp MirrorResponse) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.stored[resp.URL]++
+	return nil
+}
+func (c *storeCounter) Redirect(url, location string)  {}
+func (c *storeCounter) Recall(url, contentType string) {}
+func (c *storeCounter) Close() error                   { return nil }
+
+// TestConcurrentWriters: exchanges written from several goroutines, with
+// rotation, dedupe and a mirror on, each become one response record and
+// one index line, and reach the mirror once.
 func TestConcurrentWriters(t *testing.T) {
 	dir := t.TempDir()
-	w, err := Open(Options{Dir: dir, MaxFileSize: 64 << 10, Dedupe: true, Mirror: true})
+	mirror := &storeCounter{stored: map[string]int{}}
+	w, err := Open(Options{Dir: dir, MaxFileSize: 64 << 10, Dedupe: true,
+		NewMirror: func(string) Mirror { return mirror }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -275,6 +296,14 @@ func TestConcurrentWriters(t *testing.T) {
 	}
 	if n != 200 || len(readIndex(t, dir)) != 200 {
 		t.Errorf("%d responses, want 200", n)
+	}
+	for u, n := range mirror.stored {
+		if n != 1 {
+			t.Errorf("%s given to the mirror %d times", u, n)
+		}
+	}
+	if len(mirror.stored) != 200 {
+		t.Errorf("%d responses given to the mirror, want 200", len(mirror.stored))
 	}
 }
 

@@ -2,6 +2,7 @@ package archive
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -321,9 +322,10 @@ func unescapeAll(s string) string {
 func unescapeOnce(s string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
-		if s[i] == '%' {
-			if v, ok := unhex2(s, i+1); ok {
-				b.WriteByte(v)
+		if s[i] == '%' && i+3 <= len(s) {
+			// Two hex digits: ParseUint takes no sign or prefix in base 16.
+			if v, err := strconv.ParseUint(s[i+1:i+3], 16, 8); err == nil {
+				b.WriteByte(byte(v))
 				i += 2
 				continue
 			}
@@ -348,7 +350,7 @@ func escapeOnce(s string) string {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c <= ' ' || c >= 0x7f || c == '%' || c == '#' {
-			writePercent(&b, c)
+			fmt.Fprintf(&b, "%%%02X", c)
 			continue
 		}
 		b.WriteByte(c)

@@ -14,8 +14,8 @@ import (
 // ErrClosed is returned by WriteExchange after Close.
 var ErrClosed = errors.New("archive: writer closed")
 
-// ErrMirror is wrapped by WriteExchange errors that concern only the
-// browsable mirror: the exchange's WARC records were written and indexed.
+// ErrMirror is wrapped by WriteExchange and Close errors that concern only
+// the Mirror: the exchange's WARC records were written and indexed.
 var ErrMirror = errors.New("archive: mirror")
 
 // DefaultMaxFileSize is the rotation size used when Options.MaxFileSize is 0.
@@ -40,18 +40,17 @@ type Options struct {
 	// Digest is DigestSHA1 (default) or DigestSHA256, used for every block
 	// and payload digest.
 	Digest string
-	// Mirror also writes a browsable copy of 2xx responses under Dir/mirror.
-	Mirror bool
+	// NewMirror, if set, makes the Mirror that keeps a copy of the
+	// responses under root, Dir/mirror (package mirror's New makes the
+	// browsable one). Open calls it once, holding the directory lock,
+	// before it reads back what earlier runs archived.
+	NewMirror func(root string) Mirror
 	// Dedupe writes a revisit record (identical-payload-digest profile)
 	// instead of a response when a 2xx payload was archived before.
 	Dedupe bool
-	// GzipLevel is the level of klauspost/compress's gzip, 1 (fastest) to
-	// 9 (smallest); 0 selects its gzip.DefaultCompression, level 5. At
-	// levels 0 to 6, records under 4 KiB (requests, metadata, warcinfo,
-	// redirects, most robots.txt files) are compressed by the package's own
-	// small-record deflate encoder instead: about the size of level 5's
-	// members at a fraction of the cost per member. Levels 7 to 9 use
-	// klauspost's compressor for every record.
+	// GzipLevel is the level of klauspost/compress's gzip for every
+	// record, 1 (fastest) to 9 (smallest); 0 selects its
+	// gzip.DefaultCompression, level 5.
 	GzipLevel int
 	// Software names the crawler and its version in the warcinfo record.
 	Software string
@@ -76,7 +75,7 @@ type revisitRef struct {
 type Writer struct {
 	opts   Options
 	pool   memberPool
-	mirror *mirror  // nil unless Options.Mirror
+	mirror Mirror   // nil unless Options.NewMirror
 	lock   *os.File // holds the directory lock until Close
 	// digesters holds *digester of Options.Digest, for WriteExchange.
 	digesters sync.Pool
@@ -139,8 +138,8 @@ func Open(opts Options) (*Writer, error) {
 	}
 	w := &Writer{opts: opts, lock: lock, dedupe: make(map[string]revisitRef)}
 	w.pool.level = opts.GzipLevel
-	if opts.Mirror {
-		w.mirror = newMirror(filepath.Join(opts.Dir, "mirror"))
+	if opts.NewMirror != nil {
+		w.mirror = opts.NewMirror(filepath.Join(opts.Dir, "mirror"))
 	}
 	if err := w.start(); err != nil {
 		if w.journal != nil {
@@ -288,7 +287,8 @@ func (w *Writer) closeFile() error {
 }
 
 // Close syncs and closes the current WARC file, writes the sorted
-// index.cdxj and, with Mirror, rewrites links in the mirrored HTML files.
+// index.cdxj and then closes the Mirror, if any (package mirror's rewrites
+// the links of its HTML files).
 // Call it after every WriteExchange has returned; WriteExchange calls after
 // Close return ErrClosed. Calling Close again returns nil.
 func (w *Writer) Close() error {
@@ -310,7 +310,7 @@ func (w *Writer) Close() error {
 		err = ierr
 	}
 	if w.mirror != nil {
-		if merr := w.mirror.rewriteLinks(); err == nil {
+		if merr := wrapMirror(w.mirror.Close()); err == nil {
 			err = merr
 		}
 	}

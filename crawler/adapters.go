@@ -6,6 +6,7 @@ import (
 
 	"github.com/crawlproject/crawl/archive"
 	"github.com/crawlproject/crawl/config"
+	"github.com/crawlproject/crawl/mirror"
 	"github.com/crawlproject/crawl/scheduler"
 )
 
@@ -64,7 +65,7 @@ func archiveOptions(cfg config.Config) archive.Options {
 		Prefix:      "crawl",
 		MaxFileSize: cfg.Archive.MaxFileSize,
 		Digest:      cfg.Archive.Digest,
-		Mirror:      cfg.Archive.Mirror,
+		NewMirror:   newMirror(cfg.Archive.Mirror),
 		Dedupe:      cfg.Archive.Dedupe,
 		Software:    fmt.Sprintf("crawl/%s (+%s)", config.Version, config.ProjectURL),
 		Info: []archive.Field{
@@ -79,4 +80,13 @@ func archiveOptions(cfg config.Config) archive.Options {
 			{Name: "politeness-max-crawl-delay", Value: p.MaxCrawlDelay.String() + " (" + p.CrawlDelayPolicy + ")"},
 		},
 	}
+}
+
+// newMirror is the archive's maker of the browsable mirror when it is on,
+// else nil.
+func newMirror(on bool) func(root string) archive.Mirror {
+	if !on {
+		return nil
+	}
+	return func(root string) archive.Mirror { return mirror.New(root) }
 }

@@ -1,12 +1,12 @@
-package archive
+package mirror
 
 import (
 	"net/url"
 	"strings"
 )
 
-// The percent-encoding (RFC 3986 section 2.1) shared by the CDXJ keys
-// (surt.go) and the mirror's keys and file names (mirrorpath.go).
+// The percent-encoding (RFC 3986 section 2.1) of the mirror's keys
+// (key.go) and file names (path.go).
 
 // unhex2 decodes the two hex digits at s[i:i+2].
 func unhex2(s string, i int) (byte, bool) {

@@ -1,4 +1,4 @@
-package archive
+package mirror
 
 import (
 	"bytes"
@@ -50,7 +50,7 @@ func isLinkAttr(tag, attr string) bool {
 // earlier runs are rewritten again (their link targets may have been
 // mirrored or moved since), keeping the relative links that already name
 // a mirror file. It then removes root/@tmp.
-func (m *mirror) rewriteLinks() error {
+func (m *Mirror) rewriteLinks() error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, f := range m.files {
@@ -66,14 +66,14 @@ func (m *mirror) rewriteLinks() error {
 }
 
 // rewriteFile rewrites the links of one mirrored HTML file.
-func (m *mirror) rewriteFile(f *mirrorFile) error {
+func (m *Mirror) rewriteFile(f *mirrorFile) error {
 	page, err := url.Parse(f.url)
 	if err != nil {
 		return nil
 	}
 	src, err := os.ReadFile(f.path)
 	if err != nil {
-		return fmt.Errorf("%w links: %w", ErrMirror, err)
+		return fmt.Errorf("mirror: links: %w", err)
 	}
 	base := documentBase(page, src)
 	pageKey := mirrorKey(page) // for the links to this document, once per file
@@ -87,7 +87,7 @@ func (m *mirror) rewriteFile(f *mirrorFile) error {
 		return nil
 	}
 	if err := m.writeFile(f.path, out); err != nil {
-		return fmt.Errorf("%w links: %w", ErrMirror, err)
+		return fmt.Errorf("mirror: links: %w", err)
 	}
 	return nil
 }
@@ -142,7 +142,7 @@ func hasBaseTag(src []byte) bool {
 // value, the first of its name only, as the Tokenizer of a browser (WHATWG
 // HTML 13.2.5.33) and the crawler's link extraction take the first and
 // ignore the rest.
-func (m *mirror) linkChanges(pageKey string, base *url.URL, f *mirrorFile, enc pageenc.Encoding, tok html.Token) []attrChange {
+func (m *Mirror) linkChanges(pageKey string, base *url.URL, f *mirrorFile, enc pageenc.Encoding, tok html.Token) []attrChange {
 	var changes []attrChange
 	var seenBuf [2]string
 	seen := seenBuf[:0]
@@ -186,7 +186,7 @@ func isRefresh(tok html.Token) bool {
 // linkFor returns the new value of a link href found in the mirrored file
 // f of the page whose mirrorKey is pageKey, whose links resolve against
 // base, and whether it changes.
-func (m *mirror) linkFor(pageKey string, base *url.URL, f *mirrorFile, href string) (string, bool) {
+func (m *Mirror) linkFor(pageKey string, base *url.URL, f *mirrorFile, href string) (string, bool) {
 	ref, err := parseLink(href)
 	if err != nil {
 		return "", false
@@ -216,7 +216,7 @@ func (m *mirror) linkFor(pageKey string, base *url.URL, f *mirrorFile, href stri
 // maxLinkRedirects redirects, and the fragment the link should carry: the
 // target's, unless a redirect's Location gave one (RFC 9110 section
 // 10.2.2). Callers hold m.mu.
-func (m *mirror) find(target *url.URL) (*mirrorFile, string, bool) {
+func (m *Mirror) find(target *url.URL) (*mirrorFile, string, bool) {
 	frag, u := target.Fragment, target
 	for hop := 0; ; hop++ {
 		if f, ok := m.files[mirrorKey(u)]; ok {
@@ -240,7 +240,7 @@ func (m *mirror) find(target *url.URL) (*mirrorFile, string, bool) {
 // namesFile reports whether ref is a relative file path (no scheme, host
 // or query) that names, from f's directory, a file of the mirror: the form
 // of a link an earlier run rewrote. Callers hold m.mu.
-func (m *mirror) namesFile(f *mirrorFile, ref *url.URL) bool {
+func (m *Mirror) namesFile(f *mirrorFile, ref *url.URL) bool {
 	if ref.Scheme != "" || ref.Host != "" || ref.RawQuery != "" || ref.ForceQuery || ref.Path == "" || strings.HasPrefix(ref.Path, "/") {
 		return false
 	}

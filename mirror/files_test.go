@@ -1,11 +1,15 @@
-package archive
+package mirror
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+
+	"github.com/crawlproject/crawl/archive"
 )
 
 // TestMirrorFileModes: mirror files, the link-rewritten ones included, are
@@ -13,7 +17,7 @@ import (
 // are, so a web server or another user can read the mirror.
 func TestMirrorFileModes(t *testing.T) {
 	dir := t.TempDir()
-	w, err := Open(Options{Dir: dir, Mirror: true})
+	w, err := archive.Open(options(dir))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +91,7 @@ func TestMirrorTempFilesOfACrashAreRemoved(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	w, err := Open(Options{Dir: dir, Mirror: true})
+	w, err := archive.Open(options(dir))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +127,7 @@ func TestMirrorTempFilesOfACrashAreRemoved(t *testing.T) {
 // not stop writing and never becomes a page.
 func TestMirrorTempNameTaken(t *testing.T) {
 	dir := t.TempDir()
-	w, err := Open(Options{Dir: dir, Mirror: true})
+	w, err := archive.Open(options(dir))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,5 +149,38 @@ func TestMirrorTempNameTaken(t *testing.T) {
 	}
 	if got, _ := os.ReadFile(filepath.Join(tmp, "1")); string(got) != "stale" {
 		t.Errorf("the stale temporary file was used: %q", got)
+	}
+}
+
+// TestMirrorConcurrentWriters: pages written from several goroutines each
+// get their own file, whole.
+func TestMirrorConcurrentWriters(t *testing.T) {
+	dir := t.TempDir()
+	w, err := archive.Open(options(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			for i := range 25 {
+				u := fmt.Sprintf("http://example.com/g%d/%d", g, i)
+				if err := w.WriteExchange(page(u, "/", fmt.Sprintf("body %d %d", g, i))); err != nil {
+					t.Error(err)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for g := range 8 {
+		for i := range 25 {
+			p := filepath.Join(dir, "mirror", "example.com", fmt.Sprintf("g%d", g), fmt.Sprint(i))
+			if got, err := os.ReadFile(p); err != nil || string(got) != fmt.Sprintf("body %d %d", g, i) {
+				t.Errorf("%s = %q, %v", p, got, err)
+			}
+		}
 	}
 }

@@ -1,14 +1,16 @@
-package archive
+package mirror
 
 import (
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/crawlproject/crawl/archive"
 )
 
 // redirectExchange is a 301 from url to location, as received.
-func redirectExchange(url, path, location string) Exchange {
+func redirectExchange(url, path, location string) archive.Exchange {
 	e := page(url, path, "")
 	e.Response = []byte("HTTP/1.1 301 Moved Permanently\r\nLocation: " + location + "\r\nContent-Length: 0\r\n\r\n")
 	return e
@@ -26,7 +28,7 @@ func TestMirrorLinksFollowArchivedRedirects(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
-			w, err := Open(Options{Dir: dir, Mirror: true})
+			w, err := archive.Open(options(dir))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -37,11 +39,11 @@ func TestMirrorLinksFollowArchivedRedirects(t *testing.T) {
 				if err := w.Close(); err != nil {
 					t.Fatal(err)
 				}
-				if w, err = Open(Options{Dir: dir, Mirror: true}); err != nil {
+				if w, err = archive.Open(options(dir)); err != nil {
 					t.Fatal(err)
 				}
 			}
-			for _, e := range []Exchange{
+			for _, e := range []archive.Exchange{
 				page("http://example.com/new/place", "/new/place", "the target"),
 				page("http://example.com/links", "/links", `<a href="/old">o</a> <a href="old#f">f</a>`),
 			} {

@@ -1,4 +1,4 @@
-package archive
+package mirror
 
 import (
 	"errors"
@@ -10,6 +10,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/crawlproject/crawl/archive"
 )
 
 // hostileURLs differ from each other as URLs (also after the normalisation
@@ -108,21 +110,21 @@ func TestMirrorPathStaysInsideAndIsOneToOne(t *testing.T) {
 			t.Errorf("%.60q and %.60q share the mirror key %.80q", raw, other, mirrorKey(u))
 		}
 		keys[mirrorKey(u)] = raw
-		p, err := MirrorPath(root, u)
+		p, err := Path(root, u)
 		if err != nil {
-			t.Errorf("MirrorPath(%.60q): %v", raw, err)
+			t.Errorf("Path(%.60q): %v", raw, err)
 			continue
 		}
 		if !strings.HasPrefix(p, root+string(filepath.Separator)) || filepath.Clean(p) != p {
-			t.Errorf("MirrorPath(%.60q) = %q escapes %q", raw, p, root)
+			t.Errorf("Path(%.60q) = %q escapes %q", raw, p, root)
 		}
 		rel := strings.TrimPrefix(p, root+string(filepath.Separator))
 		if len(rel) > 2100 {
-			t.Errorf("MirrorPath(%.60q) is %d bytes long", raw, len(rel))
+			t.Errorf("Path(%.60q) is %d bytes long", raw, len(rel))
 		}
 		for _, c := range strings.Split(rel, string(filepath.Separator)) {
 			if len(c) > 255 || c == ".." || c == "." || c == "" || strings.ContainsFunc(c, func(r rune) bool { return r < 32 || r == 127 || r == '\\' || r == ':' }) {
-				t.Errorf("MirrorPath(%.60q): bad component %.80q", raw, c)
+				t.Errorf("Path(%.60q): bad component %.80q", raw, c)
 			}
 		}
 		key := strings.ToLower(p) // distinct even on case-insensitive file systems
@@ -156,18 +158,18 @@ func TestMirrorPathNames(t *testing.T) {
 	}
 	for _, tt := range tests {
 		u, _ := url.Parse(tt.in)
-		if got, err := MirrorPath(root, u); err != nil || got != tt.want {
-			t.Errorf("MirrorPath(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
+		if got, err := Path(root, u); err != nil || got != tt.want {
+			t.Errorf("Path(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
 		}
 	}
 	tagged := regexp.MustCompile(`^/out/mirror/example\.com/page@q[0-9a-f]{12}\.php$`)
 	u, _ := url.Parse("http://example.com/page.php?id=7")
-	if got, _ := MirrorPath(root, u); !tagged.MatchString(got) {
+	if got, _ := Path(root, u); !tagged.MatchString(got) {
 		t.Errorf("query name %q", got)
 	}
 	for _, u := range []*url.URL{{Path: "/x"}, {Host: "example.com", Path: "/x"}, {Scheme: "mailto", Opaque: "a@example.com"}} {
-		if p, err := MirrorPath(root, u); err == nil {
-			t.Errorf("MirrorPath(%v) = %q, want an error (not absolute with a host)", u, p)
+		if p, err := Path(root, u); err == nil {
+			t.Errorf("Path(%v) = %q, want an error (not absolute with a host)", u, p)
 		}
 	}
 }
@@ -187,10 +189,10 @@ func TestMirrorPathRFC3986Normalisation(t *testing.T) {
 	} {
 		a, _ := url.Parse(pair[0])
 		b, _ := url.Parse(pair[1])
-		pa, erra := MirrorPath(root, a)
-		pb, errb := MirrorPath(root, b)
+		pa, erra := Path(root, a)
+		pb, errb := Path(root, b)
 		if erra != nil || errb != nil || pa != pb {
-			t.Errorf("MirrorPath(%q) = %q, %v; MirrorPath(%q) = %q, %v; want one file", pair[0], pa, erra, pair[1], pb, errb)
+			t.Errorf("Path(%q) = %q, %v; Path(%q) = %q, %v; want one file", pair[0], pa, erra, pair[1], pb, errb)
 		}
 		if mirrorKey(a) != mirrorKey(b) {
 			t.Errorf("mirrorKey(%q) = %q, mirrorKey(%q) = %q; want one key", pair[0], mirrorKey(a), pair[1], mirrorKey(b))
@@ -200,7 +202,7 @@ func TestMirrorPathRFC3986Normalisation(t *testing.T) {
 
 func TestMirrorWritesOneFilePerURLInsideDir(t *testing.T) {
 	dir := t.TempDir()
-	w, err := Open(Options{Dir: dir, Mirror: true})
+	w, err := archive.Open(options(dir))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,7 +219,7 @@ func TestMirrorWritesOneFilePerURLInsideDir(t *testing.T) {
 	robots.IsRobots = true
 	notFound := page("http://example.com/gone", "/gone", "gone")
 	notFound.Response = []byte("HTTP/1.1 404 Not Found\r\nContent-Length: 4\r\n\r\ngone")
-	for _, e := range []Exchange{robots, notFound} {
+	for _, e := range []archive.Exchange{robots, notFound} {
 		if err := w.WriteExchange(e); err != nil {
 			t.Fatal(err)
 		}
@@ -234,7 +236,7 @@ func TestMirrorWritesOneFilePerURLInsideDir(t *testing.T) {
 			return nil
 		}
 		if filepath.Dir(p) == dir {
-			if !strings.HasSuffix(p, ".warc.gz") && filepath.Base(p) != IndexName && filepath.Base(p) != JournalName && filepath.Base(p) != LockName {
+			if !strings.HasSuffix(p, ".warc.gz") && filepath.Base(p) != archive.IndexName && filepath.Base(p) != archive.JournalName && filepath.Base(p) != archive.LockName {
 				t.Errorf("unexpected file %s", p)
 			}
 			return nil
@@ -270,7 +272,7 @@ func TestMirrorWritesOneFilePerURLInsideDir(t *testing.T) {
 
 func TestMirrorDecodesAndRewritesLinks(t *testing.T) {
 	dir := t.TempDir()
-	w, err := Open(Options{Dir: dir, Mirror: true})
+	w, err := archive.Open(options(dir))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -279,7 +281,7 @@ func TestMirrorDecodesAndRewritesLinks(t *testing.T) {
 	zhome := gzipBytes(home)
 	e := page("http://example.com/", "/", "")
 	e.Response = []byte(fmt.Sprintf("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: gzip\r\nTransfer-Encoding: chunked\r\n\r\n%x\r\n%s\r\n0\r\n\r\n", len(zhome), zhome))
-	must := func(e Exchange) {
+	must := func(e archive.Exchange) {
 		if err := w.WriteExchange(e); err != nil {
 			t.Fatal(err)
 		}
@@ -298,7 +300,7 @@ func TestMirrorDecodesAndRewritesLinks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bq, _ := MirrorPath(filepath.Join(dir, "mirror"), &url.URL{Scheme: "http", Host: "example.com", Path: "/b", RawQuery: "x=1"})
+	bq, _ := Path(filepath.Join(dir, "mirror"), &url.URL{Scheme: "http", Host: "example.com", Path: "/b", RawQuery: "x=1"})
 	bName := filepath.Base(bq)
 	for _, want := range []string{`href="a@f"`, `href="` + bName + `#top"`, `src="img/logo.png"`,
 		`href="http://example.com/not-fetched"`, `href="https://other.example/"`, `href="sub/index.html"`} {
@@ -324,10 +326,10 @@ func TestMirrorDecodesAndRewritesLinks(t *testing.T) {
 
 func TestMirrorResumeKeepsEarlierFiles(t *testing.T) {
 	dir := t.TempDir()
-	w, _ := Open(Options{Dir: dir, Mirror: true})
+	w, _ := archive.Open(options(dir))
 	w.WriteExchange(page("http://example.com/old", "/old", "old page"))
 	w.Close()
-	w, err := Open(Options{Dir: dir, Mirror: true})
+	w, err := archive.Open(options(dir))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -341,7 +343,7 @@ func TestMirrorResumeKeepsEarlierFiles(t *testing.T) {
 	}
 	// The link target was mirrored by the first run: rewriting keeps it
 	// relative rather than pointing at the web.
-	w, _ = Open(Options{Dir: dir, Mirror: true})
+	w, _ = archive.Open(options(dir))
 	w.WriteExchange(page("http://example.com/x/y", "/x/y", `<a href="/old">old</a>`))
 	w.Close()
 	got, _ = os.ReadFile(filepath.Join(dir, "mirror", "example.com", "x", "y"))
@@ -360,16 +362,16 @@ func FuzzMirrorPath(f *testing.F) {
 		if err != nil {
 			return
 		}
-		p, err := MirrorPath(root, u)
+		p, err := Path(root, u)
 		if err != nil {
 			return
 		}
 		if !strings.HasPrefix(p, root+"/") || filepath.Clean(p) != p {
-			t.Fatalf("MirrorPath(%q) = %q", raw, p)
+			t.Fatalf("Path(%q) = %q", raw, p)
 		}
 		for i, c := range strings.Split(strings.TrimPrefix(p, root+"/"), "/") {
 			if len(c) > 255 || c == "." || c == ".." || strings.ContainsRune(c, 0) || i == 0 && strings.HasPrefix(c, "@") {
-				t.Fatalf("MirrorPath(%q) component %q", raw, c)
+				t.Fatalf("Path(%q) component %q", raw, c)
 			}
 		}
 	})
@@ -377,7 +379,7 @@ func FuzzMirrorPath(f *testing.F) {
 
 func TestMirrorErrorsWrapErrMirror(t *testing.T) {
 	dir := t.TempDir()
-	w, err := Open(Options{Dir: dir, Mirror: true})
+	w, err := archive.Open(options(dir))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -385,11 +387,11 @@ func TestMirrorErrorsWrapErrMirror(t *testing.T) {
 	bad := page("http://example.com/z", "/z", "")
 	bad.Response = []byte("HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\n\r\nnot gzip")
 	err = w.WriteExchange(bad)
-	if !errors.Is(err, ErrMirror) {
-		t.Fatalf("err = %v, want ErrMirror", err)
+	if !errors.Is(err, archive.ErrMirror) {
+		t.Fatalf("err = %v, want archive.ErrMirror", err)
 	}
 	w.Close()
-	if n := len(readIndex(t, dir)); n != 1 {
+	if n := indexLines(t, dir); n != 1 {
 		t.Errorf("the WARC records must be kept when only the mirror fails: %d index lines", n)
 	}
 }
@@ -420,8 +422,8 @@ func FuzzMirrorPathOneToOne(f *testing.F) {
 		if err != nil {
 			return
 		}
-		pa, erra := MirrorPath(root, ua)
-		pb, errb := MirrorPath(root, ub)
+		pa, erra := Path(root, ua)
+		pb, errb := Path(root, ub)
 		if erra != nil || errb != nil {
 			return
 		}

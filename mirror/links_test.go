@@ -1,4 +1,4 @@
-package archive
+package mirror
 
 import (
 	"bytes"
@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"golang.org/x/net/html"
+
+	"github.com/crawlproject/crawl/archive"
 )
 
 // linkValues returns the href and src values of the HTML file at p, in
@@ -55,7 +57,8 @@ func anchors(hrefs ...string) string {
 // opened from disk they do not resolve to file:///...; other links stay.
 func TestMirrorLinksLikeWgetK(t *testing.T) {
 	dir := t.TempDir()
-	w, err := Open(Options{Dir: dir, Mirror: true})
+	var m *Mirror
+	w, err := archive.Open(archive.Options{Dir: dir, NewMirror: func(root string) archive.Mirror { m = New(root); return m }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +97,7 @@ func TestMirrorLinksLikeWgetK(t *testing.T) {
 	for _, tt := range tests {
 		hrefs = append(hrefs, tt.href)
 	}
-	must := func(e Exchange) {
+	must := func(e archive.Exchange) {
 		t.Helper()
 		if err := w.WriteExchange(e); err != nil {
 			t.Fatal(err)
@@ -105,13 +108,13 @@ func TestMirrorLinksLikeWgetK(t *testing.T) {
 		"https://example.com/y", "http://example.com/a+b", "http://example.com/a%2Bb"} {
 		must(page(u, "/", "body of "+u))
 	}
-	w.mirror.redirect("http://example.com/redir", "/target")
-	w.mirror.redirect("http://example.com/redir-frag", "target#theirs")
-	w.mirror.redirect("http://example.com/r2", "https://example.com/r3")
-	w.mirror.redirect("https://example.com/r3", "/y")
-	w.mirror.redirect("http://example.com/loop", "/loop2")
-	w.mirror.redirect("http://example.com/loop2", "/loop")
-	w.mirror.redirect("http://example.com/redir-out", "https://elsewhere.example/")
+	m.Redirect("http://example.com/redir", "/target")
+	m.Redirect("http://example.com/redir-frag", "target#theirs")
+	m.Redirect("http://example.com/r2", "https://example.com/r3")
+	m.Redirect("https://example.com/r3", "/y")
+	m.Redirect("http://example.com/loop", "/loop2")
+	m.Redirect("http://example.com/loop2", "/loop")
+	m.Redirect("http://example.com/redir-out", "https://elsewhere.example/")
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +145,7 @@ func TestMirrorLinksLikeWgetK(t *testing.T) {
 // the file.
 func TestMirrorBaseHref(t *testing.T) {
 	dir := t.TempDir()
-	w, err := Open(Options{Dir: dir, Mirror: true})
+	w, err := archive.Open(options(dir))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,9 +171,9 @@ func TestMirrorBaseHref(t *testing.T) {
 func TestMirrorResumeRewritesEarlierPages(t *testing.T) {
 	dir := t.TempDir()
 	home := filepath.Join(dir, "mirror", "example.com", "index.html")
-	run := func(pages ...Exchange) []string {
+	run := func(pages ...archive.Exchange) []string {
 		t.Helper()
-		w, err := Open(Options{Dir: dir, Mirror: true})
+		w, err := archive.Open(options(dir))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -203,14 +206,14 @@ func TestMirrorResumeRewritesEarlierPages(t *testing.T) {
 	}
 }
 
-// mustMirrorPath is MirrorPath of a URL string.
+// mustMirrorPath is Path of a URL string.
 func mustMirrorPath(t *testing.T, root, raw string) string {
 	t.Helper()
 	u, err := url.Parse(raw)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := MirrorPath(root, u)
+	p, err := Path(root, u)
 	if err != nil {
 		t.Fatal(err)
 	}

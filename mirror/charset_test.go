@@ -1,4 +1,4 @@
-package archive
+package mirror
 
 import (
 	"bytes"
@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/crawlproject/crawl/archive"
 )
 
 // TestMirrorLinksInThePageEncoding: the mirror reads a page's links as
@@ -19,7 +21,7 @@ import (
 // wrapped over two lines leads where a browser takes it.
 func TestMirrorLinksInThePageEncoding(t *testing.T) {
 	dir, w, must := openMirrorWriter(t)
-	withType := func(url, path, contentType, body string) Exchange {
+	withType := func(url, path, contentType, body string) archive.Exchange {
 		e := page(url, path, body)
 		e.Response = []byte(fmt.Sprintf("HTTP/1.1 200 OK\r\nContent-Type: %s\r\nContent-Length: %d\r\n\r\n%s", contentType, len(body), body))
 		return e
@@ -73,7 +75,7 @@ func TestMirrorKeepsATruncatedPage(t *testing.T) {
 	dir, w, must := openMirrorWriter(t)
 	cut := page("http://example.com/cut.html", "/cut.html", "<html><a href=\"/x\">x</a>")
 	cut.Response = []byte("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 500\r\n\r\n<html><a href=\"/x\">x</a>")
-	cut.Truncated = TruncatedDisconnect
+	cut.Truncated = archive.TruncatedDisconnect
 	must(cut)
 	var gz bytes.Buffer
 	zw := gzip.NewWriter(&gz)
@@ -85,11 +87,11 @@ func TestMirrorKeepsATruncatedPage(t *testing.T) {
 	half := gz.Bytes()[:gz.Len()/2]
 	z := page("http://example.com/z.html", "/z.html", "")
 	z.Response = append([]byte(fmt.Sprintf("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: gzip\r\nContent-Length: %d\r\n\r\n", gz.Len())), half...)
-	z.Truncated = TruncatedDisconnect
+	z.Truncated = archive.TruncatedDisconnect
 	must(z)
 	reset := page("http://example.com/reset.html", "/reset.html", "")
 	reset.Response = []byte("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 500\r\n\r\n<html>fragment")
-	reset.Truncated, reset.Failed = TruncatedDisconnect, true
+	reset.Truncated, reset.Failed = archive.TruncatedDisconnect, true
 	must(reset)
 	must(page("http://example.com/", "/", `<a href="/cut.html">c</a>`))
 	root := filepath.Join(dir, "mirror")
@@ -103,8 +105,8 @@ func TestMirrorKeepsATruncatedPage(t *testing.T) {
 	if b, err := os.ReadFile(mustMirrorPath(t, root, "http://example.com/cut.html")); err != nil || string(b) != "<html>whole</html>" {
 		t.Errorf("cut.html's mirror file after the whole fetch: %v, %q", err, b)
 	}
-	// Review 31: a fetch that failed mid-body (a reset) is archived, but
-	// what arrived is not the page.
+	// A fetch that failed mid-body (a reset, Exchange.Failed) is archived,
+	// but what arrived is not taken for the page.
 	if _, err := os.Stat(mustMirrorPath(t, root, "http://example.com/reset.html")); err == nil {
 		t.Error("a failed fetch's fragment was mirrored as the page")
 	}

@@ -1,4 +1,4 @@
-package archive
+package mirror
 
 import (
 	"crypto/sha256"
@@ -15,7 +15,7 @@ const (
 	maxRelPath   = 2000 // bytes below the host directory (PATH_MAX is 4096)
 )
 
-// MirrorPath returns the file that mirrors u under root:
+// Path returns the file that mirrors u under root:
 // root/<host>[_<port>][@<scheme>]/<path segments>/<name>. The mapping is
 // made safe and one-to-one: two URLs share a file only if they are equal
 // after the normalisations of RFC 3986 section 6.2.2.1 (case of the scheme,
@@ -54,13 +54,13 @@ const (
 //
 // It fails for URLs that are not absolute or have no host. The result is
 // always inside root.
-func MirrorPath(root string, u *url.URL) (string, error) {
+func Path(root string, u *url.URL) (string, error) {
 	if u == nil || u.Scheme == "" || u.Host == "" || u.Opaque != "" {
-		return "", fmt.Errorf("archive: mirror path: url %v is not absolute with a host", u)
+		return "", fmt.Errorf("mirror: path: url %v is not absolute with a host", u)
 	}
 	host := hostDir(u)
 	if u.Hostname() == "" || host == "" {
-		return "", fmt.Errorf("archive: mirror path: url %v has an empty host", u)
+		return "", fmt.Errorf("mirror: path: url %v has an empty host", u)
 	}
 	canon := canonicalPath(u.EscapedPath())
 	if canon == "" {
@@ -99,7 +99,7 @@ func rawQuery(u *url.URL) string {
 func checkInside(root, p string) error {
 	rel, err := filepath.Rel(root, p)
 	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
-		return fmt.Errorf("archive: mirror path %q escapes %q", p, root)
+		return fmt.Errorf("mirror: path %q escapes %q", p, root)
 	}
 	return nil
 }
@@ -200,7 +200,7 @@ func segmentName(seg string, final bool, query string) string {
 	return capName(withTags(name, tags))
 }
 
-// escapeSegment writes a canonical segment as a name (see MirrorPath) and
+// escapeSegment writes a canonical segment as a name (see Path) and
 // reports whether the name holds upper-case letters outside its escapes.
 func escapeSegment(seg string) (name string, upper bool) {
 	dotsOnly := strings.Trim(seg, ".") == ""

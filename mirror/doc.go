@@ -1,0 +1,58 @@
+// Package mirror keeps a browsable copy of an archive on disk, as wget
+// --mirror --convert-links (-k) makes one: the decoded body of each 2xx
+// response in a file named after its URL (see Path), with the links of
+// its HTML pages rewritten at Close to lead to the mirrored files. A
+// Mirror is an archive.Mirror: archive.Open makes it through
+// Options.NewMirror under Dir/mirror and hands it every response it
+// archives.
+//
+// Specifications followed:
+//   - RFC 3986: section 2.1 (percent-encoding), 2.2 (reserved
+//     characters), 5.2 (resolving references, 5.2.4 dot segments) and 6.2
+//     (normalisation: 6.2.2.1 case, 6.2.2.2 percent-encoding, 6.2.2.3
+//     path segments, 6.2.3 scheme-based) for which URLs share a file.
+//   - RFC 9112 section 7.1 (chunked transfer coding) and RFC 9110 section
+//     8.4.1 (gzip, deflate content codings) for decoding bodies; RFC 9110
+//     section 10.2.2 for the fragment of a redirect's Location.
+//   - The HTML Living Standard: "document base URL" (the first <base
+//     href>), the attributes that hold URLs, and the tokenizer's reading of
+//     a start tag (package golang.org/x/net/html), whose attribute values
+//     are rewritten in place.
+//
+// Deviations and decisions:
+//   - The mirror stores decoded bodies (chunked, gzip, deflate) of 2xx
+//     responses; bodies in other codings (br, zstd) or larger than 256 MiB
+//     decoded stay in the WARC only. A body cut short (WARC-Truncated) is
+//     mirrored as far as it came and decoded, as a browser shows it, unless
+//     the fetch failed (archive.Exchange.Failed: a reset or timeout
+//     mid-body); a later whole fetch of the URL replaces the file.
+//   - Link rewriting covers href/src of the usual tags, img lowsrc, the
+//     background of body, table, td and th, object data and video poster
+//     and the URL in a meta refresh's content, not srcset or CSS url(); a
+//     <base href> is honoured and then removed, as the rewritten links are
+//     relative to the file. Only the URL text of a rewritten attribute
+//     changes (as with wget -k): the case of tags, quoting, entities and
+//     every octet of a page in another charset stay as received; of
+//     duplicate link attributes the first is the link, as for a browser.
+//   - Links are read as the crawler read them (package pageenc): in the
+//     page's encoding, the path in UTF-8 and the query in that encoding,
+//     tabs and newlines dropped and back-slashes read as slashes. Links to
+//     pages not mirrored become absolute URLs (as wget -k makes them),
+//     links to a URL that redirected lead to its target's file.
+//   - URLs that RFC 3986 6.2.2.1 and 6.2.2.2 make equal (case of scheme,
+//     host and escapes, escaped unreserved characters), or that differ by
+//     an empty port ("host:", 6.2.3), share one file; all others get their
+//     own: https hosts live in "host@https", and a reserved character the
+//     URL percent-encoded is written "%%XX", apart from the literal one
+//     (see Path). A link is matched to a file after the rest of 6.2.2 and
+//     6.2.3 too (dot segments, default port, empty query), so it finds the
+//     file of a URL that differs from it only so.
+//   - When a path is both a file and a directory prefix ("/a" and "/a/b"),
+//     the file is stored as "a@f" beside the directory (see Path for the
+//     other '@' tags). Windows device names (CON, NUL, ...) are not
+//     renamed.
+//   - Files are written through root/@tmp and renamed into place, not
+//     synced: the WARC records hold what a power loss takes from the
+//     mirror. New empties root/@tmp, so it must be called holding the
+//     output directory's lock, as archive.Open does.
+package mirror
