@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"hash"
 	"io"
-	"os"
 	"path"
 	"time"
 )
@@ -76,10 +75,10 @@ func (p *packer) list(e *entry) {
 // hash is the entry's "sha256:HEX" digest (WACZ 1.1.1, datapackage.json).
 func (e *entry) hash() string { return "sha256:" + hex.EncodeToString(e.h.Sum(nil)) }
 
-// copyFile stores the file at src as the entry name, lists it and returns
-// its size. The file is streamed, never read whole.
-func (p *packer) copyFile(name, src string) (int64, error) {
-	f, err := os.Open(src)
+// copyFile stores the file at src (opened with open) as the entry name,
+// lists it and returns its size. The file is streamed, never read whole.
+func (p *packer) copyFile(name, src string, open func(string) (io.ReadCloser, error)) (int64, error) {
+	f, err := open(src)
 	if err != nil {
 		return 0, fmt.Errorf("wacz: %w", err)
 	}

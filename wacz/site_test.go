@@ -13,6 +13,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -143,6 +144,10 @@ var siteCrawl struct {
 	stop func()
 }
 
+// siteHits counts the requests the test site answered: a replay must add
+// none.
+var siteHits atomic.Int64
+
 // TestMain removes the shared crawl when the tests end.
 func TestMain(m *testing.M) {
 	code := m.Run()
@@ -158,7 +163,11 @@ func TestMain(m *testing.M) {
 func crawledSite(t *testing.T) (dir, site string) {
 	t.Helper()
 	siteCrawl.once.Do(func() {
-		srv := httptest.NewServer(siteHandler())
+		h := siteHandler()
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			siteHits.Add(1)
+			h.ServeHTTP(w, r)
+		}))
 		out, err := os.MkdirTemp("", "wacz-test-*")
 		if err != nil {
 			siteCrawl.err = err

@@ -2,6 +2,7 @@ package wacz
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -21,6 +22,16 @@ type source struct {
 	names    map[string]bool // their base names
 	index    string          // path of the crawl's CDXJ index
 	crawlLog string          // path of crawl.jsonl; "" when there is none
+	// open opens a WARC file for copying into the ZIP; nil is os.Open.
+	open func(path string) (io.ReadCloser, error)
+}
+
+// openWARC opens the WARC file at path for copying into the ZIP.
+func (s *source) openWARC(path string) (io.ReadCloser, error) {
+	if s.open != nil {
+		return s.open(path)
+	}
+	return os.Open(path)
 }
 
 // openSource finds the WARC files, the index and the crawl log of the crawl

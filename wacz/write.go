@@ -121,7 +121,7 @@ func pack(w io.Writer, src *source, opts Options) (Result, error) {
 	p := newPacker(w, opts.Created)
 	var res Result
 	for _, f := range src.warcs {
-		n, err := p.copyFile("archive/"+filepath.Base(f), f)
+		n, err := p.copyFile("archive/"+filepath.Base(f), f, src.openWARC)
 		if err != nil {
 			return res, err
 		}

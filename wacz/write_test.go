@@ -46,6 +46,15 @@ func readEntry(t *testing.T, f *zip.File) []byte {
 	return b
 }
 
+// splitLines returns the lines of s, without the empty one after the last
+// newline.
+func splitLines(s string) []string {
+	if s = strings.TrimSuffix(s, "\n"); s == "" {
+		return nil
+	}
+	return strings.Split(s, "\n")
+}
+
 func sha256Hex(b []byte) string {
 	s := sha256.Sum256(b)
 	return "sha256:" + hex.EncodeToString(s[:])
@@ -147,7 +156,7 @@ func TestIndexPointsIntoStoredWARCs(t *testing.T) {
 	defer zf.Close()
 	_, files := openWACZ(t, res.Path)
 	index := readEntry(t, files[IndexPath])
-	lines := strings.Split(strings.TrimSuffix(string(index), "\n"), "\n")
+	lines := splitLines(string(index))
 	if len(lines) != res.Indexed || len(lines) < 10 {
 		t.Fatalf("%d index lines, result says %d", len(lines), res.Indexed)
 	}
