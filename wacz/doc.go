@@ -4,8 +4,8 @@
 // the list of pages fetched with their titles, and a manifest that names
 // every file with its size and SHA-256.
 //
-// Write(dir, opts) reads dir/archive/*.warc.gz, dir/archive/index.cdxj and
-// dir/crawl.jsonl and writes dir/NAME.wacz. The file is written whole to a
+// Write(dir, opts) reads dir/archive/*.warc.gz (and *.warc),
+// dir/archive/index.cdxj and dir/crawl.jsonl and writes dir/NAME.wacz. The file is written whole to a
 // temporary name in dir and renamed into place, so a crash leaves either
 // the previous WACZ or none under the final name, never half of one. It is
 // streamed: the WARC files are copied into the ZIP with io.Copy, their
@@ -38,7 +38,9 @@
 // seed's redirect (depth 0, its parent a seed that answered 3xx); seeds
 // come first, in crawl order, then the other pages in crawl order, each
 // URL once (its first fetch). Each line carries "seed" and "depth" beside
-// the fields the specification names.
+// the fields the specification names. A directory without crawl.jsonl
+// gets every 2xx HTML response of the index (and each revisit of one) in
+// the order of the WARC files, none marked a seed.
 //
 // Deviations and decisions where the specification leaves room:
 //   - indexes/index.cdx holds CDXJ (the name py-wacz uses; ReplayWeb.page

@@ -1,8 +1,6 @@
 package wacz
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -137,33 +135,15 @@ type warcioRecord struct {
 }
 
 // readWithWarcioJS runs the archive package's warcio.js checker on files.
-// Without node and warcio the test skips, unless CRAWL_REQUIRE_INTEROP=1
-// (CI) makes it fail.
 func readWithWarcioJS(t *testing.T, files []string) []warcioRecord {
 	t.Helper()
-	node, err := exec.LookPath("node")
-	if err == nil {
-		_, err = os.Stat(filepath.Join(filepath.Dir(warcioVerify), "node_modules/warcio/package.json"))
-	}
-	if err != nil {
-		msg := fmt.Sprintf("warcio.js check unavailable (%v): install node >= 18 and run `npm ci --prefix archive/interop`", err)
-		if os.Getenv("CRAWL_REQUIRE_INTEROP") == "1" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
-	out, err := exec.Command(node, append([]string{warcioVerify}, files...)...).Output()
+	node := requireNode(t, "run `npm ci --prefix archive/interop`",
+		filepath.Join(filepath.Dir(warcioVerify), "node_modules/warcio/package.json"))
 	var res struct {
 		Records []warcioRecord
 		Errors  []string
 	}
-	if jerr := json.Unmarshal(out, &res); jerr != nil {
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			t.Fatalf("verify.mjs: %v\n%s\n%s", err, ee.Stderr, out)
-		}
-		t.Fatalf("verify.mjs output: %v\n%s", jerr, out)
-	}
+	runNodeJSON(t, exec.Command(node, append([]string{warcioVerify}, files...)...), &res)
 	for _, e := range res.Errors {
 		t.Errorf("warcio.js: %s", e)
 	}

@@ -1,15 +1,14 @@
 package wacz
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"html"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -36,24 +35,14 @@ const replayDir = "replay"
 // Chromium likewise with CRAWL_REQUIRE_BROWSER=1.
 func requireReplay(t *testing.T) (node, chromium string) {
 	t.Helper()
-	node, err := exec.LookPath("node")
-	for _, f := range []string{"node_modules/puppeteer-core/package.json", "ui.js", "sw.js"} {
-		if err == nil {
-			_, err = os.Stat(filepath.Join(replayDir, f))
-		}
-	}
-	if err != nil {
-		msg := fmt.Sprintf("ReplayWeb.page check unavailable (%v): install node >= 18 and run `npm ci` and `npm run fetch-replay` in wacz/replay", err)
-		if os.Getenv("CRAWL_REQUIRE_INTEROP") == "1" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
+	node = requireNode(t, "run `npm ci` and `npm run fetch-replay` in wacz/replay",
+		filepath.Join(replayDir, "node_modules/puppeteer-core/package.json"), filepath.Join(replayDir, "ui.js"), filepath.Join(replayDir, "sw.js"))
 	name := os.Getenv("CRAWL_CHROMIUM")
 	if name == "" {
 		name = "chromium"
 	}
-	if chromium, err = exec.LookPath(name); err != nil {
+	chromium, err := exec.LookPath(name)
+	if err != nil {
 		msg := fmt.Sprintf("no %s for the ReplayWeb.page check: install Debian's chromium or set CRAWL_CHROMIUM", name)
 		if os.Getenv("CRAWL_REQUIRE_BROWSER") == "1" {
 			t.Fatal(msg)
@@ -124,21 +113,11 @@ func runReplay(t *testing.T, node, chromium string, items []replayItem) []replay
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, node, filepath.Join(replayDir, "replay.mjs"), chromium, spec)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
 	var res struct {
 		Results []replayed
 		Errors  []string
 	}
-	if jerr := json.Unmarshal(out, &res); jerr != nil {
-		var ee *exec.ExitError
-		if errors.As(err, &ee) || err != nil {
-			t.Fatalf("replay.mjs: %v\n%s\n%s", err, stderr.String(), out)
-		}
-		t.Fatalf("replay.mjs output: %v\n%s", jerr, out)
-	}
+	runNodeJSON(t, exec.CommandContext(ctx, node, filepath.Join(replayDir, "replay.mjs"), chromium, spec), &res)
 	for _, e := range res.Errors {
 		t.Errorf("replay: %s", e)
 	}
@@ -164,7 +143,7 @@ func TestReplayWebPage(t *testing.T) {
 	demoWACZ := demoCrawlWACZ(t)
 	srv := replayServer(t, map[string]string{"site": res.Path, "demo": demoWACZ.path})
 	view := func(name, u, embed string) string {
-		return srv.URL + "/view/" + name + "?url=" + u + "&embed=" + embed
+		return srv.URL + "/view/" + name + "?" + url.Values{"url": {u}, "embed": {embed}}.Encode()
 	}
 	shot := *replayShot
 	if shot == "" {
@@ -177,8 +156,8 @@ func TestReplayWebPage(t *testing.T) {
 		{Page: view("demo", demoWACZ.page, "default"), Archived: demoWACZ.page, Screenshot: shot},
 	})
 	home, secret, demoPage := got[0], got[1], got[2]
-	if !strings.Contains(home.Text, homeText) {
-		t.Errorf("replayed home page lacks %q; it shows:\n%s", homeText, home.Text)
+	if !strings.Contains(home.Text, homeText) || !strings.Contains(home.HTML, `id="logo"`) {
+		t.Errorf("replayed home page lacks %q or its image; its DOM:\n%s", homeText, home.HTML)
 	}
 	if !strings.Contains(home.FrameURL, "mp_/") {
 		t.Errorf("frame %s is not a replay frame", home.FrameURL)

@@ -67,6 +67,24 @@ func logoPNG() []byte {
 	return b.Bytes()
 }
 
+// gzipped is s in gzip (RFC 1952).
+func gzipped(s string) string {
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	zw.Write([]byte(s))
+	zw.Close()
+	return b.String()
+}
+
+// zlibbed is s in zlib-wrapped deflate (RFC 1950), HTTP's "deflate".
+func zlibbed(s string) string {
+	var b bytes.Buffer
+	zw := zlib.NewWriter(&b)
+	zw.Write([]byte(s))
+	zw.Close()
+	return b.String()
+}
+
 // siteHandler serves the test site.
 func siteHandler() http.Handler {
 	logo := logoPNG()
@@ -109,18 +127,10 @@ func siteHandler() http.Handler {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		switch r.URL.Path {
 		case "/gz":
-			var b bytes.Buffer
-			zw := gzip.NewWriter(&b)
-			zw.Write(body)
-			zw.Close()
-			body = b.Bytes()
+			body = []byte(gzipped(string(body)))
 			w.Header().Set("Content-Encoding", "gzip")
 		case "/deflate":
-			var b bytes.Buffer
-			zw := zlib.NewWriter(&b)
-			zw.Write(body)
-			zw.Close()
-			body = b.Bytes()
+			body = []byte(zlibbed(string(body)))
 			w.Header().Set("Content-Encoding", "deflate")
 		case "/chunked":
 			half := len(body) / 2

@@ -3,21 +3,14 @@ package wacz
 import (
 	"bytes"
 	"compress/flate"
-	"compress/gzip"
 	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
 )
 
-func gzipped(s string) string {
-	var b bytes.Buffer
-	zw := gzip.NewWriter(&b)
-	zw.Write([]byte(s))
-	zw.Close()
-	return b.String()
-}
-
+// rawDeflated is s in deflate without the zlib wrapper, as some servers
+// send "deflate".
 func rawDeflated(s string) string {
 	var b bytes.Buffer
 	zw, _ := flate.NewWriter(&b, flate.DefaultCompression)
