@@ -6,8 +6,9 @@
 //
 // Write(dir, opts) reads dir/archive/*.warc.gz (and *.warc),
 // dir/archive/index.cdxj and dir/crawl.jsonl and writes dir/NAME.wacz. The file is written whole to a
-// temporary name in dir and renamed into place, so a crash leaves either
-// the previous WACZ or none under the final name, never half of one. It is
+// temporary name in dir (.NAME.wacz.tmp-*, which a crash may leave behind)
+// and renamed into place, so a crash leaves either the previous WACZ or
+// none under the final name, never half of one. It is
 // streamed: the WARC files are copied into the ZIP with io.Copy, their
 // SHA-256 computed on the way, never held in memory.
 //
@@ -62,8 +63,9 @@
 //     takes the title of the response with the same payload digest. No
 //     "text" is extracted, so full-text search over the pages is not
 //     offered.
-//   - Memory grows with the number of HTML pages (one small entry each,
-//     as the archive's own index does), never with the size of the WARCs.
+//   - Memory grows with the number of HTML pages and revisits (one small
+//     entry each, as the archive's own index keeps one per response),
+//     never with the size of the WARCs.
 //   - created is the time Write runs, and every ZIP entry carries it as
 //     its modification time; page ids are the first 16 hex digits of the
 //     SHA-256 of "URL TIMESTAMP", so the same crawl gives the same ids.
