@@ -18,6 +18,7 @@ func subcommands(stdout, stderr io.Writer) []*cobra.Command {
 		newDemoCommand(stdout, stderr),
 		newReportCommand(),
 		newRobotsCommandWith(robotsOptions{fetch: liveRobotsFetch}),
+		newWACZCommand(),
 	}
 }
 
