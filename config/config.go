@@ -96,6 +96,7 @@ type ScopeConfig struct {
 type ArchiveConfig struct {
 	WARC        bool   `mapstructure:"warc"`
 	Mirror      bool   `mapstructure:"mirror"`
+	WACZ        bool   `mapstructure:"wacz"`
 	MaxFileSize int64  `mapstructure:"max_file_size"`
 	Digest      string `mapstructure:"digest"`
 	Dedupe      bool   `mapstructure:"dedupe"`

@@ -156,10 +156,14 @@ func (errs *fieldErrors) fetch(f FetchConfig) {
 	}
 }
 
-// mirror checks that the mirror has the archive it is written from.
+// mirror checks that the mirror and the WACZ have the WARC files they are
+// made from.
 func (errs *fieldErrors) mirror(a ArchiveConfig) {
 	if a.Mirror && !a.WARC {
 		errs.bad("archive.mirror", "needs archive.warc: true (the mirror is written from the archived responses)")
+	}
+	if a.WACZ && !a.WARC {
+		errs.bad("archive.wacz", "needs archive.warc: true (the WACZ packages the WARC files)")
 	}
 }
 

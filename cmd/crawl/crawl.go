@@ -18,6 +18,7 @@ import (
 	"github.com/crawlproject/crawl/crawllog"
 	"github.com/crawlproject/crawl/report"
 	"github.com/crawlproject/crawl/scheduler"
+	"github.com/crawlproject/crawl/wacz"
 )
 
 // maxSeedErrorsShown is how many bad seed lines are printed one by one (a
@@ -86,6 +87,20 @@ func reportRun(ctx context.Context, cfg config.Config, sum *crawllog.Summary, er
 	if ctx.Err() != nil {
 		return &interruptedError{msg: fmt.Sprintf("crawl: interrupted; the frontier is saved in %s. Run the same command again to continue.", cfg.Out)}
 	}
+	if err == nil && cfg.Archive.WACZ {
+		return packWACZ(cfg, stdout)
+	}
+	return err
+}
+
+// packWACZ writes the WACZ of a crawl that ended (archive.wacz): the whole
+// crawl of cfg.Out so far, replacing the one an earlier run wrote.
+func packWACZ(cfg config.Config, stdout io.Writer) error {
+	res, err := wacz.Write(cfg.Out, wacz.Options{Software: waczSoftware()})
+	if err != nil {
+		return fmt.Errorf("%w (the crawl's own files are complete: \"crawl wacz %s\" tries again)", err, cfg.Out)
+	}
+	_, err = fmt.Fprintf(stdout, "WACZ: %s (%d pages, %s)\n", res.Path, res.Pages, byteSize(res.Bytes))
 	return err
 }
 

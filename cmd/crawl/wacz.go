@@ -31,7 +31,7 @@ that name is replaced whole. Run it once the crawl has ended.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Software = "crawl/" + config.Version
+			opts.Software = waczSoftware()
 			return runWACZ(args[0], opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
@@ -39,6 +39,10 @@ that name is replaced whole. Run it once the crawl has ended.`,
 	cmd.Flags().StringVar(&opts.Title, "title", "", "title of the collection shown by replay tools (default: the name)")
 	return cmd
 }
+
+// waczSoftware names the program in a WACZ's datapackage.json, as the
+// WARC files' warcinfo records do.
+func waczSoftware() string { return fmt.Sprintf("crawl/%s (+%s)", config.Version, config.ProjectURL) }
 
 func runWACZ(dir string, opts wacz.Options, stdout, stderr io.Writer) error {
 	if unfinished(dir) {

@@ -2,6 +2,8 @@ package main
 
 import (
 	"archive/zip"
+	"bufio"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -65,4 +67,84 @@ func TestWACZCommand(t *testing.T) {
 	if code, _, stderr := runCLI(t, "wacz", t.TempDir()); code != exitUsage || !strings.Contains(stderr, "no WARC file") {
 		t.Errorf("crawl wacz on an empty dir: exit %d, stderr %q", code, stderr)
 	}
+}
+
+// TestArchiveWACZAtCrawlEnd checks archive.wacz (CRAWL_ARCHIVE_WACZ): a crawl
+// writes OUT/NAME.wacz when it ends, and a crawl resumed in the same output
+// directory writes it again, whole, so the second file lists the pages of
+// both runs; without archive.warc the key is refused as config (exit 2).
+func TestArchiveWACZAtCrawlEnd(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			w.Write([]byte("User-agent: *\nDisallow:\n"))
+			return
+		}
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte("<title>Page " + r.URL.Path + "</title>"))
+	}))
+	defer srv.Close()
+	dir := t.TempDir()
+	out := filepath.Join(dir, "site")
+	t.Setenv("CRAWL_POLITENESS_DEFAULT_DELAY", "50ms")
+	t.Setenv("CRAWL_ARCHIVE_WACZ", "true")
+	crawlSeeds := func(urls ...string) string {
+		seeds := filepath.Join(dir, "seeds.txt")
+		os.WriteFile(seeds, []byte(strings.Join(urls, "\n")+"\n"), 0o644)
+		code, stdout, stderr := runCLI(t, "--seed", seeds, "--out", out, "--progress", "never")
+		if code != exitOK {
+			t.Fatalf("crawl exit %d: %s", code, stderr)
+		}
+		return stdout
+	}
+	wacz := filepath.Join(out, "site.wacz")
+	if stdout := crawlSeeds(srv.URL + "/a"); !strings.Contains(stdout, "WACZ: "+wacz+" (1 pages") {
+		t.Fatalf("first run's output does not name the WACZ with 1 page:\n%s", stdout)
+	}
+	if got := waczPages(t, wacz); len(got) != 1 || got[0] != srv.URL+"/a" {
+		t.Fatalf("first WACZ pages %v, want [%s/a]", got, srv.URL)
+	}
+	crawlSeeds(srv.URL+"/a", srv.URL+"/b")
+	if got := waczPages(t, wacz); len(got) != 2 || got[0] != srv.URL+"/a" || got[1] != srv.URL+"/b" {
+		t.Fatalf("resumed run's WACZ pages %v, want /a and /b", got)
+	}
+	entries, _ := filepath.Glob(filepath.Join(out, "*.wacz*"))
+	if len(entries) != 1 {
+		t.Errorf("WACZ files in the output dir: %v, want only site.wacz", entries)
+	}
+
+	t.Setenv("CRAWL_ARCHIVE_WARC", "false")
+	if code, _, stderr := runCLI(t, "--seed", filepath.Join(dir, "seeds.txt"), "--out", filepath.Join(dir, "o2")); code != exitUsage || !strings.Contains(stderr, "archive.wacz") {
+		t.Errorf("archive.wacz without archive.warc: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// waczPages returns the URLs of a WACZ's pages/pages.jsonl, after its header.
+func waczPages(t *testing.T, path string) []string {
+	t.Helper()
+	zr, err := zip.OpenReader(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	var urls []string
+	for _, f := range zr.File {
+		if f.Name != "pages/pages.jsonl" {
+			continue
+		}
+		rc, err := f.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(rc)
+		for sc.Scan() {
+			var p struct {
+				URL string `json:"url"`
+			}
+			if json.Unmarshal(sc.Bytes(), &p) == nil && p.URL != "" {
+				urls = append(urls, p.URL)
+			}
+		}
+		rc.Close()
+	}
+	return urls
 }
