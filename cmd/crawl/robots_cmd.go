@@ -121,7 +121,8 @@ unreachable (5xx, 429, network error) disallows everything (RFC 9309
 object per URL and line: {"url": <as typed>, "checked_as": <as the crawler
 requests it, null if it would not>, "allowed": true|false, "rule":
 "<deciding line or empty>", "line": <n or 0>, "robots_txt": {"source",
-"fetched", "status", "error", "outcome", "policy", "truncated", "redirects"}, "group":
+"fetched", "status", "error", "outcome", "policy", "truncated", "redirects"}, "agent":
+<the robot's name asked about>, "group":
 [<User-agent values>] or null, "pace_now": {"interval_seconds", "line",
 "rule"} or null, "visit_open_now", "next_visit": <RFC 3339> or null, "at":
 <the moment these hold for>}`,
@@ -197,7 +198,7 @@ unreachable: disallow all). With --json, print one object:
 {"requests", "seconds", "interval_seconds", "from", "to"}), "visit_times"
 (each {"from", "to"}),
 "comments", "sitemaps", "robot_version", "warnings", "rules" (each {"line",
-"rule"}), "group" ([<User-agent values>], ["*"], or null when no group
+"rule"}), "agent" (the robot's name asked about), "group" ([<User-agent values>], ["*"], or null when no group
 applies or the fetch's policy decides), "pace_now" ({"interval_seconds",
 "line", "rule"} or null), "visit_open_now", "next_visit" (RFC 3339 or
 null), "at" (the moment pace_now and visit_open_now hold for)}.`,
