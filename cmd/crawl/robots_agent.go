@@ -41,14 +41,14 @@ func parseAgent(sub, flag string) (askedAgent, error) {
 		return askedAgent{}, nil
 	}
 	if !strings.ContainsAny(flag, " \t();") {
-		name, version, hasVersion := strings.Cut(flag, "/")
-		if name == "" || robots.NameToken(name) != name || hasVersion && !isHTTPToken(version) {
+		switch name := productName(flag); {
+		case name == "":
 			return askedAgent{}, badAgent(sub, flag)
-		}
-		if hasVersion {
+		case name != flag:
 			return askedAgent{name: name, note: fmt.Sprintf("the product token of %q", flag)}, nil
+		default:
+			return askedAgent{name: name}, nil
 		}
-		return askedAgent{name: name}, nil
 	}
 	if !strings.ContainsAny(flag, "/(") {
 		return askedAgent{}, badAgent(sub, flag)
