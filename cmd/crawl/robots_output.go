@@ -267,8 +267,8 @@ func groupName(t robotsTxt, agent string) string {
 
 // paceNow says, for check's group line, what the crawl would do at now:
 // the pace, and, for a group with Visit-time windows, the windows and
-// whether one is open; outside them, no request before the next opens
-// (review 28 finding 8), and the pace from then.
+// whether one is open; outside them, that no request is sent before the
+// next opens, and the pace from then.
 func paceNow(g *robots.Group, now time.Time) string {
 	wins := g.VisitTimes()
 	switch {
