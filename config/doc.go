@@ -58,6 +58,10 @@
 //   - agent.user_agent refuses a tab too, which RFC 9110 allows inside a
 //     field value: servers' access logs quote the User-Agent, and a site
 //     owner should read it as it was sent.
-//   - Error messages begin "crawler: config", as they did when this
-//     package was part of package crawler: the command's users see them.
+//   - Errors begin "config: " and name the source and the key; what they
+//     quote of a value, a key or a YAML parser's message is at most 64
+//     bytes (256 for a parser's or a regular expression's message), cut at
+//     a character and followed by the value's length, with control
+//     characters and invalid UTF-8 escaped or dropped, so a binary file or
+//     a number of thousands of digits is not echoed whole.
 package config

@@ -45,7 +45,7 @@ func unknownEnv(envMap map[string]string, keys []string) []error {
 			reason += fmt.Sprintf(" (did you mean %s, for %s?)", envName(k), k)
 		}
 		reason += "; config.yaml lists every key"
-		errs = append(errs, &Error{Key: n, Source: "environment", Reason: reason})
+		errs = append(errs, &Error{Key: echoKey(n), Source: "environment", Reason: reason})
 	}
 	return errs
 }
@@ -101,7 +101,7 @@ func envList(val string) ([]string, error) {
 	if strings.HasPrefix(strings.TrimSpace(val), "[") {
 		var list []string
 		if err := json.Unmarshal([]byte(val), &list); err != nil {
-			return nil, fmt.Errorf("%q starts with '[' but is not a JSON array of strings (%v); write [\"a\",\"b\"] or one item per line", val, err)
+			return nil, fmt.Errorf("%s starts with '[' but is not a JSON array of strings (%s); write [\"a\",\"b\"] or one item per line", quoteValue(val), echoMessage(err.Error()))
 		}
 		return list, nil
 	}

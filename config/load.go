@@ -29,7 +29,7 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
-	msg := fmt.Sprintf("crawler: config %s: %s: %s", e.Source, e.Key, e.Reason)
+	msg := fmt.Sprintf("config: %s: %s: %s", e.Source, e.Key, e.Reason)
 	if strings.IndexFunc(msg, unicode.IsControl) < 0 {
 		return msg
 	}
@@ -149,7 +149,9 @@ func (s *loading) readFile() error {
 	// viper would otherwise pick a parser by the extension.
 	fv.SetConfigType("yaml")
 	if err := fv.ReadInConfig(); err != nil {
-		return fmt.Errorf("crawler: config %s: %s", s.File, oneLine(err.Error()))
+		// viper's "While parsing config: " says nothing the prefix does not.
+		msg := strings.TrimPrefix(oneLine(err.Error()), "While parsing config: ")
+		return fmt.Errorf("config: %s: %s", s.File, echoMessage(msg))
 	}
 	if err := s.noteFileKeys(fv); err != nil {
 		return err
@@ -186,14 +188,14 @@ func (s *loading) noteFileKeys(fv *viper.Viper) error {
 			// A section whose keys are all commented out (or absent)
 			// sets nothing: its keys keep their defaults.
 		case isSection[k]:
-			return &Error{Key: k, Source: s.File, Reason: "is a section: write its keys under it, one per line (see config.yaml)"}
+			return &Error{Key: echoKey(k), Source: s.File, Reason: "is a section: write its keys under it, one per line (see config.yaml)"}
 		default:
 			unknown = append(unknown, k)
 		}
 	}
 	if len(unknown) > 0 {
 		sort.Strings(unknown)
-		return &Error{Key: strings.Join(unknown, ", "), Source: s.File, Reason: "unknown key (see config.yaml for every key)"}
+		return &Error{Key: echoKeys(unknown), Source: s.File, Reason: "unknown key (see config.yaml for every key)"}
 	}
 	return nil
 }
@@ -250,7 +252,7 @@ func (s *loading) checkValues() []error {
 func (s *loading) decode() (Config, error) {
 	var cfg Config
 	if err := s.v.UnmarshalExact(&cfg); err != nil {
-		return Config{}, fmt.Errorf("crawler: config: %w", err)
+		return Config{}, fmt.Errorf("config: %w", err)
 	}
 	if err := cfg.Validate(); err != nil {
 		return Config{}, s.withSources(err)

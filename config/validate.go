@@ -64,7 +64,7 @@ func (errs *fieldErrors) clash(key string, related []string, format string, a ..
 // oneOf records a bad value for key unless val is one of allowed.
 func (errs *fieldErrors) oneOf(key, val string, allowed ...string) {
 	if !slices.Contains(allowed, val) {
-		errs.bad(key, "%q is not one of %s", val, strings.Join(allowed, ", "))
+		errs.bad(key, "%s is not one of %s", quoteValue(val), strings.Join(allowed, ", "))
 	}
 }
 
@@ -78,14 +78,14 @@ func (errs *fieldErrors) out(out string) {
 // names the token, gives a contact and is one clean header value.
 func (errs *fieldErrors) agent(a AgentConfig) {
 	if !validToken(a.Token) {
-		errs.bad("agent.token", "%q is not a product token: RFC 9309 section 2.2.1 allows letters, '_' and '-' only (a digit would make robots.txt groups match a shorter name)", a.Token)
+		errs.bad("agent.token", "%q is not a product token: RFC 9309 section 2.2.1 allows letters, '_' and '-' only (a digit would make robots.txt groups match a shorter name)", quoteValue(a.Token))
 	}
 	ua := a.UserAgent
 	if ua == "" {
 		return
 	}
 	if !strings.Contains(strings.ToLower(ua), strings.ToLower(a.Token)) {
-		errs.bad("agent.user_agent", "must contain the agent token %q", a.Token)
+		errs.bad("agent.user_agent", "must contain the agent token %s", quoteValue(a.Token))
 	}
 	if !strings.Contains(ua, "http://") && !strings.Contains(ua, "https://") && !strings.Contains(ua, "mailto:") {
 		errs.bad("agent.user_agent", "must contain a contact URL (http://, https:// or mailto:)")
@@ -170,7 +170,7 @@ func (errs *fieldErrors) mirror(a ArchiveConfig) {
 func (errs *fieldErrors) frontier(f FrontierConfig) {
 	if u := f.URL; u != "" {
 		// crawler.Run refuses any other frontier; say so before a crawl starts.
-		errs.bad("frontier.url", "%q: only the embedded frontier is available in this version; leave frontier.url empty", u)
+		errs.bad("frontier.url", "%s: only the embedded frontier is available in this version; leave frontier.url empty", quoteValue(u))
 	}
 }
 
@@ -200,12 +200,12 @@ func (errs *fieldErrors) scope(s ScopeConfig) {
 	errs.oneOf("scope.hosts", s.Hosts, "seed", "any")
 	for i, re := range s.Include {
 		if _, err := regexp.Compile(re); err != nil {
-			errs.bad(fmt.Sprintf("scope.include[%d]", i), "%v", err)
+			errs.bad(fmt.Sprintf("scope.include[%d]", i), "%s", echoMessage(err.Error()))
 		}
 	}
 	for i, re := range s.Exclude {
 		if _, err := regexp.Compile(re); err != nil {
-			errs.bad(fmt.Sprintf("scope.exclude[%d]", i), "%v", err)
+			errs.bad(fmt.Sprintf("scope.exclude[%d]", i), "%s", echoMessage(err.Error()))
 		}
 	}
 	for key, n := range map[string]int{"scope.max_depth": s.MaxDepth, "scope.max_pages_per_host": s.MaxPagesPerHost, "scope.max_pages": s.MaxPages,

@@ -41,7 +41,7 @@ func checkValue(t reflect.Type, val any) (any, error) {
 	case t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.String:
 		out, err = checkStrings(val)
 	default:
-		return nil, fmt.Errorf("crawler: config: no check for a key of type %s", t)
+		return nil, fmt.Errorf("config: no check for a key of type %s", t)
 	}
 	if err != nil {
 		return nil, err
@@ -53,11 +53,11 @@ func checkValue(t reflect.Type, val any) (any, error) {
 // quoted, anything else as fmt prints it, quoted if that has control bytes.
 func describe(val any) string {
 	if s, ok := val.(string); ok {
-		return strconv.Quote(s)
+		return quoteValue(s)
 	}
 	s := fmt.Sprint(val)
-	if strings.IndexFunc(s, unicode.IsControl) >= 0 {
-		return strconv.Quote(s)
+	if len(s) > maxEcho || strings.IndexFunc(s, unicode.IsControl) >= 0 {
+		return quoteValue(s)
 	}
 	return s
 }
@@ -148,7 +148,7 @@ func checkString(val any) (string, error) {
 	case string:
 		return x, nil
 	case bool, int, int64, uint64, float64:
-		return "", fmt.Errorf("%s is not text; quote it (\"%v\") to use it as text", describe(val), x)
+		return "", fmt.Errorf("%s is not text; quote it (%s) to use it as text", describe(val), quoteValue(fmt.Sprint(x)))
 	default:
 		return "", fmt.Errorf("%s is not text", describe(val))
 	}
@@ -187,15 +187,15 @@ func checkDuration(val any) (time.Duration, error) {
 	case string:
 		s := strings.TrimSpace(x)
 		if bareNumber(s) {
-			return 0, fmt.Errorf("%q is a bare number; write it with a unit, e.g. \"%ss\" for seconds (units: ms, s, m, h)", x, s)
+			return 0, fmt.Errorf("%s is a bare number; write it with a unit, e.g. %s for seconds (units: ms, s, m, h)", quoteValue(x), quoteValue(s+"s"))
 		}
 		d, err := time.ParseDuration(s)
 		if err != nil {
-			return 0, fmt.Errorf("%q is not a duration (e.g. 500ms, 10s, 1h)", x)
+			return 0, fmt.Errorf("%s is not a duration (e.g. 500ms, 10s, 1h)", quoteValue(x))
 		}
 		return d, nil
 	case int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64, float32, float64:
-		return 0, fmt.Errorf("%v is a bare number; write it with a unit, e.g. \"%vs\" for seconds (units: ms, s, m, h)", x, x)
+		return 0, fmt.Errorf("%s is a bare number; write it with a unit, e.g. %s for seconds (units: ms, s, m, h)", describe(x), quoteValue(fmt.Sprint(x)+"s"))
 	default:
 		return 0, fmt.Errorf("%s is not a duration (e.g. 500ms, 10s, 1h)", describe(val))
 	}

@@ -156,6 +156,7 @@ func start(cfg config.Config, opts Options) (*crawl, error) {
 	if c.history, err = readHistory(cfg.Out); err != nil {
 		return fail(err)
 	}
+	c.tally.refetch = c.history.tally.refetch
 	if err := c.unfollowed.load(cfg.Out); err != nil {
 		return fail(err)
 	}
@@ -324,6 +325,9 @@ func (c *crawl) onSchedulerSkip(s scheduler.Skip) { c.recordSkip(s) }
 func (c *crawl) recordSkip(s scheduler.Skip) {
 	if s.Time.IsZero() {
 		s.Time = time.Now()
+	}
+	if !s.Queued {
+		c.tally.refetch.forget(s.URL)
 	}
 	if m := c.cfg.Scope.MaxURLLength; m > 0 && len(s.URL) > m {
 		// A trap's URLs can be as long as the page that links them, and

@@ -87,6 +87,7 @@ func readHistory(dir string) (*history, error) {
 		if loggedOnce(scheduler.Reason(e.Reason)) {
 			h.refused.add(e.URL)
 		}
+		h.tally.refetch.forget(e.URL)
 		h.tally.skip(e.Host, e.Reason)
 	})
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -36,10 +37,12 @@ const maxSeedLine = 1 << 20
 
 // ReadSeeds reads seed URLs, one per line. Blank lines and lines starting
 // with '#' are ignored, as is anything after " #" on a line. Lines that are
-// not usable absolute http or https URLs (see seedProblem), and lines over
-// 1 MiB, are returned as SeedErrors with their line number; the rest are
+// not usable absolute http or https URLs (see seedProblem), lines that hold
+// more than one URL, URLs whose canonical form is longer than
+// maxURLLength octets (scope.max_url_length; 0 is no limit) and lines over
+// 1 MiB are returned as SeedErrors with their line number; the rest are
 // still returned. The error is non-nil only if r could not be read.
-func ReadSeeds(r io.Reader) ([]string, []*SeedError, error) {
+func ReadSeeds(r io.Reader, maxURLLength int) ([]string, []*SeedError, error) {
 	var seeds []string
 	var bad []*SeedError
 	br := bufio.NewReaderSize(r, 64<<10)
@@ -65,7 +68,7 @@ func ReadSeeds(r io.Reader) ([]string, []*SeedError, error) {
 		case line == "" || strings.HasPrefix(line, "#"):
 			// blank, or a comment
 		default:
-			if reason := seedProblem(line); reason != "" {
+			if reason := seedProblem(line, maxURLLength); reason != "" {
 				bad = append(bad, &SeedError{Line: n, Text: line, Reason: reason})
 			} else {
 				seeds = append(seeds, line)
@@ -103,11 +106,18 @@ func readSeedLine(br *bufio.Reader) (line string, long bool, err error) {
 }
 
 // seedProblem says why line cannot be crawled as a seed, or "" if it can:
-// it must parse as a URL with scheme http or https, a host name, and, if a
-// port is given, a decimal port from 1 to 65535, and the frontier must accept
-// it (scheduler.Canonicalize). Such a URL could otherwise only fail later,
-// after the robots.txt retries, far from its line.
-func seedProblem(line string) string {
+// it must hold one URL (white space followed by another "scheme://" is a
+// second one, which would otherwise be read as part of the first's path,
+// its space escaped), parse as a URL with scheme http or https, a host
+// name, and, if a port is given, a decimal port from 1 to 65535, the
+// frontier must accept it (scheduler.Canonicalize), and its canonical form
+// must be at most maxLen octets (scope.max_url_length, 0 for no limit), as
+// every other URL of the crawl. Such a URL could otherwise only fail
+// later, after the robots.txt retries, far from its line.
+func seedProblem(line string, maxLen int) string {
+	if fields := strings.Fields(line); len(fields) > 1 && slices.ContainsFunc(fields[1:], func(f string) bool { return strings.Contains(f, "://") }) {
+		return "holds more than one URL; put one per line"
+	}
 	u, err := url.Parse(line)
 	if err != nil {
 		var ue *url.Error
@@ -131,8 +141,12 @@ func seedProblem(line string) string {
 			return fmt.Sprintf("port %s is not in 1-65535", p)
 		}
 	}
-	if _, err := scheduler.Canonicalize(line, nil); err != nil {
+	c, err := scheduler.Canonicalize(line, nil)
+	if err != nil {
 		return fmt.Sprintf("not a URL the frontier accepts (%v)", err) // anything the checks above missed
+	}
+	if n := len(c.String()); maxLen > 0 && n > maxLen {
+		return fmt.Sprintf("URL of %d octets, longer than %d (scope.max_url_length)", n, maxLen)
 	}
 	return ""
 }

@@ -34,7 +34,7 @@ func TestReadSeedsReportsUnusableLines(t *testing.T) {
 	for _, tc := range cases {
 		b.WriteString(tc.line + "  # comment\n")
 	}
-	seeds, bad, err := ReadSeeds(strings.NewReader(b.String()))
+	seeds, bad, err := ReadSeeds(strings.NewReader(b.String()), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +77,7 @@ func TestReadSeedsReportsUnusableLines(t *testing.T) {
 // whole file with "bufio.Scanner: token too long").
 func TestReadSeedsOverlongLine(t *testing.T) {
 	in := "http://a.example/\nhttp://b.example/" + strings.Repeat("M", 3<<20) + "\r\nhttp://c.example/\r\nhttp://d.example/"
-	seeds, bad, err := ReadSeeds(strings.NewReader(in))
+	seeds, bad, err := ReadSeeds(strings.NewReader(in), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,13 +95,64 @@ func TestReadSeedsOverlongLine(t *testing.T) {
 	}
 	// One octet over, with a bare LF: a bad line too.
 	over := "http://f.example/" + strings.Repeat("a", maxSeedLine+1-len("http://f.example/"))
-	if _, bad, _ := ReadSeeds(strings.NewReader(over + "\n")); len(bad) != 1 {
+	if _, bad, _ := ReadSeeds(strings.NewReader(over+"\n"), 0); len(bad) != 1 {
 		t.Errorf("a line of 1 MiB + 1 octet: bad %v, want it refused", bad)
 	}
 	// Exactly at the limit is a line like any other.
 	at := "http://e.example/" + strings.Repeat("a", maxSeedLine-len("http://e.example/"))
-	seeds, bad, err = ReadSeeds(strings.NewReader(at + "\n"))
+	seeds, bad, err = ReadSeeds(strings.NewReader(at+"\n"), 0)
 	if err != nil || len(seeds) != 1 || len(bad) != 0 {
 		t.Errorf("a 1 MiB line: seeds %d, bad %v, err %v; want it read", len(seeds), bad, err)
+	}
+}
+
+// TestReadSeedsLongerThanMaxURLLength: a seed whose canonical URL is
+// longer than scope.max_url_length is a bad seed line with its line
+// number, as every other URL of the crawl is refused (seeds were exempt,
+// and a 100,000-octet seed was requested); one at the limit, or longer
+// only as typed, is a seed.
+func TestReadSeedsLongerThanMaxURLLength(t *testing.T) {
+	const limit = 2048
+	at := "http://a.example/" + strings.Repeat("x", limit-len("http://a.example/"))
+	over := "http://b.example/" + strings.Repeat("y", 100000)
+	typed := "HTTP://C.EXAMPLE:80/" + strings.Repeat("z", limit-len("http://c.example/"))
+	seeds, bad, err := ReadSeeds(strings.NewReader(at+"\n"+over+"\n"+typed+"\nhttp://d.example/\n"), limit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(seeds) != 3 || seeds[0] != at || seeds[1] != typed || seeds[2] != "http://d.example/" {
+		t.Errorf("seeds %.60q, want the lines at the limit and d", seeds)
+	}
+	if len(bad) != 1 || bad[0].Line != 2 || bad[0].Reason != "URL of 100017 octets, longer than 2048 (scope.max_url_length)" {
+		t.Fatalf("bad %v, want line 2 refused as longer than scope.max_url_length", bad)
+	}
+	if msg := bad[0].Error(); len(msg) > 400 {
+		t.Errorf("message of %d octets: the URL is not cut", len(msg))
+	}
+	if seeds, bad, _ := ReadSeeds(strings.NewReader(over+"\n"), 0); len(seeds) != 1 || len(bad) != 0 {
+		t.Errorf("with no limit: seeds %d, bad %v; want the long seed", len(seeds), bad)
+	}
+}
+
+// TestReadSeedsTwoURLsOnALine: a line holding two URLs separated by white
+// space is a bad seed line (it was crawled as one URL, its space escaped
+// as %20); the other lines still run, and a space inside one URL's path
+// stays allowed.
+func TestReadSeedsTwoURLsOnALine(t *testing.T) {
+	in := "http://a.example/ http://b.example/\nhttp://c.example/\thttps://d.example/x  # two\nhttp://e.example/a b\nhttp://f.example/\n"
+	seeds, bad, err := ReadSeeds(strings.NewReader(in), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(seeds, []string{"http://e.example/a b", "http://f.example/"}) {
+		t.Errorf("seeds %q, want e and f", seeds)
+	}
+	if len(bad) != 2 || bad[0].Line != 1 || bad[1].Line != 2 {
+		t.Fatalf("bad %v, want lines 1 and 2", bad)
+	}
+	for _, b := range bad {
+		if b.Reason != "holds more than one URL; put one per line" {
+			t.Errorf("line %d: reason %q", b.Line, b.Reason)
+		}
 	}
 }

@@ -15,18 +15,21 @@ type tally struct {
 	mu         sync.Mutex
 	hosts      map[string]*hostTally
 	duplicates int
+	// refetch tells a page fetched again from its first fetch; the run's
+	// tally shares the history's, which the earlier runs' logs filled.
+	refetch *refetchSet
 }
 
 type hostTally struct {
-	byStatus map[string]int
-	fetched  int
+	byStatus map[string]int // answers by status, every request counted
+	fetched  int            // pages (distinct URLs) that got an answer
 	errors   int
 	skipped  map[string]int
 	bytes    int64
 	robots   int // robots.txt requests (and their redirect hops), not pages
 }
 
-func newTally() *tally { return &tally{hosts: map[string]*hostTally{}} }
+func newTally() *tally { return &tally{hosts: map[string]*hostTally{}, refetch: newRefetchSet()} }
 
 func (t *tally) host(a string) *hostTally {
 	h := t.hosts[a]
@@ -38,10 +41,12 @@ func (t *tally) host(a string) *hostTally {
 }
 
 // logged counts one crawl.jsonl line, as the run writes it or as a later
-// run reads it back: a robots.txt request, or a fetch. A fetch is a page
-// fetched when an answer came (any status), and failed when no answer came
-// or the answer was 429 or a 5xx; a request that got no answer is counted
-// as failed only, under the status "error".
+// run reads it back, in the order written: a robots.txt request, or a
+// fetch. A fetch is a page fetched when it is the first answer (any
+// status) its URL got, so a page fetched twice (a retry, a body cut short
+// fetched once more) is one page; every answer counts under its status.
+// It failed when no answer came or the answer was 429 or a 5xx; a request
+// that got no answer is counted as failed only, under the status "error".
 func (t *tally) logged(e crawllog.CrawlEntry) (fetched, failed bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -50,13 +55,15 @@ func (t *tally) logged(e crawllog.CrawlEntry) (fetched, failed bool) {
 		h.robots++
 		return false, false
 	}
-	fetched = e.Status > 0
+	answered := e.Status > 0
 	failed = e.Error != "" || e.Status == 429 || e.Status >= 500
 	key := "error"
-	if fetched {
+	if answered {
 		key = strconv.Itoa(e.Status)
-		h.fetched++
 		h.bytes += e.Bytes
+		if fetched = !t.refetch.answered(e); fetched {
+			h.fetched++
+		}
 	}
 	h.byStatus[key]++
 	if failed {

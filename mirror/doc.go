@@ -44,7 +44,10 @@
 //     an empty port ("host:", 6.2.3), share one file; all others get their
 //     own: https hosts live in "host@https", and a reserved character the
 //     URL percent-encoded is written "%%XX", apart from the literal one
-//     (see Path). A link is matched to a file after the rest of 6.2.2 and
+//     (see Path). No file or directory name starts with '.' or '-' (a
+//     mirrored "/.htaccess" is "%2Ehtaccess", "/-rf" is "%2Drf"): a web
+//     server serving the mirror, or a shell listing it, sees no hidden or
+//     live configuration file and no option. A link is matched to a file after the rest of 6.2.2 and
 //     6.2.3 too (dot segments, default port, empty query), so it finds the
 //     file of a URL that differs from it only so.
 //   - When a path is both a file and a directory prefix ("/a" and "/a/b"),

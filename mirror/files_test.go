@@ -3,8 +3,10 @@ package mirror
 import (
 	"fmt"
 	"io/fs"
+	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -181,6 +183,55 @@ func TestMirrorConcurrentWriters(t *testing.T) {
 			if got, err := os.ReadFile(p); err != nil || string(got) != fmt.Sprintf("body %d %d", g, i) {
 				t.Errorf("%s = %q, %v", p, got, err)
 			}
+		}
+	}
+}
+
+// TestMirrorNoHiddenOrOptionNames: a site's "/.htaccess", "/.git/config"
+// and "/-rf" are mirrored under names that start with neither '.' nor '-'
+// (so a web server serving the mirror finds no live .htaccess and a shell
+// no option), and the links of the mirrored pages lead to those files.
+func TestMirrorNoHiddenOrOptionNames(t *testing.T) {
+	dir, w, must := openMirrorWriter(t)
+	targets := []string{"/.htaccess", "/.git/config", "/-rf", "/.well-known/-x.txt"}
+	must(page("http://example.com/", "/", anchors(targets...)))
+	for _, p := range targets {
+		must(page("http://example.com"+p, p, "body of "+p))
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	root := filepath.Join(dir, "mirror")
+	files := 0
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := d.Name(); strings.HasPrefix(n, ".") || strings.HasPrefix(n, "-") {
+			t.Errorf("mirror holds %q", p)
+		}
+		if !d.IsDir() {
+			files++
+		}
+		return nil
+	})
+	if files != len(targets)+1 {
+		t.Errorf("%d mirror files, want %d", files, len(targets)+1)
+	}
+	home := filepath.Join(root, "example.com", "index.html")
+	got, _ := linkValues(t, home)
+	want := []string{"%252Ehtaccess", "%252Egit/config", "%252Drf", "%252Ewell-known/%252Dx.txt"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("links %q, want %q", got, want)
+	}
+	for i, v := range got {
+		u, err := url.Parse(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, err := os.ReadFile(filepath.Join(filepath.Dir(home), filepath.FromSlash(u.Path)))
+		if err != nil || string(body) != "body of "+targets[i] {
+			t.Errorf("link %q leads to %q, %v", v, body, err)
 		}
 	}
 }

@@ -94,6 +94,14 @@ func hostileURLs() []string {
 		"http://example.com/page?",
 		"http://example.com.https/page",
 		"http://example.com_https/page",
+		// a leading '.' or '-' is escaped, apart from the escapes a URL
+		// can spell
+		"http://example.com/.htaccess",
+		"http://example.com/%252Ehtaccess",
+		"http://example.com/.git/config",
+		"http://example.com/-rf",
+		"http://example.com/%252Drf",
+		"http://example.com/a.-b",
 	}
 }
 
@@ -123,7 +131,7 @@ func TestMirrorPathStaysInsideAndIsOneToOne(t *testing.T) {
 			t.Errorf("Path(%.60q) is %d bytes long", raw, len(rel))
 		}
 		for _, c := range strings.Split(rel, string(filepath.Separator)) {
-			if len(c) > 255 || c == ".." || c == "." || c == "" || strings.ContainsFunc(c, func(r rune) bool { return r < 32 || r == 127 || r == '\\' || r == ':' }) {
+			if len(c) > 255 || strings.HasPrefix(c, ".") || strings.HasPrefix(c, "-") || c == "" || strings.ContainsFunc(c, func(r rune) bool { return r < 32 || r == 127 || r == '\\' || r == ':' }) {
 				t.Errorf("Path(%.60q): bad component %.80q", raw, c)
 			}
 		}
@@ -155,6 +163,17 @@ func TestMirrorPathNames(t *testing.T) {
 		{"http://example.com/e%3D1", "/out/mirror/example.com/e%%3D1"},
 		{"http://example.com/%7euser/caf%c3%a9", "/out/mirror/example.com/~user/caf%C3%A9"},
 		{"http://example.com/sp%20ace", "/out/mirror/example.com/sp%20ace"},
+		// no hidden, live server or option names: a leading '.' or '-'
+		// is written %2E or %2D, inner ones stay
+		{"http://example.com/.htaccess", "/out/mirror/example.com/%2Ehtaccess"},
+		{"http://example.com/%2Ehtaccess", "/out/mirror/example.com/%2Ehtaccess"},
+		{"http://example.com/.git/config", "/out/mirror/example.com/%2Egit/config"},
+		{"http://example.com/.well-known/a.b", "/out/mirror/example.com/%2Ewell-known/a.b"},
+		{"http://example.com/-rf", "/out/mirror/example.com/%2Drf"},
+		{"http://example.com/%2drf/-", "/out/mirror/example.com/%2Drf/%2D"},
+		{"http://example.com/a.-b", "/out/mirror/example.com/a.-b"},
+		{"http://example.com/%252ehtaccess", "/out/mirror/example.com/%252ehtaccess"},
+		{"http://-x.example/a", "/out/mirror/%2Dx.example/a"},
 	}
 	for _, tt := range tests {
 		u, _ := url.Parse(tt.in)

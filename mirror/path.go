@@ -23,7 +23,7 @@ const (
 // (percent-encoded unreserved characters decoded).
 //
 //   - The host directory is the lower-cased host (bytes outside [a-z0-9.-]
-//     written %XX), then "_<port>" when the URL names a port (":80" too),
+//     and a leading '.' or '-' written %XX), then "_<port>" when the URL names a port (":80" too),
 //     "@u<hash>" when it has user information, and "@<scheme>" for every
 //     scheme but http. So http://example.com/ is stored in "example.com",
 //     https://example.com/ in "example.com@https" and
@@ -38,7 +38,13 @@ const (
 //     sub-delims !$&'()*+,;= and :@[]) is written %%XX. So "a+b" is "a+b"
 //     and "a%2Bb" is "a%%2Bb", "s;p" is "s%3Bp" and "s%3Bp" is "s%%3Bp",
 //     "a%2Fb" is "a%2Fb". A segment made only of dots ("..", "%2e%2e")
-//     becomes "%2E%2E": names never mean "." or "..".
+//     becomes "%2E%2E": names never mean "." or "..". A segment's leading
+//     '.' or '-' is written %2E or %2D ("/.htaccess" is "%2Ehtaccess",
+//     "/-rf" is "%2Drf"), so no name is a hidden file, a live web server
+//     file such as ".htaccess" or an option to a shell command. The escape
+//     reads back as the byte it encodes, as every other %XX does, and a
+//     literal '%' in a URL is itself written %25, so no other URL has
+//     the name.
 //   - '@' never survives that escaping, so names carry tags after '@' that
 //     no URL segment can produce: "@c<hash>" when a segment holds
 //     upper-case letters (distinct files on case-insensitive file systems),
@@ -105,7 +111,7 @@ func checkInside(root, p string) error {
 }
 
 // hostDir is the host directory name: the lower-cased host with bytes
-// outside [a-z0-9.-] escaped, then "_port" when the URL names a port,
+// outside [a-z0-9.-] and a leading '.' or '-' escaped, then "_port" when the URL names a port,
 // "@u<hash>" for user information and "@<scheme>" unless the scheme is
 // http.
 func hostDir(u *url.URL) string {
@@ -114,7 +120,7 @@ func hostDir(u *url.URL) string {
 	var b strings.Builder
 	for i := 0; i < len(h); i++ {
 		c := h[i]
-		if c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || (c == '.' && !dotsOnly) {
+		if c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || (c == '-' || c == '.' && !dotsOnly) && i > 0 {
 			b.WriteByte(c)
 		} else {
 			writePercent(&b, c)
@@ -218,7 +224,7 @@ func escapeSegment(seg string) (name string, upper bool) {
 				continue
 			}
 		}
-		if isNameByte(c) && !(dotsOnly && c == '.') {
+		if isNameByte(c) && !(dotsOnly && c == '.') && (i > 0 || !isLeadEscaped(c)) {
 			upper = upper || c >= 'A' && c <= 'Z'
 			b.WriteByte(c)
 		} else {
@@ -228,14 +234,15 @@ func escapeSegment(seg string) (name string, upper bool) {
 	return b.String(), upper
 }
 
-// escapeName percent-encodes every byte outside [A-Za-z0-9-_.~+,=]; a name
-// of dots only has its dots escaped too, so it never means "." or "..".
+// escapeName percent-encodes every byte outside [A-Za-z0-9-_.~+,=] and a
+// leading '.' or '-'; a name of dots only has its dots escaped too, so it
+// never means "." or "..".
 func escapeName(s string) string {
 	dotsOnly := strings.Trim(s, ".") == ""
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if isNameByte(c) && !(dotsOnly && c == '.') {
+		if isNameByte(c) && !(dotsOnly && c == '.') && (i > 0 || !isLeadEscaped(c)) {
 			b.WriteByte(c)
 		} else {
 			writePercent(&b, c)
@@ -243,6 +250,11 @@ func escapeName(s string) string {
 	}
 	return b.String()
 }
+
+// isLeadEscaped reports whether c is written %XX when it starts a name:
+// a leading '.' would make a hidden file (or a live ".htaccess" under a
+// web server) and a leading '-' a name a shell command reads as an option.
+func isLeadEscaped(c byte) bool { return c == '.' || c == '-' }
 
 // isNameByte reports whether c may appear unescaped in a mirror name.
 func isNameByte(c byte) bool {

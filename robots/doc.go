@@ -121,8 +121,11 @@
 // asked about the same way, so the agents "MJ12bot", "MJ" and "MJ99" all
 // get that group, and "Bot2" gets the group of "User-agent: Bot1". Google's
 // parser does not reduce the crawler's own name: for it "MJ12bot" matches
-// no group. A crawler's name should therefore be a valid product token;
-// "crawl robots" rejects any other --agent.
+// no group. A crawler's name should therefore be a valid product token.
+// Robots.GroupNamed answers for robots whose names hold digits, as a site
+// owner asks about them ("crawl robots check --agent MJ12bot"): it reads
+// the name and every user-agent line with their digits, so "User-agent:
+// MJ12bot" names MJ12bot and no other robot.
 //
 // # Conservative readings of malformed values
 //
@@ -190,6 +193,9 @@
 //     match. Robot-version is reported only.
 //   - The 1994 standard's first-match and substring user-agent matching are
 //     replaced by RFC 9309 product-token equality.
+//   - Robots.GroupNamed reads names and user-agent lines with digits,
+//     which RFC 9309 section 2.2.1 does not allow in a product token, to
+//     answer for robots that carry such names anyway (MJ12bot, 360Spider).
 //   - RFC 9309 says to obey "the first" "*" group; like Google's parser,
 //     all "*" groups are merged, as groups naming the same agent are.
 //   - The RFC's table row "/foo/bar?baz=http://foo.bar" is read as "reserved

@@ -31,7 +31,7 @@ func runCrawl(ctx context.Context, cfg config.Config, stdout, stderr io.Writer) 
 	if err != nil {
 		return err
 	}
-	seeds, bad, err := crawler.ReadSeeds(f)
+	seeds, bad, err := crawler.ReadSeeds(f, cfg.Scope.MaxURLLength)
 	f.Close()
 	if err != nil {
 		return usagef("seed file %s: %v", cfg.Seed, err)

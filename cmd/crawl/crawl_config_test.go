@@ -43,6 +43,10 @@ func TestConfigErrorsExitUsageNamingKeyAndFile(t *testing.T) {
 						t.Errorf("%v: stderr %q does not mention %q", args, stderr, w)
 					}
 				}
+				// One prefix after the command's: it read "crawl: crawler: config".
+				if want := "crawl: config: " + file + ": " + tc.key + ": "; !strings.HasPrefix(stderr, want) {
+					t.Errorf("%v: stderr %q, want it to start %q", args, stderr, want)
+				}
 			}
 		})
 	}

@@ -23,7 +23,8 @@ import (
 // ("https://host/robots.txt"); the function follows redirects (at most five,
 // RFC 9309 2.3.1.2) and returns the final body, the final HTTP status and
 // any network error, which robots.FromFetch turns into a policy.
-// agent is the --agent value, so the fetch can identify itself with it.
+// agent is the name of the robot asked about, so the fetch can identify
+// itself with it.
 type robotsFetchFunc func(ctx context.Context, cfg config.Config, robotsURL, agent string) (crawler.RobotsFetch, error)
 
 // robotsOptions are what the robots commands take from outside.
@@ -51,9 +52,16 @@ that did not parse.
 A fetched robots.txt follows the status-code policy of a crawl, with the
 robots.forbidden_disallows of --config (or CRAWL_ROBOTS_FORBIDDEN_DISALLOWS).
 
-Exit codes: 0 ok, 2 usage error (no or unknown subcommand, missing --agent
-or --file, an --agent that is not a product token, a target that is neither
-an http(s) URL nor a path, an unreadable file, a config a crawl would refuse).`,
+--agent names the robot asked about: its name as a robots.txt holds it,
+digits included (MJ12bot, 360Spider), matched case-insensitively, or a whole
+User-Agent header, reduced to the robot's product token (the one after
+"compatible;" in a comment, else the first that is not a browser's), which
+the output names. Without --agent, the crawl's own agent.token is asked
+about (config default "crawl"), and the output says so.
+
+Exit codes: 0 ok, 2 usage error (no or unknown subcommand, missing --file,
+an --agent that names no robot, a target that is neither an http(s) URL nor
+a path, an unreadable file, a config a crawl would refuse).`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		// Flags meant for a mistyped subcommand ("crawl robots chek
@@ -81,16 +89,18 @@ an http(s) URL nor a path, an unreadable file, a config a crawl would refuse).`,
 	return cmd
 }
 
-// robotsFlags are the flags both subcommands share.
+// robotsFlags are the flags both subcommands share, and the robot they
+// ask about (asked, resolved from --agent and the config).
 type robotsFlags struct {
 	file, agent, config string
 	json                bool
+	asked               askedAgent
 }
 
 func (f *robotsFlags) bind(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.file, "file", "", "robots.txt file to read")
 	cmd.Flags().StringVar(&f.config, "config", "", "config file (YAML) as for a crawl; its robots.forbidden_disallows (or CRAWL_ROBOTS_FORBIDDEN_DISALLOWS) applies")
-	cmd.Flags().StringVar(&f.agent, "agent", "", "crawler's product token, letters, '_' and '-' only (RFC 9309 2.2.1); a /version may follow (FooBot/2.1)")
+	cmd.Flags().StringVar(&f.agent, "agent", "", "robot to ask about: its name (MJ12bot, FooBot/2.1) or a whole User-Agent header; default the crawl's agent.token")
 	cmd.Flags().BoolVar(&f.json, "json", false, "print JSON")
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err} })
 }
@@ -98,7 +108,7 @@ func (f *robotsFlags) bind(cmd *cobra.Command) {
 func newRobotsCheckCommand(opts robotsOptions) *cobra.Command {
 	var f robotsFlags
 	cmd := &cobra.Command{
-		Use:   "check --file PATH --agent NAME [--json] URL...",
+		Use:   "check [--file PATH] [--agent NAME] [--json] URL...",
 		Short: "Say whether each URL may be fetched, and which line decided",
 		Long: `Say whether each URL (absolute, or a path) may be fetched by the agent, and
 which robots.txt line decided. Each URL is judged as the crawler would
@@ -111,14 +121,16 @@ unreachable (5xx, 429, network error) disallows everything (RFC 9309
 object per URL and line: {"url": <as typed>, "checked_as": <as the crawler
 requests it, null if it would not>, "allowed": true|false, "rule":
 "<deciding line or empty>", "line": <n or 0>, "robots_txt": {"source",
-"fetched", "status", "error", "outcome", "policy", "truncated", "redirects"}, "group":
+"fetched", "status", "error", "outcome", "policy", "truncated", "redirects"}, "agent":
+<the robot's name asked about>, "group":
 [<User-agent values>] or null, "pace_now": {"interval_seconds", "line",
 "rule"} or null, "visit_open_now", "next_visit": <RFC 3339> or null, "at":
 <the moment these hold for>}`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkAgent("check", f.agent); err != nil {
+			asked, err := parseAgent("check", f.agent)
+			if err != nil {
 				return err
 			}
 			if len(args) == 0 {
@@ -130,7 +142,7 @@ requests it, null if it would not>, "allowed": true|false, "rule":
 			if err := checkTargets(args, f.file != ""); err != nil {
 				return err
 			}
-			cfg, popts, err := f.settings()
+			cfg, popts, err := f.settings(asked)
 			if err != nil {
 				return err
 			}
@@ -151,7 +163,7 @@ requests it, null if it would not>, "allowed": true|false, "rule":
 					if t, ok := cache[robotsURL]; ok {
 						return t, nil
 					}
-					t := fetchRobots(cmd.Context(), opts.fetch, cfg, robotsURL, f.agent, popts)
+					t := fetchRobots(cmd.Context(), opts.fetch, cfg, robotsURL, f.asked.name, popts)
 					if w := t.warning(); w != "" {
 						fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s: %s\n", crawllog.Printable(robotsURL), crawllog.Printable(w))
 					}
@@ -169,7 +181,7 @@ requests it, null if it would not>, "allowed": true|false, "rule":
 func newRobotsExplainCommand(opts robotsOptions) *cobra.Command {
 	var f robotsFlags
 	cmd := &cobra.Command{
-		Use:   "explain (--file PATH | URL) --agent NAME [--json]",
+		Use:   "explain (--file PATH | URL) [--agent NAME] [--json]",
 		Short: "Explain the group that applies to an agent: rules, pace, visit times",
 		Long: `Explain the robots.txt group that applies to the agent: its user-agent lines,
 the pace it asks for now and at other times (Crawl-delay, Request-rate with
@@ -186,17 +198,18 @@ unreachable: disallow all). With --json, print one object:
 {"requests", "seconds", "interval_seconds", "from", "to"}), "visit_times"
 (each {"from", "to"}),
 "comments", "sitemaps", "robot_version", "warnings", "rules" (each {"line",
-"rule"}), "group" ([<User-agent values>], ["*"], or null when no group
+"rule"}), "agent" (the robot's name asked about), "group" ([<User-agent values>], ["*"], or null when no group
 applies or the fetch's policy decides), "pace_now" ({"interval_seconds",
 "line", "rule"} or null), "visit_open_now", "next_visit" (RFC 3339 or
 null), "at" (the moment pace_now and visit_open_now hold for)}.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkAgent("explain", f.agent); err != nil {
+			asked, err := parseAgent("explain", f.agent)
+			if err != nil {
 				return err
 			}
-			cfg, popts, err := f.settings()
+			cfg, popts, err := f.settings(asked)
 			if err != nil {
 				return err
 			}
@@ -218,12 +231,12 @@ null), "at" (the moment pace_now and visit_open_now hold for)}.`,
 				if err != nil {
 					return err
 				}
-				t = fetchRobots(cmd.Context(), opts.fetch, cfg, robotsURL, f.agent, popts)
+				t = fetchRobots(cmd.Context(), opts.fetch, cfg, robotsURL, f.asked.name, popts)
 			}
 			if f.json {
-				return writeExplainJSON(cmd.OutOrStdout(), t, f.agent, opts.now())
+				return writeExplainJSON(cmd.OutOrStdout(), t, f.asked.name, opts.now())
 			}
-			return writeExplainText(cmd.OutOrStdout(), t, f.agent, opts.now())
+			return writeExplainText(cmd.OutOrStdout(), t, f.asked, opts.now())
 		},
 	}
 	f.bind(cmd)
@@ -232,31 +245,20 @@ null), "at" (the moment pace_now and visit_open_now hold for)}.`,
 
 // settings returns the effective config (flag-free: --config file, CRAWL_*
 // environment, defaults), read by the crawl's own loader, and the
-// status-code policy a crawl would use. A live fetch uses the config's
-// agent, timeouts and size limit; a config the crawl would refuse is a
-// usage error here too.
-func (f *robotsFlags) settings() (config.Config, robots.PolicyOptions, error) {
+// status-code policy a crawl would use, and sets f.asked to asked or,
+// when --agent was not given, to the config's agent.token. A live fetch
+// uses the config's agent, timeouts and size limit; a config the crawl
+// would refuse is a usage error here too.
+func (f *robotsFlags) settings(asked askedAgent) (config.Config, robots.PolicyOptions, error) {
 	cfg, err := config.Loader{File: f.config}.Load()
 	if err != nil {
 		return config.Config{}, robots.PolicyOptions{}, &usageError{err}
 	}
+	f.asked = asked
+	if asked.name == "" {
+		f.asked = defaultAgent(cfg)
+	}
 	return cfg, robots.PolicyOptions{RestrictedDisallows: cfg.Robots.ForbiddenDisallows, ParseLimit: int(cfg.Robots.MaxBytes)}, nil
-}
-
-// checkAgent returns a usage error unless agent is a product token,
-// [a-zA-Z_-]+ (RFC 9309 2.2.1), optionally followed by '/' and a version
-// ("FooBot/2.1"). robots.Group reads an agent up to its first other
-// character, so "Bot2" would silently be checked as "Bot" and get the
-// group of "User-agent: Bot1".
-func checkAgent(sub, agent string) error {
-	if agent == "" {
-		return usagef("robots %s: --agent is required", sub)
-	}
-	tok, version, hasVersion := strings.Cut(agent, "/")
-	if tok == "" || robots.ProductToken(tok) != tok || hasVersion && !isHTTPToken(version) {
-		return usagef("robots %s: --agent %q is not a product token: RFC 9309 section 2.2.1 allows only the letters a-z and A-Z, '_' and '-' (a version may follow after '/', as in FooBot/2.1)", sub, agent)
-	}
-	return nil
 }
 
 // isHTTPToken reports whether s is a non-empty RFC 9110 5.6.2 token, the

@@ -68,7 +68,7 @@ func TestRobotsCheckJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	src := `"robots_txt":{"source":"` + file + `","fetched":false,"status":null,"error":null,"outcome":"available","policy":"rules","truncated":false,"redirects":[]}` +
-		`,"group":["*"],"pace_now":{"interval_seconds":2.5,"line":4,"rule":"Crawl-delay: 2.5"},"visit_open_now":true,"next_visit":null,"at":"2026-01-01T14:00:00Z"`
+		`,"agent":"ExampleBot","group":["*"],"pace_now":{"interval_seconds":2.5,"line":4,"rule":"Crawl-delay: 2.5"},"visit_open_now":true,"next_visit":null,"at":"2026-01-01T14:00:00Z"`
 	want := `{"url":"https://example.com/private/x","checked_as":"https://example.com/private/x","allowed":false,"rule":"Disallow: /private/","line":2,` + src + `}
 {"url":"/private/press/a?b=<c>","checked_as":"/private/press/a?b=%3Cc%3E","allowed":true,"rule":"Allow: /private/press/","line":3,` + src + `}
 {"url":"/public","checked_as":"/public","allowed":true,"rule":"","line":0,` + src + `}
@@ -165,7 +165,7 @@ func TestRobotsExplainJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := `{"robots_txt":{"source":"` + other + `","fetched":false,"status":null,"error":null,"outcome":"available","policy":"rules","truncated":false,"redirects":[]},"crawl_delay_seconds":null,"request_rates":[],"visit_times":[],"comments":[],"sitemaps":[],"robot_version":null,"warnings":[],` +
-		`"rules":[],"group":null,"pace_now":null,"visit_open_now":true,"next_visit":null,"at":"2026-01-01T14:00:00Z"}` + "\n"
+		`"rules":[],"agent":"bot","group":null,"pace_now":null,"visit_open_now":true,"next_visit":null,"at":"2026-01-01T14:00:00Z"}` + "\n"
 	if out != want {
 		t.Errorf("empty group: got %s want %s", out, want)
 	}
@@ -206,11 +206,9 @@ func TestRobotsUsageErrors(t *testing.T) {
 		args []string
 		msg  string
 	}{
-		{"check without agent", []string{"check", "--file", file, "/x"}, "--agent is required"},
 		{"check without file", []string{"check", "--agent", "a", "/x"}, "--file is required"},
 		{"check without URL", []string{"check", "--file", file, "--agent", "a"}, "at least one URL"},
 		{"check unreadable file", []string{"check", "--file", file + ".missing", "--agent", "a", "/x"}, "cannot read --file"},
-		{"explain without agent", []string{"explain", "--file", file}, "--agent is required"},
 		{"explain without file", []string{"explain", "--agent", "a"}, "--file is required"},
 		{"explain live without fetcher", []string{"explain", "https://example.com/", "--agent", "a"}, "give --file"},
 		{"explain unreadable file", []string{"explain", "--file", filepath.Dir(file), "--agent", "a"}, "cannot read --file"},
@@ -250,12 +248,12 @@ func TestRobotsLiveFetch(t *testing.T) {
 	const (
 		at = `,"visit_open_now":true,"next_visit":null,"at":"2026-01-01T14:00:00Z"`
 		up = `"robots_txt":{"source":"https://up.example/robots.txt","fetched":true,"status":200,"error":null,"outcome":"available","policy":"rules","truncated":false,"redirects":[]}` +
-			`,"group":["*"],"pace_now":{"interval_seconds":4,"line":3,"rule":"Crawl-delay: 4"}` + at
+			`,"agent":"bot","group":["*"],"pace_now":{"interval_seconds":4,"line":3,"rule":"Crawl-delay: 4"}` + at
 		// The fetch's policy decides: no group, no pace.
 		down = `"robots_txt":{"source":"https://down.example/robots.txt","fetched":true,"status":503,"error":null,"outcome":"unreachable","policy":"disallow_all","truncated":false,"redirects":[]}` +
-			`,"group":null,"pace_now":null` + at
+			`,"agent":"bot","group":null,"pace_now":null` + at
 		gone = `"robots_txt":{"source":"https://gone.example/robots.txt","fetched":true,"status":404,"error":null,"outcome":"unavailable","policy":"allow_all","truncated":false,"redirects":[]}` +
-			`,"group":null,"pace_now":null` + at
+			`,"agent":"bot","group":null,"pace_now":null` + at
 	)
 	want := `{"url":"https://up.example/private/1","checked_as":"https://up.example/private/1","allowed":false,"rule":"Disallow: /private","line":2,` + up + `}
 {"url":"https://up.example/public","checked_as":"https://up.example/public","allowed":true,"rule":"","line":0,` + up + `}

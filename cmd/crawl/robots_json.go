@@ -7,11 +7,12 @@ import (
 )
 
 // groupJSON is what check and explain --json say about the group that
-// applies to the agent at a moment, as their text does (review 28
-// finding 7): which group (null when none applies, or when the robots.txt
+// applies to the agent at a moment, as their text does: the robot asked
+// about, which group (null when none applies, or when the robots.txt
 // fetch's policy decides instead), the pace in force and the Visit-time
 // state.
 type groupJSON struct {
+	Agent        string       `json:"agent"`          // the robot's name the group was looked up by (--agent reduced, or agent.token)
 	Group        []string     `json:"group"`          // the group's User-agent values; ["*"] for the * group; null for none
 	PaceNow      *paceNowJSON `json:"pace_now"`       // the pace the group asks for at "at"; null if none
 	VisitOpenNow bool         `json:"visit_open_now"` // whether a request may be sent at "at" (no Visit-time, or inside one)
@@ -35,8 +36,8 @@ type ruleJSON struct {
 
 // groupState builds the groupJSON of the group t gives agent at now.
 func groupState(t robotsTxt, agent string, now time.Time) groupJSON {
-	g := t.r.Group(agent)
-	out := groupJSON{VisitOpenNow: true, At: now.UTC().Format(time.RFC3339)}
+	g := t.r.GroupNamed(agent)
+	out := groupJSON{Agent: agent, VisitOpenNow: true, At: now.UTC().Format(time.RFC3339)}
 	if effect, _ := t.policy(); effect == "" {
 		if agents := g.Agents(); len(agents) > 0 {
 			out.Group = agents

@@ -31,20 +31,26 @@ func runRobotsCheck(w io.Writer, load func(string) (robotsTxt, error), f robotsF
 	// first met: several when the URLs are on several hosts.
 	var files []robotsTxt
 	seen := map[string]bool{}
+	agent := f.asked.name
+	if note := f.asked.noteLine(); note != "" && !f.json {
+		if _, err := io.WriteString(w, note); err != nil {
+			return err
+		}
+	}
 	for _, target := range targets {
 		t, err := load(target)
 		if err != nil {
 			return err
 		}
 		canon, requestable := checkedAs(target)
-		v := t.r.Allowed(f.agent, canon)
+		v := t.r.GroupNamed(agent).Allowed(canon)
 		if f.json {
 			var as *string
 			if requestable {
 				as = &canon
 			}
 			if err := encodeJSON(w, checkLine{URL: target, CheckedAs: as, Allowed: v.Allowed, Rule: v.Rule, Line: v.Line, RobotsTxt: t.json(),
-				groupJSON: groupState(t, f.agent, now)}); err != nil {
+				groupJSON: groupState(t, agent, now)}); err != nil {
 				return err
 			}
 			continue
@@ -79,7 +85,7 @@ func runRobotsCheck(w io.Writer, load func(string) (robotsTxt, error), f robotsF
 		if len(files) > 1 {
 			prefix = crawllog.Printable(t.source) + ": "
 		}
-		if _, err := fmt.Fprintf(w, "%s%s; %s\n", prefix, groupName(t, f.agent), paceNow(t.r.Group(f.agent), now)); err != nil {
+		if _, err := fmt.Fprintf(w, "%s%s; %s\n", prefix, groupName(t, agent), paceNow(t.r.GroupNamed(agent), now)); err != nil {
 			return err
 		}
 	}
@@ -115,7 +121,7 @@ type explainSpanJSON struct {
 
 func writeExplainJSON(w io.Writer, t robotsTxt, agent string, now time.Time) error {
 	r := t.r
-	g := r.Group(agent)
+	g := r.GroupNamed(agent)
 	out := explainJSON{
 		Rules:        []ruleJSON{},
 		groupJSON:    groupState(t, agent, now),
@@ -151,10 +157,11 @@ func writeExplainJSON(w io.Writer, t robotsTxt, agent string, now time.Time) err
 	return encodeJSON(w, out)
 }
 
-func writeExplainText(w io.Writer, t robotsTxt, agent string, now time.Time) error {
-	r := t.r
-	g := r.Group(agent)
+func writeExplainText(w io.Writer, t robotsTxt, asked askedAgent, now time.Time) error {
+	r, agent := t.r, asked.name
+	g := r.GroupNamed(agent)
 	var b strings.Builder
+	b.WriteString(asked.noteLine())
 	fmt.Fprintf(&b, "robots.txt: %s (%s", crawllog.Printable(t.source), crawllog.Printable(t.outcome()))
 	if r.Truncated() {
 		b.WriteString(", cut at the parsing limit, robots.max_bytes")
@@ -248,7 +255,7 @@ func groupName(t robotsTxt, agent string) string {
 	if effect, _ := t.policy(); effect != "" {
 		return "no group: robots.txt " + crawllog.Printable(t.outcome()) + ", so " + effect
 	}
-	agents := t.r.Group(agent).Agents()
+	agents := t.r.GroupNamed(agent).Agents()
 	switch {
 	case len(agents) == 0:
 		return "no group applies (everything allowed)"
@@ -260,8 +267,8 @@ func groupName(t robotsTxt, agent string) string {
 
 // paceNow says, for check's group line, what the crawl would do at now:
 // the pace, and, for a group with Visit-time windows, the windows and
-// whether one is open; outside them, no request before the next opens
-// (review 28 finding 8), and the pace from then.
+// whether one is open; outside them, that no request is sent before the
+// next opens, and the pace from then.
 func paceNow(g *robots.Group, now time.Time) string {
 	wins := g.VisitTimes()
 	switch {

@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -37,38 +39,83 @@ func TestRobotsSubcommandErrors(t *testing.T) {
 	}
 }
 
-// TestRobotsAgentMustBeProductToken: RFC 9309 2.2.1, "The product token
-// MUST contain only a-zA-Z_- characters." robots.Group reads an agent up
-// to its first other character, so "--agent Bot2" was checked as "Bot"
-// and got the group of "User-agent: Bot1" (the reviewer's tok.txt). Such
-// an agent is a usage error (exit 2) that says which characters are
-// allowed; a token with a "/version" is fine.
-func TestRobotsAgentMustBeProductToken(t *testing.T) {
-	file := writeRobotsFile(t, "User-agent: Bot1\nDisallow: /\n\nUser-agent: *\nAllow: /\n")
-	for _, agent := range []string{"Bot2", "Bot2/1.0", "MJ12bot", "my bot", "/1.0", "bot\x1b[2J", "bötbot", "Bot/2 x", "Bot/", "Bot/1.0/2"} {
+// TestRobotsAgentNames: a site owner asks about any robot a robots.txt
+// can name. A name with digits (MJ12bot, 360Spider, Rule1TestBot: each
+// once a usage error, exit 2) gets the groups that name it, digits
+// included and case folded, and not the group of a name that shares its
+// letters ("Bot2" is not "Bot1", which it once got); a whole User-Agent
+// header is reduced to the robot's product token, which the output
+// names; a product token gets the group a crawl of that name obeys.
+// What is neither a name nor a User-Agent is a one-line usage error.
+func TestRobotsAgentNames(t *testing.T) {
+	file := writeRobotsFile(t, "User-agent: Bot1\nDisallow: /\n\nUser-agent: MJ12bot\nDisallow: /mj\n\n"+
+		"User-agent: 360spider\nDisallow: /360\n\nUser-agent: Rule1TestBot\nDisallow: /rule\n\nUser-agent: *\nAllow: /\n")
+	for _, agent := range []string{"my bot", "/1.0", "bot\x1b[2J", "bötbot", "Bot/", "Bot/1.0/2", "a.b", "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36"} {
 		for _, sub := range []string{"check", "explain"} {
 			args := []string{"robots", sub, "--file", file, "--agent", agent}
 			if sub == "check" {
 				args = append(args, "/x")
 			}
 			code, out, stderr := runCLI(t, args...)
-			want := "RFC 9309 section 2.2.1 allows only the letters a-z and A-Z, '_' and '-'"
-			if code != exitUsage || out != "" || !strings.Contains(stderr, want) || strings.Count(stderr, "\n") != 1 || strings.ContainsRune(stderr, 0x1b) {
+			if code != exitUsage || out != "" || !strings.Contains(stderr, "--agent") || strings.Count(stderr, "\n") != 1 || strings.ContainsRune(stderr, 0x1b) {
 				t.Errorf("%s --agent %q: exit %d, stdout %q, stderr %q", sub, agent, code, out, stderr)
 			}
 		}
 	}
-	for agent, want := range map[string]string{
-		"Other":       "ALLOWED    /x  (line 5: Allow: /)\nthe * group",
-		"Foo_Bar-baz": "ALLOWED    /x  (line 5: Allow: /)\nthe * group",
-		"Other/2.1":   "ALLOWED    /x  (line 5: Allow: /)\nthe * group",
+	const mj12 = "Mozilla/5.0 (compatible; MJ12bot/v1.4.8; +http://mj12bot.com/)"
+	for _, c := range []struct{ agent, target, want string }{
+		{"Other", "/x", "ALLOWED    /x  (line 14: Allow: /)\nthe * group"},
+		{"Foo_Bar-baz", "/x", "ALLOWED    /x  (line 14: Allow: /)\nthe * group"},
+		{"Other/2.1", "/x", "agent: Other (the product token of \"Other/2.1\")\nALLOWED    /x  (line 14: Allow: /)\nthe * group"},
 		// The file's "Bot1" is the token "Bot" (doc.go of package robots).
-		"Bot": "DISALLOWED /x  (line 2: Disallow: /)\ngroup User-agent: Bot1",
+		{"Bot", "/x", "DISALLOWED /x  (line 2: Disallow: /)\ngroup User-agent: Bot1"},
+		{"Bot2", "/x", "ALLOWED    /x  (line 14: Allow: /)\nthe * group"},
+		{"bot1", "/x", "DISALLOWED /x  (line 2: Disallow: /)\ngroup User-agent: Bot1"},
+		{"MJ12bot", "/mj", "DISALLOWED /mj  (line 5: Disallow: /mj)\ngroup User-agent: MJ12bot"},
+		{"mj12BOT/v1.4", "/mj", "agent: mj12BOT (the product token of \"mj12BOT/v1.4\")\nDISALLOWED /mj  (line 5: Disallow: /mj)\ngroup User-agent: MJ12bot"},
+		{"MJ99bot", "/mj", "ALLOWED    /mj  (line 14: Allow: /)\nthe * group"},
+		{"360Spider", "/360", "DISALLOWED /360  (line 8: Disallow: /360)\ngroup User-agent: 360spider"},
+		{"Rule1TestBot", "/rule", "DISALLOWED /rule  (line 11: Disallow: /rule)\ngroup User-agent: Rule1TestBot"},
+		{mj12, "/mj", "agent: MJ12bot (the robot's product token in the User-Agent \"" + mj12 + "\")\nDISALLOWED /mj  (line 5: Disallow: /mj)\ngroup User-agent: MJ12bot"},
+		{"Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120 Mobile Safari/537.36 (compatible; 360Spider/2.1; +http://x.example/)",
+			"/360", "agent: 360Spider (the robot's product token in the User-Agent \"Mozilla/5.0 (Linux;"},
+		{"Rule1TestBot/3 (+http://rule1.example/bot.html)", "/rule",
+			"agent: Rule1TestBot (the robot's product token in the User-Agent \"Rule1TestBot/3 (+http://rule1.example/bot.html)\")\nDISALLOWED /rule  (line 11"},
 	} {
-		code, out, stderr := runCLI(t, "robots", "check", "--file", file, "--agent", agent, "/x")
-		if code != exitOK || !strings.HasPrefix(out, want) {
-			t.Errorf("--agent %q: exit %d, stdout %q, stderr %q", agent, code, out, stderr)
+		code, out, stderr := runCLI(t, "robots", "check", "--file", file, "--agent", c.agent, c.target)
+		if code != exitOK || !strings.HasPrefix(out, c.want) {
+			t.Errorf("--agent %q: exit %d, stdout %q, stderr %q", c.agent, code, out, stderr)
 		}
+	}
+	code, out, _ := runCLI(t, "robots", "explain", "--file", file, "--agent", mj12, "--json")
+	if code != exitOK || !strings.Contains(out, `"agent":"MJ12bot","group":["MJ12bot"]`) {
+		t.Errorf("explain --json: exit %d, stdout %q", code, out)
+	}
+}
+
+// TestRobotsAgentDefaultsToTheCrawls: without --agent, check and explain
+// ask about the robot a crawl would be, agent.token (config default
+// "crawl", or the --config file's), and the output says so; --agent was
+// once required (exit 2).
+func TestRobotsAgentDefaultsToTheCrawls(t *testing.T) {
+	file := writeRobotsFile(t, "User-agent: crawl\nDisallow: /c\n\nUser-agent: mybot\nDisallow: /m\n")
+	code, out, stderr := runCLI(t, "robots", "check", "--file", file, "/c/x")
+	want := "agent: crawl (agent.token of the crawl's config, as no --agent was given)\nDISALLOWED /c/x  (line 2: Disallow: /c)\ngroup User-agent: crawl"
+	if code != exitOK || !strings.HasPrefix(out, want) {
+		t.Errorf("check: exit %d, stdout %q, stderr %q", code, out, stderr)
+	}
+	cfg := filepath.Join(t.TempDir(), "c.yaml")
+	if err := os.WriteFile(cfg, []byte("agent:\n  token: mybot\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr = runCLI(t, "robots", "explain", "--file", file, "--config", cfg)
+	if code != exitOK || !strings.HasPrefix(out, "agent: mybot (agent.token of the crawl's config, as no --agent was given)\n") ||
+		!strings.Contains(out, "agent \"mybot\" -> group User-agent: mybot\n") {
+		t.Errorf("explain: exit %d, stdout %q, stderr %q", code, out, stderr)
+	}
+	code, out, _ = runCLI(t, "robots", "explain", "--file", file, "--json")
+	if code != exitOK || !strings.Contains(out, `"agent":"crawl","group":["crawl"]`) {
+		t.Errorf("explain --json: exit %d, stdout %q", code, out)
 	}
 }
 

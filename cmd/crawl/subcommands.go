@@ -24,12 +24,13 @@ func subcommands(stdout, stderr io.Writer) []*cobra.Command {
 
 // liveRobotsFetch fetches a robots.txt for "crawl robots explain URL" the
 // way a crawl with cfg would: paced, following redirects, with cfg's
-// timeouts and size limit, and a User-Agent built on the agent's product
-// token, the one its rules are matched by ("FooBot/2.1" sends
-// "FooBot/<version> (+...)"). When that token is cfg's own, cfg's
-// agent.user_agent is sent as configured.
+// timeouts and size limit, and a User-Agent built on agent, the name of
+// the robot asked about, when it is a product token a crawl could carry
+// ("FooBot" sends "FooBot/<version> (+...)"). When agent is cfg's own
+// token, or a name the crawl could not carry (digits: "MJ12bot"), cfg's
+// User-Agent is sent as configured.
 func liveRobotsFetch(ctx context.Context, cfg config.Config, robotsURL, agent string) (crawler.RobotsFetch, error) {
-	if token := robots.ProductToken(agent); token != "" && !strings.EqualFold(token, cfg.Agent.Token) {
+	if token := robots.ProductToken(agent); token != "" && token == agent && !strings.EqualFold(token, cfg.Agent.Token) {
 		cfg.Agent.Token, cfg.Agent.UserAgent = token, ""
 	}
 	return crawler.FetchRobots(ctx, cfg, robotsURL)
