@@ -86,6 +86,9 @@ func reportRun(ctx context.Context, cfg config.Config, sum *crawllog.Summary, er
 	if ctx.Err() != nil {
 		return &interruptedError{msg: fmt.Sprintf("crawl: interrupted; the frontier is saved in %s. Run the same command again to continue.", cfg.Out)}
 	}
+	if err == nil && sum != nil && sum.ExitCode == crawler.ExitHostsGivenUp {
+		return &givenUpError{hosts: sum.Totals.DroppedHosts}
+	}
 	return err
 }
 
