@@ -114,8 +114,8 @@ func unreachable(err error) bool {
 // it refuses connections (or its name does not resolve): it is given up
 // when its next try would come later than this after its first refusal,
 // or after Config.MaxFailures tries, whichever comes first. With the
-// default back-off (2 s, doubling) and five failures it is tried at 0,
-// 2, 6, 14 and 30 s.
+// crawl's defaults (the 1996 rule's 10 s pace, a back-off from 2 s
+// doubling, five failures) it is tried at 0, 10, 20, 30 and 46 s.
 const RefusedGiveUp = time.Minute
 
 // attempts returns how many times a URL is requested at most when its
