@@ -14,6 +14,9 @@
 //     Config.DefaultDelay).
 //   - Crawl-delay (de-facto): seconds between request starts.
 //   - RFC 9110 10.2.3 Retry-After: delay-seconds or HTTP-date.
+//   - RFC 9110 15.6.4 (503 Service Unavailable) and RFC 6585 section 4
+//     (429 Too Many Requests): the statuses by which a server says it is
+//     overloaded, the only ones that back a host off (see Failures).
 //   - RFC 3986 5.2 (reference resolution, remove_dot_segments) and 6.2.2
 //     (syntax-based normalisation) for Canonicalize.
 //

@@ -371,8 +371,10 @@ func (s *Scheduler) settleLocked(h *host, l *Lease, r Result, now time.Time) []S
 		if f == fateGiveUp {
 			s.giveUpLocked(h, ReasonHostFailing, s.giveUpReason(h, e.URL, o, now), "", now)
 		}
-		// The failure was the host's: the URL starts afresh next run.
-		e.Attempts = 0
+		if !r.Requeue {
+			// The failure was the host's: the URL starts afresh next run.
+			e.Attempts = 0
+		}
 		s.requeueLocked(h, e, now)
 	case fateRetry:
 		e.Attempts++
