@@ -56,7 +56,15 @@ type FetchConfig struct {
 	Timeout    time.Duration `mapstructure:"timeout"`
 	MaxBody    int64         `mapstructure:"max_body"`
 	Requisites bool          `mapstructure:"requisites"`
+	// Retries is how many times a URL is fetched again after a failed
+	// attempt (a 5xx, 429, a timeout, a reset, a refused connection):
+	// 0 to MaxRetries. A body cut by fetch.timeout is fetched again at
+	// most once.
+	Retries int `mapstructure:"retries"`
 }
+
+// MaxRetries is the most fetch.retries may be.
+const MaxRetries = 10
 
 // FrontierConfig chooses where the frontier lives.
 type FrontierConfig struct {
@@ -138,6 +146,7 @@ func Default() Config {
 			Workers: 16,
 			Timeout: 30 * time.Second,
 			MaxBody: 10 << 20,
+			Retries: 2,
 		},
 		Robots: RobotsConfig{
 			MaxBytes:   512 << 10,

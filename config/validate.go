@@ -154,6 +154,9 @@ func (errs *fieldErrors) fetch(f FetchConfig) {
 	if f.MaxBody <= 0 {
 		errs.bad("fetch.max_body", "must be positive")
 	}
+	if f.Retries < 0 || f.Retries > MaxRetries {
+		errs.bad("fetch.retries", "must be 0 to %d", MaxRetries)
+	}
 }
 
 // mirror checks that the mirror and the WACZ have the WARC files they are

@@ -27,6 +27,7 @@ func schedulerConfig(cfg config.Config, onSkip func(scheduler.Skip)) scheduler.C
 	sc.BackoffMax = max(p.BackoffMax, p.BackoffBase)
 	sc.RetryAfterMax = p.RetryAfterMax
 	sc.MaxFailures = p.MaxFailures
+	sc.Retries = cfg.Fetch.Retries
 	sc.RequestTimeout = cfg.Fetch.Timeout
 	mode := scheduler.ScopeSeeds
 	if cfg.Scope.Hosts == "any" {

@@ -336,7 +336,7 @@ func (c *crawl) recordSkip(s scheduler.Skip) {
 		s.Detail += fmt.Sprintf("; URL logged cut to its first %d octets", len(s.URL))
 	}
 	c.logs.skips.write(crawllog.SkipEntry{Time: s.Time.UTC(), URL: s.URL, Host: s.Authority, Reason: string(s.Reason),
-		Detail: s.Detail, Rule: s.Rule, Line: s.Line, Parent: s.Parent, Queued: s.Queued})
+		Detail: s.Detail, Rule: s.Rule, Line: s.Line, Parent: s.Parent, Queued: s.Queued, Attempts: s.Attempts, LastError: s.LastError})
 	c.tally.skip(s.Authority, string(s.Reason))
 	c.events.emit(Event{Time: s.Time, Kind: EventSkip, Host: s.Authority, URL: s.URL, Reason: string(s.Reason), Rule: s.Rule, Line: s.Line, Detail: s.Detail})
 }

@@ -81,7 +81,11 @@ func describeHost(hs scheduler.HostStatus, ephemeral bool) string {
 		}
 		return s
 	case scheduler.StateDropped:
-		return fmt.Sprintf("%s dropped: %s", hs.Authority, hs.DropReason)
+		s := fmt.Sprintf("%s dropped: %s", hs.Authority, hs.DropReason)
+		if hs.Queued+hs.Leased > 0 && !ephemeral {
+			s += "; its URLs stay queued: run the same command again to retry them"
+		}
+		return s
 	}
 	return fmt.Sprintf("%s is %s", hs.Authority, hs.State)
 }

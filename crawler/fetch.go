@@ -39,6 +39,9 @@ type job struct {
 	linksRead bool
 	base      *url.URL     // the page's <base href>, if any
 	enc       pageEncoding // the encoding the page is read in
+	// superseded: the answer's body was cut and the page is fetched
+	// once more; this copy is logged, not archived nor followed.
+	superseded bool
 }
 
 func (c *crawl) handle(ctx context.Context, l *scheduler.Lease) error {
@@ -104,7 +107,7 @@ func robotsFailedEvent(auth string, rec robotscache.Record, hs scheduler.HostSta
 	e := Event{Kind: EventRobots, Host: auth, URL: rec.URL, Status: rec.Status, Reason: robotscache.OutcomeUnreachable}
 	head := fmt.Sprintf("robots.txt unreachable (%s): nothing is fetched from %s", rec.Failure(), auth)
 	if hs.State == scheduler.StateDropped {
-		e.Detail = fmt.Sprintf("%s; giving up on the host (%s)", head, hs.DropReason)
+		e.Detail = fmt.Sprintf("%s; giving up on the host for this run (%s); its URLs stay queued", head, hs.DropReason)
 		return e
 	}
 	next := hs.NextAllowed
@@ -164,11 +167,16 @@ func (c *crawl) handleFetch(ctx context.Context, l *scheduler.Lease) error {
 	if ex.EndedEarly != "" {
 		ex.EndedEarly = endedEarlyNote(ex.EndedEarly, retry)
 	}
-	c.record(j)
-	c.follow(j)
 	res := scheduler.Result{Status: ex.Status, Duration: ex.Duration, Err: ex.Err, Retry: retry}
 	if ex.Header != nil {
 		res.RetryAfter = ex.Header.Get("Retry-After")
+	}
+	// A body cut by the deadline or a broken connection is fetched once
+	// more: only the last copy is archived and has its links followed.
+	j.superseded = scheduler.Classify(ex.Status, ex.Err) == scheduler.OutcomeCut && c.sched.Retried(l, res)
+	c.record(j)
+	if !j.superseded {
+		c.follow(j)
 	}
 	return c.finishObserved(l, res)
 }
@@ -205,16 +213,22 @@ func (c *crawl) record(j *job) {
 	l, ex := j.lease, j.ex
 	e := crawlEntry(ex, l.URL, l.Authority, l.Kind.String())
 	e.Depth, e.Parent, e.RobotsRule, e.RobotsLine = l.Depth, l.Parent, j.verdict.Rule, j.verdict.Line
-	if j.linksRead && l.Kind == scheduler.KindPage {
+	if l.Attempt > 0 {
+		e.Attempt = l.Attempt + 1
+	}
+	if j.linksRead && l.Kind == scheduler.KindPage && !j.superseded {
 		e.Nofollow = j.robots.nofollow // only where it held links back
+	}
+	if j.superseded {
+		e.Note = joinNote(e.Note, "the body was cut: this copy is not archived and its links are not followed; the page is fetched once more")
 	}
 	c.logs.crawl.write(e)
 	c.tally.logged(e)
 	c.events.emit(Event{Time: ex.Start, Kind: EventFetch, Host: l.Authority, URL: l.URL, Status: ex.Status,
 		Pace: time.Duration(ex.PaceSeconds * float64(time.Second)), PaceRule: ex.PaceRule, Rule: j.verdict.Rule, Line: j.verdict.Line,
 		Detail: describeFetch(e)})
-	if c.arch == nil || ex.RawResponse == nil {
-		return // not archiving, or no response arrived
+	if c.arch == nil || ex.RawResponse == nil || j.superseded {
+		return // not archiving, no response arrived, or a later copy will be archived
 	}
 	meta := []archive.Field{
 		{Name: "pace", Value: fmt.Sprintf("%gs", ex.PaceSeconds)},
@@ -439,6 +453,14 @@ func exchangeNote(ex *wire.Exchange) string {
 		parts = append(parts, ex.EndedEarly)
 	}
 	return strings.Join(parts, "; ")
+}
+
+// joinNote appends more to a crawl log note.
+func joinNote(note, more string) string {
+	if note == "" {
+		return more
+	}
+	return note + "; " + more
 }
 
 // maxLoggedValue is the most of a value a server chose (a Content-Type, a

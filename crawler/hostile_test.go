@@ -102,8 +102,8 @@ func TestHostileServersDoNotStopTheCrawl(t *testing.T) {
 	if counts["/trap/4"] != 0 || counts["/trap/3"] != 1 {
 		t.Errorf("max_depth 4 must stop the trap at /trap/3: %v", counts)
 	}
-	if counts["/fail"] < 2 || counts["/fail"] > cfg.Politeness.MaxFailures {
-		t.Errorf("a 500 is retried with back-off up to max_failures: %d tries", counts["/fail"])
+	if counts["/fail"] < 2 || counts["/fail"] > 1+cfg.Fetch.Retries {
+		t.Errorf("a 500 is retried up to fetch.retries: %d tries", counts["/fail"])
 	}
 	h.assertMinGap(100 * time.Millisecond)
 	reasons := map[string]string{}

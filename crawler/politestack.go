@@ -31,6 +31,7 @@ func robotsCacheConfig(cfg config.Config) robotscache.Config {
 		CacheBytes:         r.CacheBytes,
 		ForbiddenDisallows: r.ForbiddenDisallows,
 		RetryBase:          r.RetryBase,
+		ConnectRetryBase:   cfg.Politeness.BackoffBase,
 		MaxURLLength:       cfg.Scope.MaxURLLength,
 	}
 }

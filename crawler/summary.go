@@ -14,6 +14,11 @@ import (
 	"github.com/crawlproject/crawl/scheduler"
 )
 
+// ExitHostsGivenUp is the exit status of a crawl that ended with hosts
+// given up after connection failures (Summary.Totals.DroppedHosts): their
+// URLs are kept, and running the same command again retries them.
+const ExitHostsGivenUp = 3
+
 // maxSummaryRobots caps the robots.txt text kept per host in summary.json.
 const maxSummaryRobots = 64 << 10
 
@@ -87,6 +92,9 @@ func (c *crawl) finish(interrupted bool) *crawllog.Summary {
 		if h.DeferredUntil = utcOrNil(hs.DeferredUntil); h.DeferredUntil != nil {
 			s.Totals.DeferredHosts++
 		}
+		if hs.State == scheduler.StateDropped && h.Queued > 0 {
+			s.Totals.DroppedHosts++
+		}
 		if rs := c.robots.Peek(hs.Authority); rs != nil {
 			h.Robots = robotsSummary(rs)
 		}
@@ -103,8 +111,11 @@ func (c *crawl) finish(interrupted bool) *crawllog.Summary {
 		s.Hosts = append(s.Hosts, h)
 	}
 	sort.Slice(s.Hosts, func(i, j int) bool { return s.Hosts[i].Host < s.Hosts[j].Host })
-	if interrupted {
+	switch {
+	case interrupted:
 		s.ExitCode = 130
+	case s.Totals.DroppedHosts > 0 && !c.opts.Ephemeral:
+		s.ExitCode = ExitHostsGivenUp
 	}
 	if err := writeSummary(c.cfg.Out, s); err != nil {
 		c.log.Error("summary not written", "err", err)

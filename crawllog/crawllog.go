@@ -64,6 +64,9 @@ type CrawlEntry struct {
 	Nofollow  string `json:"nofollow,omitempty"`
 	Truncated bool   `json:"truncated,omitempty"`
 	Error     string `json:"error,omitempty"`
+	// Attempt numbers a request of a URL fetched again after a failed
+	// attempt (2 for the first retry); absent on the first attempt.
+	Attempt int `json:"attempt,omitempty"`
 	// Note says, in human words, how an answer that is no failure was
 	// read all the same: a response head repaired before it was parsed,
 	// a body the server ended early.
@@ -80,9 +83,15 @@ type SkipEntry struct {
 	Rule   string    `json:"rule,omitempty"`
 	Line   int       `json:"line,omitempty"`
 	Parent string    `json:"parent,omitempty"`
-	// Queued is true for a URL of a deferred host: it stays in the
-	// frontier for the next run, which fetches it or logs it again.
+	// Queued is true for a URL of a deferred host, or of a host given up
+	// for the run: it stays in the frontier for the next run, which
+	// fetches it or logs it again.
 	Queued bool `json:"queued,omitempty"`
+	// Attempts and LastError are set for fetch-failed: how many times
+	// the URL was requested, and what its last request ended with (its
+	// error, or "HTTP 500").
+	Attempts  int    `json:"attempts,omitempty"`
+	LastError string `json:"last_error,omitempty"`
 	// Folded is not in the file: a reader that keeps one entry for many
 	// like it (report does) counts here the lines it folded into this one.
 	Folded int `json:"-"`
@@ -153,6 +162,10 @@ type Totals struct {
 	Queued         int `json:"queued"`
 	DeferredHosts  int `json:"deferred_hosts"`
 	DuplicateLinks int `json:"duplicate_links"`
+	// DroppedHosts counts the hosts the last run gave up (connection
+	// failures, robots.txt unreachable) with URLs still queued: running
+	// the same command again tries them again.
+	DroppedHosts int `json:"dropped_hosts"`
 }
 
 // HostSummary is one host's line in the report.
@@ -313,6 +326,13 @@ func (s *Summary) Print(w io.Writer) {
 			fmt.Fprintf(w, " %s %d;", Printable(k), s.SkipReasons[k])
 		}
 		fmt.Fprintln(w, " (reasons in skips.jsonl)")
+	}
+	if n := s.Totals.DroppedHosts; n > 0 {
+		if s.Ephemeral {
+			fmt.Fprintf(w, "\n  %d host(s) given up (see \"dropped\" above): their pages were not fetched.\n", n)
+		} else {
+			fmt.Fprintf(w, "\n  %d host(s) given up (see \"dropped\" above): their pages were not fetched and stay queued; run the same command again to retry them.\n", n)
+		}
 	}
 	if s.Totals.DeferredHosts > 0 {
 		if s.Ephemeral {

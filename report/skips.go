@@ -45,7 +45,7 @@ func reasonMeaning(reason string) string {
 	case "duplicate":
 		return "The URL was already seen."
 	case "host-failing":
-		return "The host kept failing, so the crawl stopped asking it."
+		return "The host failed at the connection level (no answer, refused, reset, timed out) on several URLs in a row, or never answered at all, so this run stopped asking it; its URLs stay queued for the next run. HTTP status codes never give a host up."
 	case "max-pages":
 		return "The crawl reached its page limit."
 	case "url-too-long":
@@ -59,7 +59,7 @@ func reasonMeaning(reason string) string {
 	case "invalid-url":
 		return "The link is not a URL the crawler can fetch."
 	case "fetch-failed":
-		return "Fetching failed after the allowed retries."
+		return "Every attempt failed (fetch.retries more after the first; a body cut by fetch.timeout once more); the line gives the attempts and the last error."
 	default:
 		return "Reason recorded by the crawler."
 	}

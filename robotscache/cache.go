@@ -32,6 +32,13 @@ type Config struct {
 	// RetryBase is the first wait before an unreachable file is asked
 	// for again (robots.retry_base), doubled on each failure.
 	RetryBase time.Duration
+	// ConnectRetryBase, if set, stands for RetryBase when no copy of the
+	// file was ever had and the host cannot be reached at all (its
+	// connection refused, its name not resolved: scheduler.Classify's
+	// OutcomeUnreachable). The crawler sets the host's own back-off
+	// (politeness.backoff_base): the scheduler gives such a host up
+	// within scheduler.RefusedGiveUp, and asks this often meanwhile.
+	ConnectRetryBase time.Duration
 	// MaxURLLength bounds the redirect targets followed
 	// (scope.max_url_length); 0: no bound.
 	MaxURLLength int

@@ -27,7 +27,9 @@
 //     (2.3.1.2); a 4xx is unavailable: everything allowed (2.3.1.3); a
 //     5xx, 429 or network error is unreachable: everything but
 //     /robots.txt disallowed, tried again after robots.retry_base, doubled
-//     on each failure (2.3.1.4).
+//     on each failure (2.3.1.4); a host that refuses the connection (or
+//     whose name does not resolve) and never gave a copy is tried again
+//     after Config.ConnectRetryBase instead, the host's back-off.
 //   - RFC 9309 section 2.4: a file is used at most robots.cache_ttl (at
 //     most 24 hours), less when Cache-Control max-age (RFC 9111 section
 //     5.2.2.1) asks, and a previous copy is used while the host is

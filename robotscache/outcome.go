@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/crawlproject/crawl/robots"
+	"github.com/crawlproject/crawl/scheduler"
 	"github.com/crawlproject/crawl/wire"
 )
 
@@ -38,7 +39,7 @@ func (l *Cache) settle(f *fetchRun, prev *State) Record {
 		f.rec.Error = f.err.Error()
 	}
 	if f.rec.Outcome == OutcomeUnreachable {
-		return l.unreachable(&f.rec, prev, now)
+		return l.unreachable(&f.rec, prev, l.retryBase(f, prev), now)
 	}
 	f.rec.Expires = now.Add(ttlFor(f.hdr, l.cfg.CacheTTL))
 	if !f.copyExpires.IsZero() && f.copyExpires.Before(f.rec.Expires) {
@@ -81,17 +82,27 @@ func (l *Cache) classify(f *fetchRun) robots.Availability {
 	return class
 }
 
+// retryBase is the first wait before the unreachable file of f is asked
+// for again: Config.ConnectRetryBase when its host could not be reached at
+// all and no copy was ever had (prev), else Config.RetryBase.
+func (l *Cache) retryBase(f *fetchRun, prev *State) time.Duration {
+	if l.cfg.ConnectRetryBase > 0 && f.status == 0 && f.err != nil && (prev == nil || !prev.Good()) &&
+		scheduler.Classify(0, f.err) == scheduler.OutcomeUnreachable {
+		return l.cfg.ConnectRetryBase
+	}
+	return l.cfg.RetryBase
+}
+
 // unreachable sets the back-off of an unreachable rec (RFC 9309 2.3.1.4:
-// tried again, each failure doubling robots.retry_base) and returns the
-// record to keep: rec, or the previous good copy, marked stale (RFC 9309
-// 2.4: a previous copy may be used while the host is unreachable); rec
-// then says so too.
-func (l *Cache) unreachable(rec *Record, prev *State, now time.Time) Record {
+// tried again, each failure doubling base) and returns the record to keep:
+// rec, or the previous good copy, marked stale (RFC 9309 2.4: a previous
+// copy may be used while the host is unreachable); rec then says so too.
+func (l *Cache) unreachable(rec *Record, prev *State, base time.Duration, now time.Time) Record {
 	failures := 1
 	if prev != nil {
 		failures = prev.rec.Failures + 1
 	}
-	wait := l.cfg.RetryBase << min(failures-1, 10)
+	wait := base << min(failures-1, 10)
 	if prev != nil && prev.Good() {
 		stale := prev.rec
 		stale.Stale, stale.Failures, stale.Expires = true, failures, now.Add(wait)

@@ -137,14 +137,16 @@ func (s *Scheduler) linkRule(o *offer) (Reason, string) {
 	return "", ""
 }
 
-// hostSkipLocked returns the skip of o by its host h: h was dropped, its
+// hostSkipLocked returns the skip of o by its host h: h was dropped for good, its
 // robots.txt disallows o (Rules.Refuse in force) or a page limit is
 // reached; nil if h takes it. A disallowed URL is skipped now rather than
 // when its turn would come, and remembered as seen, as it would be had it
 // been queued and skipped at its lease, so that the same link on the next
 // page is a duplicate, not a second skip. s.mu is held.
 func (s *Scheduler) hostSkipLocked(h *host, o *offer) *Skip {
-	if h.rec.Dropped {
+	if h.rec.Dropped && h.kept.Reason == "" {
+		// Dropped for good (crawl_delay_policy skip). A host given up
+		// for the run keeps its URLs, new ones too: they are queued.
 		return s.skipLocked(o, ReasonHostFailing, "host dropped: "+h.rec.DropReason)
 	}
 	if sk, ok := h.refusal(o.key, o.now); ok {

@@ -3,12 +3,15 @@ package scheduler
 import "time"
 
 // Observe is called by the transport after every response or failed
-// request to authority. It sets the adaptive pace (FetchTimeFactor x dur),
-// honours Retry-After on 429 and 503 in full (seconds or HTTP-date; one
-// beyond MaxWait defers the host to a later run, one beyond RetryAfterMax
-// also sets the host's warning) and backs off exponentially on 429, 5xx and errors,
-// resetting on success. A failure never lowers the adaptive delay, so
-// errors never make a host faster.
+// request to authority. It sets the adaptive pace (FetchTimeFactor x dur)
+// and applies the host's side of the failure policy (see Classify): a
+// final answer resets the back-off; a 5xx other than 503 leaves the host's
+// pace and back-off as they are (it concerns that URL); 429, 503, a cut
+// body, a timeout, a reset or a refused connection back the host off
+// exponentially, and a 429's or 503's Retry-After is honoured in full
+// (seconds or HTTP-date; one beyond MaxWait defers the host to a later
+// run, one beyond RetryAfterMax also sets the host's warning). A failure
+// never lowers the adaptive delay, so errors never make a host faster.
 func (s *Scheduler) Observe(authority string, status int, dur time.Duration, retryAfter string, err error) {
 	now := time.Now()
 	s.mu.Lock()
@@ -18,19 +21,21 @@ func (s *Scheduler) Observe(authority string, status int, dur time.Duration, ret
 	}
 	h := s.host(authority)
 	h.ended()
-	failed := isFailure(status, err)
+	o := Classify(status, err)
 	if f := s.cfg.FetchTimeFactor; f > 0 && dur > 0 {
 		a := time.Duration(f * float64(dur))
-		if !failed || a > h.rec.Adaptive {
+		if o == OutcomeAnswer || a > h.rec.Adaptive {
 			h.rec.Adaptive = a
 		}
 	}
-	if failed {
-		s.backOff(h, status, retryAfter, now)
-	} else {
+	switch {
+	case o == OutcomeAnswer:
 		h.rec.Streak = 0
 		h.rec.Backoff = 0
+	case o.slows():
+		s.backOff(h, status, retryAfter, now)
 	}
+	h.noteReach(o, now)
 	s.touch(h)
 	s.fixAt(h, now)
 	s.notify()
@@ -50,6 +55,7 @@ func (s *Scheduler) Answered(authority string, t time.Time) {
 		return
 	}
 	h := s.host(authority)
+	h.noteReach(OutcomeAnswer, t)
 	if !t.After(h.rec.LastStart) {
 		return
 	}

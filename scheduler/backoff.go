@@ -10,8 +10,9 @@ import (
 	"github.com/crawlproject/crawl/robots"
 )
 
-// backOff slows h down after a failed request (a 429, a 5xx or an error)
-// answered at now: its failure streak grows, its back-off doubles (from
+// backOff slows h down after a request that says the server is
+// overloaded or not there (a 429, a 503, a cut body, a timeout, a reset, a
+// refusal; see Outcome.slows) answered at now: its failure streak grows, its back-off doubles (from
 // BackoffBase up to BackoffMax) and holds its next start, and a 429's or
 // 503's Retry-After holds it at least as long as the server asked, even
 // beyond MaxWait (the host is then deferred to a later run, BackoffUntil

@@ -55,10 +55,11 @@ type Config struct {
 	MaxCrawlDelay    time.Duration `mapstructure:"max_crawl_delay"`    // longest Crawl-delay accepted by policies clamp and skip
 	CrawlDelayPolicy string        `mapstructure:"crawl_delay_policy"` // wait|clamp|skip
 	Workers          int           `mapstructure:"workers"`            // fetch workers the crawler runs (not used by the scheduler itself)
-	BackoffBase      time.Duration `mapstructure:"backoff_base"`       // first back-off after a 429/5xx/timeout
+	BackoffBase      time.Duration `mapstructure:"backoff_base"`       // first back-off after a 429, 503, timeout, reset or refusal
 	BackoffMax       time.Duration `mapstructure:"backoff_max"`        // longest back-off
 	RetryAfterMax    time.Duration `mapstructure:"retry_after_max"`    // a longer Retry-After is flagged in the host's warning; every Retry-After is honoured in full (0: never flagged)
-	MaxFailures      int           `mapstructure:"max_failures"`       // consecutive failures before a URL or host is given up
+	MaxFailures      int           `mapstructure:"max_failures"`       // connection failures on different URLs in a row, with no answer between, before a host is given up for the run
+	Retries          int           `mapstructure:"retries"`            // times a URL is requested again after a failed attempt (a cut body: at most once)
 	Scope            ScopeConfig   `mapstructure:"scope"`
 	// RequestTimeout is the longest a request may last (the crawler's
 	// fetch.timeout). A request the previous process sent and saw no end
@@ -94,6 +95,7 @@ func DefaultConfig() Config {
 		BackoffMax:       10 * time.Minute,
 		RetryAfterMax:    time.Hour,
 		MaxFailures:      5,
+		Retries:          2,
 		Scope:            ScopeConfig{Mode: ScopeSeeds},
 	}
 }
@@ -129,6 +131,9 @@ func (c Config) Validate() error {
 	}
 	if c.MaxFailures < 1 {
 		errs = append(errs, fmt.Errorf("scheduler: max_failures must be at least 1, got %d", c.MaxFailures))
+	}
+	if c.Retries < 0 {
+		errs = append(errs, fmt.Errorf("scheduler: retries must not be negative, got %d", c.Retries))
 	}
 	switch c.CrawlDelayPolicy {
 	case PolicyWait, PolicyClamp, PolicySkip:

@@ -14,6 +14,9 @@
 //     Config.DefaultDelay).
 //   - Crawl-delay (de-facto): seconds between request starts.
 //   - RFC 9110 10.2.3 Retry-After: delay-seconds or HTTP-date.
+//   - RFC 9110 15.6.4 (503 Service Unavailable) and RFC 6585 section 4
+//     (429 Too Many Requests): the statuses by which a server says it is
+//     overloaded, the only ones that back a host off (see Failures).
 //   - RFC 3986 5.2 (reference resolution, remove_dot_segments) and 6.2.2
 //     (syntax-based normalisation) for Canonicalize.
 //
@@ -135,17 +138,39 @@
 //
 // # Failures
 //
-// Observe (called by the transport for every response) sets the pace:
-// adaptive delay, exponential back-off on 429/5xx/network errors from
-// Config.BackoffBase doubling up to Config.BackoffMax, Retry-After on 429
-// and 503 honoured in full: one beyond Config.MaxWait defers the host to a
-// later run (its URLs stay queued, the persisted BackoffUntil holds the
-// next run back too), and one beyond Config.RetryAfterMax is only flagged
-// in the host's warning, never cut short. Finish (called once per lease) decides the URL's fate: retry
-// until Config.MaxFailures attempts (fetch-failed), and drop the host after
-// Config.MaxFailures consecutive failed leases (host-failing). The two
-// counters are separate so that robots.txt and redirect hops slow a host
-// down without counting as attempts of a URL.
+// A failure is charged where it belongs (Classify names the outcomes).
+// Observe, called by the transport for every response, sets the host's
+// pace; Finish, called once per lease, decides the URL's fate:
+//
+//	outcome                          URL                                host
+//	2xx, 3xx, 4xx but 429            final                              back-off reset
+//	5xx but 503                      retried, Config.Retries times      not slowed, not charged
+//	429, 503                         retried, Config.Retries times      back-off; Retry-After in full
+//	timeout, reset (no answer)       retried, Config.Retries times      back-off; counts towards a drop
+//	refused, no such host            retried, Config.Retries times      back-off; counts towards a drop
+//	body cut (deadline, reset)       retried once at most               back-off
+//
+// A URL retried goes to the tail of its host's queue, behind the host's
+// other URLs; the back-off (Config.BackoffBase doubling up to
+// Config.BackoffMax) paces its next request like any. A URL whose attempts
+// are all used is skipped with fetch-failed, with its attempts and last
+// error ("HTTP 500", or the error). A Retry-After beyond Config.MaxWait
+// defers the host to a later run (its URLs stay queued, the persisted
+// BackoffUntil holds the next run back too), and one beyond
+// Config.RetryAfterMax is only flagged in the host's warning, never cut
+// short. A failure never lowers the adaptive delay.
+//
+// A host is given up for the run only when it fails at the connection level
+// (no answer, a reset, a refusal) on Config.MaxFailures different URLs in a
+// row with no answer between (host-failing), when its robots.txt fails
+// Config.MaxFailures times in a row (robots-unreachable), or, for a host
+// that never answered and refuses connections or whose name does not
+// resolve, when its next try would come more than RefusedGiveUp (one
+// minute) after the first refusal. An HTTP status never gives a host up. A
+// host given up keeps its URLs queued (new ones too): when the frontier
+// drains each is reported once through Config.OnSkip, with Queued set, as a
+// deferred host's are, and the next Open forgets the drop and tries the
+// host again.
 //
 // # Deviations
 //

@@ -62,11 +62,13 @@ type fetch struct {
 	T    time.Time
 }
 
-// response is what the fake server answers.
+// response is what the fake server answers; Err is the transport's error
+// when no whole answer came (Status 0: no head either).
 type response struct {
 	Status     int
 	Dur        time.Duration
 	RetryAfter string
+	Err        error
 }
 
 // fakeCrawler drives a Scheduler like the crawler does, inside a bubble.
@@ -155,11 +157,11 @@ func (f *fakeCrawler) one(l *Lease) {
 	f.mu.Lock()
 	f.inflight[l.Authority]--
 	f.mu.Unlock()
-	f.s.Observe(l.Authority, r.Status, r.Dur, r.RetryAfter, nil)
+	f.s.Observe(l.Authority, r.Status, r.Dur, r.RetryAfter, r.Err)
 	if l.Kind == KindRobots {
 		f.s.SetRules(l.Authority, f.rules[l.Authority])
 	}
-	if err := f.s.Finish(l, Result{Status: r.Status, Duration: r.Dur, RetryAfter: r.RetryAfter}); err != nil {
+	if err := f.s.Finish(l, Result{Status: r.Status, Duration: r.Dur, RetryAfter: r.RetryAfter, Err: r.Err}); err != nil {
 		f.t.Errorf("finish: %v", err)
 	}
 }

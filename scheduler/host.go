@@ -40,6 +40,20 @@ type host struct {
 	refilling  bool
 	notified   bool // deferral reported at drain
 
+	// The failure policy's view of the host (giveup.go). answered: an
+	// answer (any status) came from it, in this run or an earlier one.
+	// refusedSince: its first refused connection (or unresolved name)
+	// while it never answered; zero otherwise. failing: the URLs that
+	// failed at the connection level in a row with no answer between
+	// (at most Config.MaxFailures). kept: the skip its queued URLs are
+	// reported with once the frontier drains, when it was given up for
+	// the run with its URLs kept queued (Queued set); zero for a host
+	// not given up, or dropped for good.
+	answered     bool
+	refusedSince time.Time
+	failing      []string
+	kept         Skip
+
 	idx int       // index in the ready heap; -1 if not in it
 	key time.Time // heap key: earliest start
 

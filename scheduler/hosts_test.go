@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -12,6 +13,11 @@ import (
 	"github.com/crawlproject/crawl/robots"
 )
 
+// TestMaxFailuresDropsHost: connection failures on MaxFailures different
+// URLs in a row give the host up for the run; its URLs (the failed ones
+// too) stay queued and are reported once, host-failing with Queued set,
+// when the frontier drains; a URL found later is queued too, and no
+// request to the host is let out.
 func TestMaxFailuresDropsHost(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		cfg := testConfig()
@@ -24,7 +30,7 @@ func TestMaxFailuresDropsHost(t *testing.T) {
 			if u == "http://b.test/ok" {
 				return response{Status: 200}
 			}
-			return response{Status: 502}
+			return response{Err: syscall.ECONNRESET}
 		}
 		f.add(urls("http://a.test", 50)...) // more than the RAM head holds
 		f.add("http://b.test/ok")
@@ -33,19 +39,21 @@ func TestMaxFailuresDropsHost(t *testing.T) {
 			t.Errorf("%d page fetches, want 3 to a.test and 1 to b.test", n)
 		}
 		st := f.s.Host("http://a.test:80")
-		if st.State != StateDropped || st.Queued != 0 {
-			t.Errorf("a.test %+v, want dropped with nothing queued", st)
+		if st.State != StateDropped || st.Queued != 50 || !strings.Contains(st.DropReason, "3 different URLs") {
+			t.Errorf("a.test %+v, want dropped with all 50 URLs still queued", st)
 		}
 		reasons := map[Reason]int{}
 		for _, sk := range f.skips {
-			reasons[sk.Reason]++
+			if sk.Queued {
+				reasons[sk.Reason]++
+			}
 		}
-		if reasons[ReasonHostFailing] != 50 {
-			t.Errorf("skips %v, want all 50 a.test URLs host-failing", reasons)
+		if reasons[ReasonHostFailing] != 50 || len(f.skips) != 50 {
+			t.Errorf("skips %v, want all 50 a.test URLs host-failing and queued", reasons)
 		}
 		sk, err := f.s.Add(Candidate{URL: "http://a.test/late"})
-		if err != nil || sk == nil || sk.Reason != ReasonHostFailing {
-			t.Errorf("add to dropped host: %+v %v", sk, err)
+		if err != nil || sk != nil || f.s.Host("http://a.test:80").Queued != 51 {
+			t.Errorf("add to a host given up: %+v %v, want it queued", sk, err)
 		}
 		var we *WaitError
 		if err := f.s.Wait(context.Background(), "http://a.test:80"); !errors.As(err, &we) || !errors.Is(err, ErrHostDropped) {

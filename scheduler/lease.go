@@ -77,7 +77,7 @@ func (s *Scheduler) stepLocked(now time.Time) nextStep {
 	}
 	if len(s.ready) == 0 {
 		if s.idleLocked() {
-			return nextStep{err: ErrDrained}
+			return s.drainStepLocked(now)
 		}
 		return nextStep{wake: s.wake}
 	}
@@ -86,16 +86,23 @@ func (s *Scheduler) stepLocked(now time.Time) nextStep {
 		return s.dueLocked(h, now)
 	}
 	if h.key.Sub(now) > s.cfg.MaxWait && s.idleLocked() {
-		deferred := s.drainLocked(now)
-		var err error
-		if len(deferred) > 0 {
-			// The deferred hosts' URLs are listed from the store: make
-			// every queued entry durable first.
-			err = s.awaitFlush(s.signal())
-		}
-		return nextStep{drained: true, deferred: deferred, err: err}
+		return s.drainStepLocked(now)
 	}
 	return nextStep{until: h.key, wake: s.wake}
+}
+
+// drainStepLocked is the step of a drained frontier at now: the hosts it
+// defers and the hosts given up for the run, whose queued URLs are to be
+// reported. s.mu is held.
+func (s *Scheduler) drainStepLocked(now time.Time) nextStep {
+	deferred := append(s.drainLocked(now), s.keptLocked()...)
+	var err error
+	if len(deferred) > 0 {
+		// The hosts' URLs are listed from the store: make every queued
+		// entry durable first.
+		err = s.awaitFlush(s.signal())
+	}
+	return nextStep{drained: true, deferred: deferred, err: err}
 }
 
 // dueLocked hands out the next lease of h, the first host due at now,
@@ -215,21 +222,21 @@ func (s *Scheduler) emit(skips []Skip) {
 	}
 }
 
-// isFailure reports whether a response counts against the host: a network
-// error or timeout, 429 or any 5xx.
-func isFailure(status int, err error) bool {
-	return err != nil || status == 429 || status >= 500
-}
-
 // Finish ends a lease. A Result with Skip set means the URL was not
-// fetched; Requeue puts it back; a network error, 429 or 5xx retries it
-// (paced by the back-off Observe set) until MaxFailures attempts, then it
-// is skipped with fetch-failed; MaxFailures consecutive failures drop the
-// host and skip its queued URLs with host-failing (through OnSkip). Finish
-// on a robots lease only releases it: report the outcome with SetRules or
-// RulesFailed first. A lease may be finished without any request (a robots
-// lease answered from the crawler's cache, a URL disallowed by robots.txt):
-// only Wait takes a request start.
+// fetched; Requeue puts it back; Retry puts it back as one more attempt.
+// Any other result is judged by the failure policy (Classify): a final
+// answer counts as fetched; a failed attempt is queued again behind the
+// host's other URLs while attempts are left (1+Retries, a cut body at
+// most twice), then skipped with fetch-failed, its attempts and last error
+// in the detail. A failure at the connection level on MaxFailures
+// different URLs in a row, with no answer between (or, for a host that
+// never answered, refusals past RefusedGiveUp), gives the host up for the
+// run: its URLs stay queued, each reported once through OnSkip with
+// host-failing and Queued set when the frontier drains, and the next Open
+// tries it again. Finish on a robots lease only releases it: report the
+// outcome with SetRules or RulesFailed first. A lease may be finished
+// without any request (a robots lease answered from the crawler's cache, a
+// URL disallowed by robots.txt): only Wait takes a request start.
 func (s *Scheduler) Finish(l *Lease, r Result) error {
 	now := time.Now()
 	s.mu.Lock()
@@ -274,62 +281,113 @@ func (s *Scheduler) endLeaseLocked(l *Lease) (*host, error) {
 	return h, nil
 }
 
+// A fate is what Finish does with the URL of a lease.
+type fate uint8
+
+const (
+	fateFetched fate = iota // counted as fetched
+	fateSkipped             // not fetched (Result.Skip)
+	fateRequeue             // queued again as it was (Result.Requeue)
+	fateRetry               // queued again as one more attempt
+	fateKept                // its host is given up for the run: stays queued for the next
+	fateGiveUp              // this failure gives its host up for the run; stays queued
+	fateFailed              // no attempt left: skipped with fetch-failed
+	fateDropped             // its host was dropped for good: skipped with the host's reason
+)
+
+// queued reports whether the URL stays in the frontier to be fetched
+// again, in this run or the next.
+func (f fate) queued() bool {
+	return f == fateRequeue || f == fateRetry || f == fateKept || f == fateGiveUp
+}
+
+// fateLocked decides, without changing anything, what Finish(l, r) does
+// with l's URL, a lease of h, and the outcome r is judged as. s.mu is
+// held.
+func (s *Scheduler) fateLocked(h *host, l *Lease, r Result, now time.Time) (fate, Outcome) {
+	o := Classify(r.Status, r.Err)
+	lost := h.rec.Dropped && h.kept.Reason == ""
+	switch {
+	case r.Skip != nil:
+		return fateSkipped, o
+	case r.Requeue && lost:
+		return fateDropped, o
+	case r.Requeue && h.rec.Dropped:
+		return fateKept, o
+	case r.Requeue:
+		return fateRequeue, o
+	case r.Retry && !h.rec.Dropped && l.Attempt+1 < s.cfg.MaxFailures:
+		return fateRetry, o
+	case r.Retry || o == OutcomeAnswer:
+		// An answer cut by a passing fault with no attempt left is taken
+		// as it is.
+		return fateFetched, o
+	case lost:
+		return fateDropped, o
+	case h.rec.Dropped:
+		return fateKept, o
+	case s.giveUpReason(h, l.URL, o, now) != "":
+		return fateGiveUp, o
+	case l.Attempt+1 >= s.cfg.attempts(o):
+		return fateFailed, o
+	}
+	return fateRetry, o
+}
+
+// Retried reports whether Finish(l, r) would keep l's URL in the frontier
+// to be fetched again, in this run or the next: the crawler archives only
+// the last of the cut copies of a page. The answer holds if no other
+// lease of l's host is finished in between.
+func (s *Scheduler) Retried(l *Lease, r Result) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	h := s.hosts[l.Authority]
+	if h == nil {
+		return false
+	}
+	f, _ := s.fateLocked(h, l, r, time.Now())
+	return f.queued()
+}
+
 // settleLocked decides the fate of the URL of l, a lease of h, by its
-// result r: it leaves the queue, and is skipped, queued again, retried or
-// counted as fetched. It returns the skips to report: of the URL, and of
-// h's queued URLs if the failure drops h. s.mu is held.
+// result r (fateLocked) and carries it out: the URL leaves the queue, and
+// is skipped, queued again or counted as fetched. It returns the skips to
+// report now. s.mu is held.
 func (s *Scheduler) settleLocked(h *host, l *Lease, r Result, now time.Time) []Skip {
 	e := Entry{Authority: h.auth, Seq: l.seq, URL: l.URL, Parent: l.Parent, Depth: l.Depth, Kind: l.Kind, Seed: l.Seed, Attempts: l.Attempt, Redirects: l.Redirects}
 	s.push(Op{Code: OpDequeue, Entry: e})
-	if r.Retry && (h.rec.Dropped || e.Attempts+1 >= s.cfg.MaxFailures) {
-		r.Retry = false // no attempt left: the answer is taken as it is
+	f, o := s.fateLocked(h, l, r, now)
+	if r.Skip == nil && !r.Requeue {
+		s.chargeLocked(h, e.URL, o)
 	}
-	switch {
-	case r.Skip != nil:
+	switch f {
+	case fateSkipped:
 		s.stats.Skipped++
-	case r.Requeue:
-		if h.rec.Dropped {
-			return []Skip{s.dropSkip(h, e, now)}
+	case fateRequeue:
+		s.requeueLocked(h, e, now)
+	case fateDropped:
+		return []Skip{s.dropSkip(h, e, now)}
+	case fateKept, fateGiveUp:
+		if f == fateGiveUp {
+			s.giveUpLocked(h, ReasonHostFailing, s.giveUpReason(h, e.URL, o, now), "", now)
+		}
+		if !r.Requeue {
+			// The failure was the host's: the URL starts afresh next run.
+			e.Attempts = 0
 		}
 		s.requeueLocked(h, e, now)
-	case r.Retry:
-		h.rec.Failures = 0 // an answer came
+	case fateRetry:
 		e.Attempts++
 		s.stats.Retries++
 		s.requeueLocked(h, e, now)
-	case isFailure(r.Status, r.Err):
-		return s.failedLocked(h, e, r, now)
+	case fateFailed:
+		e.Attempts++
+		return []Skip{{URL: e.URL, Parent: e.Parent, Authority: h.auth, Reason: ReasonFetchFailed,
+			Detail: fmt.Sprintf("%d attempts, last: %s", e.Attempts, failureDetail(r)), Attempts: e.Attempts, LastError: failureDetail(r), Time: now}}
 	default:
-		h.rec.Failures = 0
 		h.rec.Fetched++
 		s.stats.Fetched++
 	}
-	return nil
-}
-
-// failedLocked charges a failed fetch of e (a network error, 429 or 5xx)
-// to its host h: after MaxFailures consecutive failures h is dropped
-// (host-failing, its queued URLs too), after MaxFailures attempts e is
-// skipped (fetch-failed), else it is queued again. It returns the skips to
-// report. s.mu is held.
-func (s *Scheduler) failedLocked(h *host, e Entry, r Result, now time.Time) []Skip {
-	s.stats.Errors++
-	h.rec.Failures++
-	e.Attempts++
-	detail := failureDetail(r)
-	switch {
-	case h.rec.Dropped:
-		return []Skip{s.dropSkip(h, e, now)}
-	case h.rec.Failures >= s.cfg.MaxFailures:
-		sk := Skip{URL: e.URL, Parent: e.Parent, Authority: h.auth, Reason: ReasonHostFailing,
-			Detail: fmt.Sprintf("%d consecutive failures, last: %s", h.rec.Failures, detail), Time: now}
-		return append([]Skip{sk}, s.dropLocked(h, sk, now)...)
-	case e.Attempts >= s.cfg.MaxFailures:
-		return []Skip{{URL: e.URL, Parent: e.Parent, Authority: h.auth, Reason: ReasonFetchFailed,
-			Detail: fmt.Sprintf("%d attempts, last: %s", e.Attempts, detail), Time: now}}
-	}
-	s.stats.Retries++
-	s.requeueLocked(h, e, now)
 	return nil
 }
 
@@ -340,13 +398,6 @@ func (s *Scheduler) requeueLocked(h *host, e Entry, now time.Time) {
 	h.nextSeq++
 	s.push(Op{Code: OpEnqueue, Entry: e})
 	s.enqueueLocked(h, e, now)
-}
-
-func failureDetail(r Result) string {
-	if r.Err != nil {
-		return r.Err.Error()
-	}
-	return fmt.Sprintf("status %d", r.Status)
 }
 
 // dropSkip is the skip of one entry of an already dropped host.

@@ -22,8 +22,8 @@ func limited(k Kind) bool { return counted(k) || k == KindSitemap }
 // limits: a response arrived and it was not a redirect (whose target is
 // counted when it is fetched) nor a failure to be retried.
 func countsAsPage(l *Lease, r Result) bool {
-	return counted(l.Kind) && r.Skip == nil && !r.Requeue && !r.Retry && r.Err == nil && r.Status != 0 &&
-		!isFailure(r.Status, nil) && (r.Status < 300 || r.Status >= 400)
+	return counted(l.Kind) && r.Skip == nil && !r.Requeue && !r.Retry && r.Status != 0 &&
+		Classify(r.Status, r.Err) == OutcomeAnswer && (r.Status < 300 || r.Status >= 400)
 }
 
 // pageLimitReached says which page limit h's next page would exceed, or

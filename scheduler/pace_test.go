@@ -372,20 +372,22 @@ func TestExponentialBackoffAndReset(t *testing.T) {
 		cfg.BackoffBase = time.Second
 		cfg.BackoffMax = 8 * time.Second
 		cfg.MaxFailures = 10
+		cfg.Retries = 10
 		f := newFake(t, cfg, NewMemStore())
 		defer f.s.Close()
 		calls := 0
 		f.respond = func(u string, n int) response {
 			calls++
 			if calls <= 5 {
-				return response{Status: 500}
+				return response{Status: 503}
 			}
 			return response{Status: 200}
 		}
 		f.add(urls("http://a.test", 3)...)
 		f.run(1)
-		// Five failures in a row (back-off 1 2 4 8 8 s), then a success
-		// resets the pace to 0.
+		// Five 503s in a row (back-off 1 2 4 8 8 s), then a success
+		// resets the pace to 0. A plain 500 backs nothing off (see
+		// TestServerErrorNeverSlowsTheHost).
 		s := time.Second
 		want := []time.Duration{1 * s, 2 * s, 4 * s, 8 * s, 8 * s, 0, 0}
 		if g := gaps(f.pages()); !slices.Equal(g, want) {

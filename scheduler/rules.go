@@ -72,28 +72,29 @@ func crawlDelayValue(d time.Duration) string {
 }
 
 // RulesFailed reports that authority's robots.txt could not be fetched. The
-// host stays blocked and its robots lease is issued again at retryAt; after
-// MaxFailures failures in a row the host is dropped and its URLs are skipped
-// with robots-unreachable (through OnSkip).
+// host stays blocked and its robots lease is issued again at retryAt (or
+// after its back-off, if later). After MaxFailures failures in a row, or,
+// for a host that never answered and refuses connections (or whose name
+// does not resolve), once the next try would come later than RefusedGiveUp
+// after the first refusal, the host is given up for the run: its URLs stay
+// queued, each reported with robots-unreachable and Queued set through
+// OnSkip when the frontier drains, and the next Open tries it again.
 func (s *Scheduler) RulesFailed(authority string, retryAt time.Time) {
 	now := time.Now()
 	s.mu.Lock()
 	h := s.host(authority)
 	h.rulesKnown = false
 	h.robotsFailures++
-	var skips []Skip
-	if h.robotsFailures >= s.cfg.MaxFailures && !h.rec.Dropped {
-		tmpl := Skip{Authority: h.auth, Reason: ReasonRobotsUnreachable,
-			Detail: fmt.Sprintf("robots.txt unreachable %d times", h.robotsFailures), Rule: RobotsURL(h.auth)}
-		skips = s.dropLocked(h, tmpl, now)
-	} else {
-		h.robotsRetryAt = retryAt
+	if !h.rec.Dropped {
+		if why := s.robotsGiveUpReason(h, retryAt, now); why != "" {
+			s.giveUpLocked(h, ReasonRobotsUnreachable, why, RobotsURL(h.auth), now)
+		} else {
+			h.robotsRetryAt = retryAt
+		}
 	}
-	s.stats.Skipped += len(skips)
 	s.fixAt(h, now)
 	s.notify()
 	s.mu.Unlock()
-	s.emit(skips)
 }
 
 // ExpireRules marks authority's robots rules as stale: the host's next

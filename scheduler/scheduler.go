@@ -122,6 +122,7 @@ func (s *Scheduler) resume() error {
 	for _, r := range recs {
 		h := s.newHost(r.Authority)
 		h.rec = r
+		h.forgetDrop()
 		h.floor = r.NextAllowed
 		s.countUnanswered(h)
 		if r.RulesPace {

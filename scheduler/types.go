@@ -86,7 +86,7 @@ type Reason string
 // The reasons a URL is not fetched.
 const (
 	ReasonRobotsDisallowed  Reason = "robots-disallowed"   // robots.txt disallows the path for our agent
-	ReasonRobotsUnreachable Reason = "robots-unreachable"  // robots.txt could not be fetched MaxFailures times
+	ReasonRobotsUnreachable Reason = "robots-unreachable"  // robots.txt could not be fetched: MaxFailures times in a row, or refused within RefusedGiveUp
 	ReasonVisitTimeDeferred Reason = "visit-time-deferred" // the host's Visit-time window opens after MaxWait
 	// ReasonCrawlDelayTooLong: the site asks for a slower pace than the
 	// crawl allows: its Crawl-delay is beyond MaxCrawlDelay (policy
@@ -102,10 +102,10 @@ const (
 	ReasonOutOfScope      Reason = "out-of-scope"     // host or include/exclude pattern rules the URL out
 	ReasonMaxDepth        Reason = "max-depth"        // deeper than Scope.MaxDepth
 	ReasonDuplicate       Reason = "duplicate"        // the canonical URL was seen before
-	ReasonHostFailing     Reason = "host-failing"     // the host failed MaxFailures times in a row and was dropped
+	ReasonHostFailing     Reason = "host-failing"     // the host failed at the connection level on MaxFailures URLs in a row: given up for the run, its URLs kept queued
 	ReasonMaxPages        Reason = "max-pages"        // Scope.MaxPages or Scope.MaxPagesPerHost reached
 	ReasonInvalidURL      Reason = "invalid-url"      // not an absolute http(s) URL after resolution
-	ReasonFetchFailed     Reason = "fetch-failed"     // retries exhausted
+	ReasonFetchFailed     Reason = "fetch-failed"     // every attempt failed (1+Config.Retries; a cut body at most 2)
 	// ReasonRedirectLimit: the URL is the target of a redirect chain
 	// longer than MaxRedirects hops.
 	ReasonRedirectLimit Reason = "redirect-limit"
@@ -141,9 +141,15 @@ type Skip struct {
 	Rule      string    `json:"rule,omitempty"`
 	Line      int       `json:"line,omitempty"`
 	Time      time.Time `json:"time"`
-	// Queued is set for a URL of a deferred host: it stays queued for a
-	// later run, which fetches it or reports it again (not a final skip).
+	// Queued is set for a URL of a deferred host, or of a host given up
+	// for the run: it stays queued for a later run, which fetches it or
+	// reports it again (not a final skip).
 	Queued bool `json:"queued,omitempty"`
+	// Attempts and LastError are set for fetch-failed: how many times
+	// the URL was requested, and what the last request ended with (its
+	// error, or "HTTP 500").
+	Attempts  int    `json:"attempts,omitempty"`
+	LastError string `json:"last_error,omitempty"`
 }
 
 // Rules is the pacing part of a host's robots.txt group, and optionally its
@@ -197,7 +203,7 @@ type Lease struct {
 type Result struct {
 	Status     int           // HTTP status of the final response; 0 if none
 	Duration   time.Duration // time the fetch took
-	Err        error         // network error or timeout; nil if a response arrived
+	Err        error         // network error, timeout or body read failure; nil if the whole answer arrived
 	RetryAfter string        // raw Retry-After header of the response
 	Requeue    bool          // put the URL back unchanged (e.g. robots expired)
 	// Retry puts the URL back to be fetched once more, as one more
@@ -246,7 +252,7 @@ const (
 	StateParked     = "parked"      // outside its Visit-time windows, opening within MaxWait
 	StateBackingOff = "backing-off" // waiting for a back-off or Retry-After
 	StateDeferred   = "deferred"    // cannot run within MaxWait; URLs stay in the store
-	StateDropped    = "dropped"     // given up; its URLs were skipped
+	StateDropped    = "dropped"     // given up for the run (its URLs stay queued), or dropped for good by crawl_delay_policy skip
 	StateDone       = "done"        // nothing queued or in flight
 )
 
@@ -257,7 +263,7 @@ type Stats struct {
 	InFlight        int `json:"in_flight"`
 	Leased          int `json:"leased"`  // URLs leased and not finished (InFlight without robots.txt leases)
 	Skipped         int `json:"skipped"` // skips reported since Open
-	Errors          int `json:"errors"`  // failed fetches (network errors, 429, 5xx) since Open
+	Errors          int `json:"errors"`  // failed attempts (network errors, cut bodies, 429, 5xx) since Open
 	Retries         int `json:"retries"`
 	Hosts           int `json:"hosts"`
 	HostsActive     int `json:"hosts_active"`

@@ -88,7 +88,10 @@ func reportRun(ctx context.Context, cfg config.Config, sum *crawllog.Summary, er
 		return &interruptedError{msg: fmt.Sprintf("crawl: interrupted; the frontier is saved in %s. Run the same command again to continue.", cfg.Out)}
 	}
 	if err == nil && cfg.Archive.WACZ {
-		return packWACZ(cfg, stdout)
+		err = packWACZ(cfg, stdout)
+	}
+	if err == nil && sum != nil && sum.ExitCode == crawler.ExitHostsGivenUp {
+		return &givenUpError{hosts: sum.Totals.DroppedHosts}
 	}
 	return err
 }

@@ -18,6 +18,7 @@ const (
 	exitOK          = 0   // the crawl finished (deferred hosts are reported, not errors)
 	exitFailure     = 1   // the crawl could not run or stopped on an error
 	exitUsage       = 2   // bad flags, config, seed file or output dir
+	exitGivenUp     = 3   // the crawl ended with hosts given up; their URLs are kept (crawler.ExitHostsGivenUp)
 	exitInterrupted = 130 // stopped by Ctrl-C or SIGTERM; state saved, run again to continue
 )
 
@@ -25,6 +26,8 @@ const exitCodesHelp = `Exit codes:
   0    the crawl finished (hosts deferred for later are reported, not errors)
   1    the crawl could not run or stopped on an error
   2    bad flags, config, seed file or output directory
+  3    the crawl ended with hosts given up after connection failures; their URLs are
+       kept: run the same command again to retry them
   130  interrupted (Ctrl-C / SIGTERM): state is saved; run the same command to continue`
 
 // usageError marks errors that are the caller's to fix (exit 2).
@@ -34,6 +37,13 @@ func (e *usageError) Error() string { return e.err.Error() }
 func (e *usageError) Unwrap() error { return e.err }
 
 func usagef(format string, a ...any) error { return &usageError{fmt.Errorf(format, a...)} }
+
+// givenUpError marks a crawl that ended with hosts given up (exit 3).
+type givenUpError struct{ hosts int }
+
+func (e *givenUpError) Error() string {
+	return fmt.Sprintf("the crawl ended with %d host(s) given up; their URLs are kept; run the same command again to retry them", e.hosts)
+}
 
 // interruptedError marks a crawl stopped by a signal (exit 130).
 type interruptedError struct{ msg string }
@@ -65,8 +75,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintln(stderr, "crawl: "+err.Error())
 	var ue *usageError
-	if errors.As(err, &ue) {
+	var gu *givenUpError
+	switch {
+	case errors.As(err, &ue):
 		return exitUsage
+	case errors.As(err, &gu):
+		return exitGivenUp
 	}
 	return exitFailure
 }

@@ -92,13 +92,13 @@ func TestBadSeedLinesReportedWithLineNumbers(t *testing.T) {
 	seeds := filepath.Join(dir, "seeds.txt")
 	os.WriteFile(seeds, []byte("# comment\n\nhttp://127.0.0.1:1/\nmailto:x@y\n"), 0o644)
 	// The unreachable seed host makes the crawl end quickly (robots.txt
-	// unreachable, retried, then given up).
+	// refused, then the host given up for the run, its URL kept: exit 3).
 	t.Setenv("CRAWL_ROBOTS_RETRY_BASE", "10ms")
 	t.Setenv("CRAWL_POLITENESS_MAX_FAILURES", "1")
 	t.Setenv("CRAWL_POLITENESS_BACKOFF_BASE", "10ms")
 	t.Setenv("CRAWL_POLITENESS_DEFAULT_DELAY", "10ms")
 	code, _, stderr := runCLI(t, "--seed", seeds, "--out", filepath.Join(dir, "out"), "--progress", "never", "--log-format", "json")
-	if code != exitOK {
+	if code != exitGivenUp {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	if !strings.Contains(stderr, "seed line 4") {
