@@ -329,7 +329,7 @@ func (c *crawl) follow(j *job) {
 				o.dropped, what, c.cfg.Scope.MaxLinks, o.dropped-1))
 		}
 	case scheduler.KindSitemap:
-		found, err := parseSitemap(ex.Body, l.URL)
+		found, err := parseSitemap(sitemapContent(ex.Header, ex.Body), l.URL)
 		if err != nil {
 			// The URLs read before the error are followed.
 			c.log.Warn("sitemap read in part", "url", l.URL, "urls", len(found.pages)+len(found.sitemaps), "err", err)
