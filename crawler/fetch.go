@@ -209,7 +209,8 @@ func (c *crawl) record(j *job) {
 		e.Nofollow = j.robots.nofollow // only where it held links back
 	}
 	c.logs.crawl.write(e)
-	c.tally.logged(e)
+	_, failed := c.tally.logged(e)
+	c.history.failing.note(e, c.started, failed)
 	c.events.emit(Event{Time: ex.Start, Kind: EventFetch, Host: l.Authority, URL: l.URL, Status: ex.Status,
 		Pace: time.Duration(ex.PaceSeconds * float64(time.Second)), PaceRule: ex.PaceRule, Rule: j.verdict.Rule, Line: j.verdict.Line,
 		Detail: describeFetch(e)})
