@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/crawlproject/crawl/pageenc"
 	"github.com/crawlproject/crawl/scheduler"
 )
 
@@ -102,12 +103,39 @@ func readSeedLine(br *bufio.Reader) (line string, long bool, err error) {
 	}
 }
 
+// schemeMissing returns "http://" + line, and true, when line is a URL
+// written without its scheme ("127.0.0.1:8080/faq/", "example.org/page",
+// "localhost:8080"): it has no "://", does not start with a scheme of its
+// own (a name and a colon not followed by a port, as "mailto:"), and reads
+// as an http URL with a host once the scheme is added.
+func schemeMissing(line string) (string, bool) {
+	if strings.Contains(line, "://") || strings.HasPrefix(line, "/") {
+		return "", false
+	}
+	if s := pageenc.RefScheme(line); s != "" {
+		rest := line[len(s)+1:]
+		port := len(rest) - len(strings.TrimLeft(rest, "0123456789"))
+		if port == 0 || port < len(rest) && !strings.ContainsRune("/?#", rune(rest[port])) {
+			return "", false // a scheme of its own
+		}
+	}
+	withScheme := "http://" + line
+	if u, err := scheduler.Canonicalize(withScheme, nil); err != nil || u.Hostname() == "" {
+		return "", false
+	}
+	return withScheme, true
+}
+
 // seedProblem says why line cannot be crawled as a seed, or "" if it can:
 // it must parse as a URL with scheme http or https, a host name, and, if a
 // port is given, a decimal port from 1 to 65535, and the frontier must accept
 // it (scheduler.Canonicalize). Such a URL could otherwise only fail later,
-// after the robots.txt retries, far from its line.
+// after the robots.txt retries, far from its line. A line that is an
+// http URL but for its scheme is told so, with the URL it may mean.
 func seedProblem(line string) string {
+	if withScheme, ok := schemeMissing(line); ok {
+		return "no scheme: did you mean " + withScheme + "?"
+	}
 	u, err := url.Parse(line)
 	if err != nil {
 		var ue *url.Error
