@@ -2,8 +2,6 @@ package crawler
 
 import (
 	"bytes"
-	"errors"
-	"io"
 	"net/http"
 	"net/url"
 	"os"
@@ -15,7 +13,7 @@ import (
 
 	"github.com/andybalholm/brotli"
 
-	"github.com/crawlproject/crawl/archive"
+	"github.com/crawlproject/crawl/internal/wiretest"
 	"github.com/crawlproject/crawl/mirror"
 )
 
@@ -28,35 +26,6 @@ func brotlied(t *testing.T, b []byte) []byte {
 		t.Fatal("brotli: write failed")
 	}
 	return buf.Bytes()
-}
-
-// warcResponses returns the response records of the crawl's WARC files by
-// target URI.
-func warcResponses(t *testing.T, out string) map[string]*archive.Record {
-	t.Helper()
-	files, _ := filepath.Glob(filepath.Join(out, "archive", "*.warc.gz"))
-	recs := map[string]*archive.Record{}
-	for _, name := range files {
-		f, err := os.Open(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r := archive.NewReader(f)
-		for {
-			rec, err := r.Next()
-			if errors.Is(err, io.EOF) {
-				break
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if rec.Type() == "response" {
-				recs[rec.Get("WARC-Target-URI")] = rec
-			}
-		}
-		f.Close()
-	}
-	return recs
 }
 
 // TestPagesAskForCompressedBodies: pages are asked for with
@@ -110,12 +79,13 @@ func TestPagesAskForCompressedBodies(t *testing.T) {
 	}
 	mu.Unlock()
 
-	recs := warcResponses(t, cfg.Out)
+	recs := wiretest.WARCRecords(t, cfg.Out)
 	for path, sent := range map[string][]byte{"/": gzHome, "/b": brPage} {
-		rec := recs[h.URL(path)]
-		if rec == nil {
-			t.Fatalf("no response record for %s", path)
+		resp := wiretest.RecordsOf(recs, "response", h.URL(path))
+		if len(resp) != 1 {
+			t.Fatalf("%d response records for %s, want 1", len(resp), path)
 		}
+		rec := resp[0]
 		payload, _ := rec.Payload()
 		if !bytes.Equal(payload, sent) {
 			t.Errorf("%s: WARC payload %.40q; want the %d coded octets as sent", path, payload, len(sent))
