@@ -3,6 +3,7 @@ module github.com/crawlproject/crawl
 go 1.26.8
 
 require (
+	github.com/andybalholm/brotli v1.2.8
 	github.com/gocolly/colly/v2 v2.3.0
 	github.com/klauspost/compress v1.20.3
 	github.com/nlnwa/gowarc/v3 v3.1.0

@@ -22,9 +22,12 @@
 //     is an error suggesting the nearest key's variable, except those
 //     NonConfigEnv lists, which the tests and CI read.
 //   - The config file (Loader.File, --config) is YAML whatever its name.
-//     A key that names none is an error that lists it; a section whose keys
-//     are all commented out sets nothing, and a section given a value is
-//     an error.
+//     A key that names none is an error that lists it, suggesting the key
+//     it is a small typo of (as for a variable); two keys of one mapping
+//     that differ only in case are an error naming both with their lines
+//     (viper reads keys case-insensitively, and would keep one of them); a
+//     section whose keys are all commented out sets nothing, and a section
+//     given a value is an error.
 //   - Flags are bound by name to keys (Loader.FlagKeys); only a flag given
 //     on the command line sets its key.
 //

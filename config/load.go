@@ -138,10 +138,14 @@ func (s *loading) readEnv() []error {
 
 // readFile sets each key the config file sets and no variable does. The
 // file is YAML whatever its name; a file that does not parse, a key that
-// names none and a section given a value are errors.
+// names none, two keys that differ only in case and a section given a
+// value are errors.
 func (s *loading) readFile() error {
 	if s.File == "" {
 		return nil
+	}
+	if err := caseClash(s.File); err != nil {
+		return err
 	}
 	fv := viper.New()
 	fv.SetConfigFile(s.File)
@@ -195,9 +199,29 @@ func (s *loading) noteFileKeys(fv *viper.Viper) error {
 	}
 	if len(unknown) > 0 {
 		sort.Strings(unknown)
-		return &Error{Key: echoKeys(unknown), Source: s.File, Reason: "unknown key (see config.yaml for every key)"}
+		return &Error{Key: echoKeys(unknown), Source: s.File, Reason: "unknown key" + s.suggestKeys(unknown) + " (see config.yaml for every key)"}
 	}
 	return nil
+}
+
+// suggestKeys says which key each of unknown may be a typo of, as the
+// environment's unknown variables are told (closestKey): "; did you mean
+// fetch.workers?", or for several "; did you mean fetch.workers for
+// fetch.worker, ...?"; "" when none is near.
+func (s *loading) suggestKeys(unknown []string) string {
+	var hints []string
+	for _, k := range unknown {
+		if c := closestKey(envName(k), s.keys); c != "" {
+			if len(unknown) == 1 {
+				return "; did you mean " + c + "?"
+			}
+			hints = append(hints, c+" for "+k)
+		}
+	}
+	if len(hints) == 0 {
+		return ""
+	}
+	return "; did you mean " + strings.Join(hints, ", ") + "?"
 }
 
 // readFlags sets each key whose bound flag was given on the command line.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/crawlproject/crawl/config"
 	"github.com/crawlproject/crawl/pageenc"
+	"github.com/crawlproject/crawl/scheduler"
 )
 
 // newCollector is the one place colly is configured. Every field is set
@@ -232,11 +233,11 @@ func (j *job) resolve(page *url.URL, ref string) string {
 	u, err := absolute(base, ref)
 	if err != nil {
 		// Not even a URI (an escape such as "%zz" in its path, a broken
-		// IPv6 host): offered as written unless it names another scheme,
-		// so that the skip log says why it was not fetched rather than
-		// nothing at all.
+		// IPv6 host): offered as written, made absolute as text, unless
+		// it names another scheme, so that the skip log says why the URL
+		// was not fetched rather than nothing at all.
 		if s := pageenc.RefScheme(ref); s == "" || strings.EqualFold(s, "http") || strings.EqualFold(s, "https") {
-			return ref
+			return scheduler.ResolveText(ref, base)
 		}
 		return ""
 	}

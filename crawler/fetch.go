@@ -223,7 +223,8 @@ func (c *crawl) record(j *job) {
 		e.Note = joinNote(e.Note, "the body was cut: this copy is not archived and its links are not followed; the page is fetched once more")
 	}
 	c.logs.crawl.write(e)
-	c.tally.logged(e)
+	_, failed := c.tally.logged(e)
+	c.history.failing.note(e, c.started, failed)
 	c.events.emit(Event{Time: ex.Start, Kind: EventFetch, Host: l.Authority, URL: l.URL, Status: ex.Status,
 		Pace: time.Duration(ex.PaceSeconds * float64(time.Second)), PaceRule: ex.PaceRule, Rule: j.verdict.Rule, Line: j.verdict.Line,
 		Detail: describeFetch(e)})
@@ -343,7 +344,7 @@ func (c *crawl) follow(j *job) {
 				o.dropped, what, c.cfg.Scope.MaxLinks, o.dropped-1))
 		}
 	case scheduler.KindSitemap:
-		found, err := parseSitemap(ex.Body, l.URL)
+		found, err := parseSitemap(sitemapContent(ex.Header, ex.Body), l.URL)
 		if err != nil {
 			// The URLs read before the error are followed.
 			c.log.Warn("sitemap read in part", "url", l.URL, "urls", len(found.pages)+len(found.sitemaps), "err", err)

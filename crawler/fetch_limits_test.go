@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/crawlproject/crawl/config"
 	"github.com/crawlproject/crawl/crawllog"
@@ -105,5 +106,39 @@ func TestSitemapIndexChainCut(t *testing.T) {
 	next := h.URL(fmt.Sprintf("/sm%d.xml", scheduler.MaxSitemapNesting+1))
 	if len(sk) != 1 || sk[0].URL != next {
 		t.Errorf("sitemap-nesting skips %+v, want one for %s", sk, next)
+	}
+}
+
+// TestMaxPagesReachedEndsTheCrawl: with scope.max_pages reached, a host
+// whose robots.txt answers 503 has no page left to fetch it for: its
+// seed is skipped with max-pages and the crawl ends, rather than
+// retrying the robots.txt at 30 s, 60 s, 120 s and 240 s first.
+func TestMaxPagesReachedEndsTheCrawl(t *testing.T) {
+	down := newTestHost(t)
+	down.robots = func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusServiceUnavailable) }
+	down.html("/")
+	up := newTestHost(t)
+	up.robotsText("User-agent: *\nDisallow:\n")
+	up.html("/", "/a", "/b")
+	cfg := testConfig(t)
+	cfg.Scope.MaxPages = 1
+	cfg.Politeness.MaxWait = time.Hour
+	cfg.Robots.RetryBase = 30 * time.Second
+	start := time.Now()
+	crawlFor(t, cfg, down.URL("/"), up.URL("/"))
+	if took := time.Since(start); took > 20*time.Second {
+		t.Errorf("the crawl took %v after max_pages was reached", took)
+	}
+	if got := down.paths(); len(got) != 1 || got[0] != "/robots.txt" {
+		t.Errorf("unreachable host: requests %v; want its robots.txt once", got)
+	}
+	var downSkips []string
+	for _, s := range readJSONL[crawllog.SkipEntry](t, filepath.Join(cfg.Out, crawllog.SkipLogFile)) {
+		if strings.HasPrefix(s.URL, down.URL("")) {
+			downSkips = append(downSkips, s.Reason)
+		}
+	}
+	if !slices.Equal(downSkips, []string{string(scheduler.ReasonMaxPages)}) {
+		t.Errorf("unreachable host's skips %v; want its seed as max-pages", downSkips)
 	}
 }

@@ -24,6 +24,9 @@ type history struct {
 	runs       []crawllog.RunSummary // in start order
 	tally      *tally                // every earlier run's counts by host
 	duplicates int
+	// failing are the URLs whose last attempt failed, from the earlier
+	// runs' logs and then this run's fetches.
+	failing *failingSet
 	// refused are the URLs earlier runs logged for a reason logged once
 	// (loggedOnce), so that this run does not log them again.
 	refused *loggedOnceSet
@@ -32,7 +35,7 @@ type history struct {
 // readHistory reads dir's logs. Missing files are an empty history; a
 // line that does not parse (a torn last line) is passed over.
 func readHistory(dir string) (*history, error) {
-	h := &history{tally: newTally(), refused: newLoggedOnceSet(maxLoggedOnce)}
+	h := &history{tally: newTally(), refused: newLoggedOnceSet(maxLoggedOnce), failing: newFailingSet()}
 	err := scanJSONL(filepath.Join(dir, crawllog.RunsLogFile), func(e crawllog.RunEntry) {
 		switch e.Event {
 		case crawllog.RunStart:
@@ -62,15 +65,21 @@ func readHistory(dir string) (*history, error) {
 	err = scanJSONL(filepath.Join(dir, crawllog.CrawlLogFile), func(e crawllog.CrawlEntry) {
 		r := runOf(e.Time)
 		fetched, failed := h.tally.logged(e)
-		if e.Kind == scheduler.KindRobots.String() {
+		run := r.Started
+		if r == &before {
+			run = time.Time{} // its start is known at the end
+		}
+		h.failing.note(e, run, failed)
+		switch {
+		case e.Kind == scheduler.KindRobots.String():
 			r.RobotsFetches++
-			return
-		}
-		if fetched {
+		case !fetched:
+		case e.Kind == scheduler.KindRequisite.String():
+			r.Requisites++
+		case e.Kind == scheduler.KindSitemap.String():
+			r.Sitemaps++
+		default:
 			r.Fetched++
-		}
-		if failed {
-			r.Errors++
 		}
 	})
 	if err != nil {
@@ -94,6 +103,7 @@ func readHistory(dir string) (*history, error) {
 		return nil, err
 	}
 	if !before.Started.IsZero() {
+		h.failing.rekey(time.Time{}, before.Started)
 		before.Mode = crawllog.ModeCrawl
 		h.runs = append([]crawllog.RunSummary{before}, h.runs...)
 	}

@@ -120,3 +120,27 @@ func TestOldSiteLinks(t *testing.T) {
 		t.Errorf("invalid-url skips = %+v, want one for /bad%%zz saying why", invalid)
 	}
 }
+
+// TestBadEscapeInAFragmentOrPath: a link whose fragment holds a bad escape
+// ("b.html#%_sec", as links to R5RS have it) is fetched without its
+// fragment, which is no part of the request (RFC 3986 3.5); a link whose
+// path holds one is logged as invalid-url under the absolute URL it was
+// meant to be, with its page as parent.
+func TestBadEscapeInAFragmentOrPath(t *testing.T) {
+	h := newTestHost(t)
+	h.robotsText("User-agent: *\nDisallow:\n")
+	h.pages["/doc/"] = func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte(`<html><body><a href="b.html#%_sec">b</a> <a href="c%zz.html">c</a></body></html>`))
+	}
+	h.html("/doc/b.html")
+	cfg := testConfig(t)
+	crawlFor(t, cfg, h.URL("/doc/"))
+	if got := h.paths(); !slices.Contains(got, "/doc/b.html") {
+		t.Errorf("requests %v; want /doc/b.html, the link without its fragment", got)
+	}
+	invalid := skipsFor(t, cfg, scheduler.ReasonInvalidURL)
+	if len(invalid) != 1 || invalid[0].URL != h.URL("/doc/c%zz.html") || invalid[0].Parent != h.URL("/doc/") {
+		t.Errorf("invalid-url skips %+v; want one, for %s, parent %s", invalid, h.URL("/doc/c%zz.html"), h.URL("/doc/"))
+	}
+}

@@ -10,7 +10,7 @@ import (
 // parseBody returns the body colly parses for links: body as it is, or,
 // for an HTML page (an HTML Content-Type, or none) sent in a content
 // coding, its content with the codings undone (wire.DecodeCodings: gzip,
-// x-gzip, deflate in its zlib or raw form, several in a list), cut at
+// x-gzip, deflate in its zlib or raw form, br, several in a list), cut at
 // limit octets. Without a Content-Encoding, a gzip Content-Type or a path
 // ending ".xml.gz" is inflated as gzip, where colly would inflate it
 // itself. colly inflates only gzip, and with no bound at all (a 1 MB gzip

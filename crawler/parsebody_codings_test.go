@@ -32,7 +32,8 @@ func rawDeflated(b []byte) []byte {
 // RFC 9110 8.4.1: a page in any content coding the crawler can undo is
 // parsed as its content, as robots.txt is (one decoder serves both):
 // deflate in the zlib form RFC 9110 8.4.1.2 names and in the raw form old
-// IIS sent, x-gzip, and lists of codings; always bounded by the limit.
+// IIS sent, x-gzip, br (RFC 7932), and lists of codings; always bounded
+// by the limit.
 func TestParseBodyUndoesEveryCoding(t *testing.T) {
 	page := []byte(`<html><a href="/x">x</a></html>`)
 	const limit = 1 << 20
@@ -63,7 +64,8 @@ func TestParseBodyUndoesEveryCoding(t *testing.T) {
 		{"RFC9110 8.4 identity is no coding", hdr("identity", "text/html"), page, nil},
 		{"a bad checksum: what inflated", hdr("gzip", "text/html"), badSum, page},
 		{"a deflate bomb: cut at the limit", hdr("deflate", "text/html"), bomb, make([]byte, limit)},
-		{"br: not undone", hdr("br", "text/html"), []byte("\x0b\x02\x80coded"), nil},
+		{"RFC7932 br", hdr("br", "text/html"), brotlied(t, page), page},
+		{"zstd: not undone", hdr("zstd", "text/html"), []byte("\x28\xb5\x2f\xfdcoded"), nil},
 		{"a coding on a page that is no HTML: not undone", hdr("deflate", "image/gif"), zlibbed(page), nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {

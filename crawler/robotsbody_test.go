@@ -27,7 +27,7 @@ func gzipped(t *testing.T, b []byte) []byte {
 // crawler asked for identity) is read as its text, so its Disallow holds
 // (parsed as coded bytes it would have no rules: everything allowed); one
 // in a coding the crawler cannot read stands for an unreachable file and
-// disallows everything (RFC 9309 2.3.1.4).
+// disallows everything (RFC 9309 2.3.1.4): zstd, which is not asked for.
 func TestCodedRobotsTxtIsFollowed(t *testing.T) {
 	text := []byte("User-agent: *\nDisallow: /private\n")
 	gz := newTestHost(t)
@@ -39,15 +39,15 @@ func TestCodedRobotsTxtIsFollowed(t *testing.T) {
 	}
 	gz.html("/", "/private/x", "/public")
 	gz.html("/public")
-	br := newTestHost(t)
-	br.robots = func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Encoding", "br")
-		w.Write([]byte{0x1b, 0x21, 0x00})
+	zst := newTestHost(t)
+	zst.robots = func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Encoding", "zstd")
+		w.Write([]byte{0x28, 0xb5, 0x2f, 0xfd})
 	}
-	br.html("/")
+	zst.html("/")
 	cfg := testConfig(t)
 	cfg.Robots.RetryBase = 10 * time.Second // one attempt within the test
-	crawlFor(t, cfg, gz.URL("/"), br.URL("/"))
+	crawlFor(t, cfg, gz.URL("/"), zst.URL("/"))
 	gz.assertNever("/private")
 	if got := strings.Join(gz.paths(), " "); !strings.Contains(got, "/public") {
 		t.Errorf("gzip host: requests %s; want /public fetched", got)
@@ -55,17 +55,17 @@ func TestCodedRobotsTxtIsFollowed(t *testing.T) {
 	if len(asked) == 0 || asked[0] != "identity" {
 		t.Errorf("robots.txt asked with Accept-Encoding %q, want identity", asked)
 	}
-	if p := br.paths(); len(p) != 1 || p[0] != "/robots.txt" {
-		t.Errorf("br host: requests %v; want robots.txt only", p)
+	if p := zst.paths(); len(p) != 1 || p[0] != "/robots.txt" {
+		t.Errorf("zstd host: requests %v; want robots.txt only", p)
 	}
-	var brEntry *crawllog.RobotsEntry
+	var zstEntry *crawllog.RobotsEntry
 	for _, e := range readJSONL[crawllog.RobotsEntry](t, filepath.Join(cfg.Out, crawllog.RobotsLogFile)) {
-		if e.Host == br.srv.URL {
-			brEntry = &e
+		if e.Host == zst.srv.URL {
+			zstEntry = &e
 		}
 	}
-	if brEntry == nil || brEntry.Outcome != robotscache.OutcomeUnreachable || !strings.Contains(brEntry.Error, `"br"`) {
-		t.Errorf("br robots.txt logged as %+v; want unreachable, naming the coding", brEntry)
+	if zstEntry == nil || zstEntry.Outcome != robotscache.OutcomeUnreachable || !strings.Contains(zstEntry.Error, `"zstd"`) {
+		t.Errorf("zstd robots.txt logged as %+v; want unreachable, naming the coding", zstEntry)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/crawlproject/crawl/pageenc"
 	"github.com/crawlproject/crawl/scheduler"
 )
 
@@ -105,6 +106,29 @@ func readSeedLine(br *bufio.Reader) (line string, long bool, err error) {
 	}
 }
 
+// schemeMissing returns "http://" + line, and true, when line is a URL
+// written without its scheme ("127.0.0.1:8080/faq/", "example.org/page",
+// "localhost:8080"): it has no "://", does not start with a scheme of its
+// own (a name and a colon not followed by a port, as "mailto:"), and reads
+// as an http URL with a host once the scheme is added.
+func schemeMissing(line string) (string, bool) {
+	if strings.Contains(line, "://") || strings.HasPrefix(line, "/") {
+		return "", false
+	}
+	if s := pageenc.RefScheme(line); s != "" {
+		rest := line[len(s)+1:]
+		port := len(rest) - len(strings.TrimLeft(rest, "0123456789"))
+		if port == 0 || port < len(rest) && !strings.ContainsRune("/?#", rune(rest[port])) {
+			return "", false // a scheme of its own
+		}
+	}
+	withScheme := "http://" + line
+	if u, err := scheduler.Canonicalize(withScheme, nil); err != nil || u.Hostname() == "" {
+		return "", false
+	}
+	return withScheme, true
+}
+
 // seedProblem says why line cannot be crawled as a seed, or "" if it can:
 // it must hold one URL (white space followed by another "scheme://" is a
 // second one, which would otherwise be read as part of the first's path,
@@ -117,6 +141,9 @@ func readSeedLine(br *bufio.Reader) (line string, long bool, err error) {
 func seedProblem(line string, maxLen int) string {
 	if fields := strings.Fields(line); len(fields) > 1 && slices.ContainsFunc(fields[1:], func(f string) bool { return strings.Contains(f, "://") }) {
 		return "holds more than one URL; put one per line"
+	}
+	if withScheme, ok := schemeMissing(line); ok {
+		return "no scheme: did you mean " + withScheme + "?"
 	}
 	u, err := url.Parse(line)
 	if err != nil {

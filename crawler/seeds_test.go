@@ -26,7 +26,7 @@ func TestReadSeedsReportsUnusableLines(t *testing.T) {
 		{"http://[::1/", "not a URL"},
 		{"http:example.org", "not an absolute URL"},
 		{"ftp://example.org/", "not an http or https URL"},
-		{"example.org/page", "not an http or https URL"},
+		{"example.org/page", "no scheme: did you mean http://example.org/page?"},
 		{"mailto:x@example.org", "not an http or https URL"},
 	}
 	var b strings.Builder
@@ -153,6 +153,30 @@ func TestReadSeedsTwoURLsOnALine(t *testing.T) {
 	for _, b := range bad {
 		if b.Reason != "holds more than one URL; put one per line" {
 			t.Errorf("line %d: reason %q", b.Line, b.Reason)
+		}
+	}
+}
+
+// TestSeedWithoutSchemeSaysSo: a seed written without its scheme is
+// reported as such, with the URL it may mean, not with net/url's "first
+// path segment in URL cannot contain colon"; a line with a scheme of its
+// own is not taken for one.
+func TestSeedWithoutSchemeSaysSo(t *testing.T) {
+	for _, tc := range []struct{ line, want string }{
+		{"127.0.0.1:8080/faq/", "no scheme: did you mean http://127.0.0.1:8080/faq/?"},
+		{"localhost:8080", "no scheme: did you mean http://localhost:8080?"},
+		{"www.example.org", "no scheme: did you mean http://www.example.org?"},
+		{"[::1]:8080/x", "no scheme: did you mean http://[::1]:8080/x?"},
+		{"mailto:x@example.org", "not an http or https URL"},
+		{"ftp:8080x", "not an http or https URL"},
+		{"/just/a/path", "not an http or https URL"},
+	} {
+		_, bad, err := ReadSeeds(strings.NewReader(tc.line+"\n"), 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(bad) != 1 || bad[0].Reason != tc.want {
+			t.Errorf("%q: %v; want %q", tc.line, bad, tc.want)
 		}
 	}
 }

@@ -6,7 +6,10 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"net/http"
 	"strings"
+
+	"github.com/crawlproject/crawl/wire"
 )
 
 // maxSitemapBytes bounds a decompressed sitemap (the sitemaps.org limit is
@@ -26,6 +29,19 @@ const maxSitemapDepth = 64
 type sitemapURLs struct {
 	pages, sitemaps []string
 	firstMore       string // the first URL listed past maxSitemapURLs; the sitemap is not read further
+}
+
+// sitemapContent returns a sitemap's body, received with header h, with
+// its content codings undone (wire.DecodeContent: the transport asks for
+// gzip and br) up to maxSitemapBytes; the body as received where nothing
+// decodes (parseSitemap then says what it could read). A sitemap file in
+// gzip (sitemap.xml.gz) stays gzip: parseSitemap inflates it.
+func sitemapContent(h http.Header, body []byte) []byte {
+	content, _, err := wire.DecodeContent(h, body, maxSitemapBytes, "sitemap")
+	if err != nil && len(content) == 0 {
+		return body
+	}
+	return content
 }
 
 // parseSitemap reads a sitemap (urlset) or sitemap index, plain or gzip,

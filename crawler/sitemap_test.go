@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -88,6 +89,33 @@ func TestParseSitemapBounded(t *testing.T) {
 	deep := "<urlset>" + strings.Repeat("<x>", 1000)
 	if _, err := parseSitemap([]byte(deep), "http://a.example/"); err == nil || !strings.Contains(err.Error(), "nested deeper") {
 		t.Errorf("deep nesting: %v", err)
+	}
+}
+
+// TestSitemapInAContentCoding: a sitemap sent in a content coding the
+// crawler asked for (br, RFC 7932) is read as its XML, and a sitemap
+// file in gzip sent with Content-Encoding: gzip as well is undone twice.
+func TestSitemapInAContentCoding(t *testing.T) {
+	h := newTestHost(t)
+	h.robotsText("User-agent: *\nSitemap: " + h.URL("/index.xml.gz") + "\n")
+	idx := gzipped(t, fmt.Appendf(nil, `<sitemapindex><sitemap><loc>%s</loc></sitemap></sitemapindex>`, h.URL("/pages.xml")))
+	h.pages["/index.xml.gz"] = func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/x-gzip")
+		w.Header().Set("Content-Encoding", "gzip")
+		w.Write(gzipped(t, idx))
+	}
+	h.pages["/pages.xml"] = func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/xml")
+		w.Header().Set("Content-Encoding", "br")
+		w.Write(brotlied(t, fmt.Appendf(nil, `<urlset><url><loc>%s</loc></url></urlset>`, h.URL("/from-sitemap"))))
+	}
+	h.html("/")
+	h.html("/from-sitemap")
+	cfg := testConfig(t)
+	cfg.Seeds.Sitemaps = true
+	crawlFor(t, cfg, h.URL("/"))
+	if got := h.paths(); !slices.Contains(got, "/from-sitemap") {
+		t.Errorf("requests %v; want /from-sitemap, listed by the br sitemap", got)
 	}
 }
 

@@ -54,6 +54,13 @@ func (c *crawl) finish(interrupted bool) *crawllog.Summary {
 	run := crawllog.RunSummary{Started: c.started.UTC(), Finished: &fin, Mode: crawllog.ModeCrawl, Interrupted: interrupted}
 	c.tally.runCounts(&run)
 	s.Runs = append(append([]crawllog.RunSummary{}, c.history.runs...), run)
+	// Errors are URLs that ended in error, each charged to the run of its
+	// last attempt: a URL retried with success, in this run or a later
+	// one, is none.
+	failedBy, failedIn := c.history.failing.counts()
+	for i := range s.Runs {
+		s.Runs[i].Errors = failedIn[s.Runs[i].Started.UTC()]
+	}
 	p := c.cfg.Politeness
 	s.Politeness = map[string]any{
 		"default_delay_seconds": p.DefaultDelay.Seconds(), "min_delay_seconds": p.MinDelay.Seconds(),
@@ -76,6 +83,10 @@ func (c *crawl) finish(interrupted bool) *crawllog.Summary {
 			tallies[a] = sum
 		}
 		t.mu.Unlock()
+	}
+	for a, sum := range tallies {
+		sum.errors = failedBy[a]
+		tallies[a] = sum
 	}
 	events := c.events.hostEvents()
 	for _, hs := range c.sched.Hosts() {
@@ -142,7 +153,7 @@ func (h hostTally) admitted() bool {
 // adds the counts to s's totals and skip reasons.
 func tallied(s *crawllog.Summary, host string, t hostTally) crawllog.HostSummary {
 	h := crawllog.HostSummary{Host: host, State: scheduler.StateDone, PagesByStatus: t.byStatus, Fetched: t.fetched,
-		RobotsFetches: t.robots, Errors: t.errors, Events: []crawllog.HostEvent{}}
+		Requisites: t.requisites, Sitemaps: t.sitemaps, RobotsFetches: t.robots, Errors: t.errors, Events: []crawllog.HostEvent{}}
 	if h.PagesByStatus == nil {
 		h.PagesByStatus = map[string]int{}
 	}
@@ -151,6 +162,8 @@ func tallied(s *crawllog.Summary, host string, t hostTally) crawllog.HostSummary
 		s.SkipReasons[r] += n
 	}
 	s.Totals.Fetched += t.fetched
+	s.Totals.Requisites += t.requisites
+	s.Totals.Sitemaps += t.sitemaps
 	s.Totals.RobotsFetches += t.robots
 	s.Totals.Errors += t.errors
 	s.Totals.Skipped += h.Skipped

@@ -21,12 +21,16 @@ type tally struct {
 }
 
 type hostTally struct {
-	byStatus map[string]int // answers by status, every request counted
-	fetched  int            // pages (distinct URLs) that got an answer
-	errors   int
-	skipped  map[string]int
-	bytes    int64
-	robots   int // robots.txt requests (and their redirect hops), not pages
+	byStatus   map[string]int
+	fetched    int // pages that got an answer
+	requisites int // requisites that got an answer
+	sitemaps   int // sitemaps that got an answer
+	// errors are the URLs that ended in error: not counted here, but
+	// taken from the crawl's failingSet when the summary is made.
+	errors  int
+	skipped map[string]int
+	bytes   int64
+	robots  int // robots.txt requests (and their redirect hops), not pages
 }
 
 func newTally() *tally { return &tally{hosts: map[string]*hostTally{}, refetch: newRefetchSet()} }
@@ -42,11 +46,13 @@ func (t *tally) host(a string) *hostTally {
 
 // logged counts one crawl.jsonl line, as the run writes it or as a later
 // run reads it back, in the order written: a robots.txt request, or a
-// fetch. A fetch is a page fetched when it is the first answer (any
-// status) its URL got, so a page fetched twice (a retry, a body cut short
-// fetched once more) is one page; every answer counts under its status.
-// It failed when no answer came or the answer was 429 or a 5xx; a request
-// that got no answer is counted as failed only, under the status "error".
+// fetch. A fetch is a page, requisite or sitemap fetched (each counted
+// apart) when it is the first answer (any status) its URL got, so a URL
+// fetched twice (a retry, a body cut short fetched once more) is counted
+// once; every answer counts under its status. It failed when no answer
+// came or the answer was 429 or a 5xx; a request that got no answer is
+// counted under the status "error". Whether a failed URL ended in error
+// is the failingSet's to say.
 func (t *tally) logged(e crawllog.CrawlEntry) (fetched, failed bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -62,14 +68,23 @@ func (t *tally) logged(e crawllog.CrawlEntry) (fetched, failed bool) {
 		key = strconv.Itoa(e.Status)
 		h.bytes += e.Bytes
 		if fetched = !t.refetch.answered(e); fetched {
-			h.fetched++
+			*h.kindCount(e.Kind)++
 		}
 	}
 	h.byStatus[key]++
-	if failed {
-		h.errors++
-	}
 	return fetched, failed
+}
+
+// kindCount is the counter of the answers of URLs of kind (a Kind's
+// name): pages, requisites or sitemaps.
+func (h *hostTally) kindCount(kind string) *int {
+	switch kind {
+	case scheduler.KindRequisite.String():
+		return &h.requisites
+	case scheduler.KindSitemap.String():
+		return &h.sitemaps
+	}
+	return &h.fetched
 }
 
 func (t *tally) skip(a, reason string) {
@@ -93,20 +108,24 @@ func (h *hostTally) add(o *hostTally) {
 		h.skipped[k] += n
 	}
 	h.fetched += o.fetched
+	h.requisites += o.requisites
+	h.sitemaps += o.sitemaps
 	h.errors += o.errors
 	h.bytes += o.bytes
 	h.robots += o.robots
 }
 
-// runCounts returns the run's share of the counts: pages, robots.txt
-// requests, skips and errors over every host.
+// runCounts returns the run's share of the counts: pages, requisites,
+// sitemaps, robots.txt requests and skips over every host (its errors are
+// the failingSet's).
 func (t *tally) runCounts(r *crawllog.RunSummary) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for _, h := range t.hosts {
 		r.Fetched += h.fetched
+		r.Requisites += h.requisites
+		r.Sitemaps += h.sitemaps
 		r.RobotsFetches += h.robots
-		r.Errors += h.errors
 		for _, n := range h.skipped {
 			r.Skipped += n
 		}

@@ -144,18 +144,28 @@ type RunSummary struct {
 	Started time.Time `json:"started"`
 	// Finished is nil for a run that never ended (killed with SIGKILL, or
 	// logged before runs.jsonl existed).
-	Finished      *time.Time `json:"finished"`
-	Mode          string     `json:"mode"`
-	Interrupted   bool       `json:"interrupted"`
-	Fetched       int        `json:"fetched"`
-	RobotsFetches int        `json:"robots_fetches"`
-	Skipped       int        `json:"skipped"`
-	Errors        int        `json:"errors"`
+	Finished    *time.Time `json:"finished"`
+	Mode        string     `json:"mode"`
+	Interrupted bool       `json:"interrupted"`
+	// Fetched counts the pages that got an answer; Requisites and
+	// Sitemaps the other URLs that did, robots.txt requests apart.
+	Fetched       int `json:"fetched"`
+	Requisites    int `json:"requisites"`
+	Sitemaps      int `json:"sitemaps"`
+	RobotsFetches int `json:"robots_fetches"`
+	Skipped       int `json:"skipped"`
+	// Errors counts the URLs whose last attempt, made in this run,
+	// failed: a URL retried with success later is no error.
+	Errors int `json:"errors"`
 }
 
-// Totals counts the whole crawl, every run of the output directory.
+// Totals counts the whole crawl, every run of the output directory:
+// Fetched the pages that got an answer, Requisites and Sitemaps the other
+// URLs that did, Errors the URLs whose last attempt failed.
 type Totals struct {
 	Fetched        int `json:"fetched"`
+	Requisites     int `json:"requisites"`
+	Sitemaps       int `json:"sitemaps"`
 	RobotsFetches  int `json:"robots_fetches"`
 	Skipped        int `json:"skipped"`
 	Errors         int `json:"errors"`
@@ -178,6 +188,8 @@ type HostSummary struct {
 	PaceRule      string         `json:"pace_rule"`
 	PagesByStatus map[string]int `json:"pages_by_status"`
 	Fetched       int            `json:"fetched"`
+	Requisites    int            `json:"requisites,omitempty"`
+	Sitemaps      int            `json:"sitemaps,omitempty"`
 	RobotsFetches int            `json:"robots_fetches"`
 	Errors        int            `json:"errors"`
 	Skipped       int            `json:"skipped"`
@@ -256,6 +268,46 @@ func (s *Summary) RunTime() (d time.Duration, complete bool) {
 	return d, complete
 }
 
+// alsoFetched says what was fetched besides pages: the requisites and
+// sitemaps, where there were any, and the robots.txt requests.
+func alsoFetched(requisites, sitemaps, robots int) string {
+	var parts []string
+	if requisites > 0 {
+		parts = append(parts, plural(requisites, "requisite"))
+	}
+	if sitemaps > 0 {
+		parts = append(parts, plural(sitemaps, "sitemap"))
+	}
+	return strings.Join(append(parts, fmt.Sprintf("%d robots.txt", robots)), ", ")
+}
+
+// plural is n and noun, with an s unless n is 1.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// runLine says when run i of a crawl started (the clock time, and how long
+// after the first run's start), how long it ran and what it fetched.
+func runLine(i int, r RunSummary, first time.Time) string {
+	line := fmt.Sprintf("run %d, %s: started %s", i+1, r.Mode, r.Started.UTC().Format("2006-01-02 15:04:05 UTC"))
+	if i > 0 {
+		line += fmt.Sprintf(" (%s after the first run started)", RoundDuration(r.Started.Sub(first)))
+	}
+	if r.Finished != nil {
+		line += fmt.Sprintf(", ran %s", RoundDuration(max(r.Finished.Sub(r.Started), 0)))
+	} else {
+		line += ", no end recorded"
+	}
+	line += fmt.Sprintf(", %s", plural(r.Fetched, "page"))
+	if r.Requisites > 0 {
+		line += ", " + plural(r.Requisites, "requisite")
+	}
+	return line
+}
+
 // Print writes the summary for a person: per host, pages by status, the pace
 // used and what set it, deferred URLs and the site's Comment lines. Text
 // that may come from a server is written through Printable.
@@ -266,13 +318,13 @@ func (s *Summary) Print(w io.Writer) {
 		ran = "at least " + ran
 	}
 	fmt.Fprintf(w, "\nCrawl summary (%s, %s)\n", Printable(s.Out), ran)
-	fmt.Fprintf(w, "  fetched %d pages (and %d robots.txt), skipped %d, errors %d, still queued %d\n", s.Totals.Fetched, s.Totals.RobotsFetches, s.Totals.Skipped, s.Totals.Errors, s.Totals.Queued)
+	fmt.Fprintf(w, "  fetched %d pages (and %s), skipped %d, errors %d, still queued %d\n",
+		s.Totals.Fetched, alsoFetched(s.Totals.Requisites, s.Totals.Sitemaps, s.Totals.RobotsFetches), s.Totals.Skipped, s.Totals.Errors, s.Totals.Queued)
 	if len(s.Runs) > 1 {
-		runs := make([]string, len(s.Runs))
+		fmt.Fprintf(w, "  over %d runs:\n", len(s.Runs))
 		for i, r := range s.Runs {
-			runs[i] = fmt.Sprintf("%s +%s %d pages", r.Mode, RoundDuration(r.Started.Sub(s.Started)), r.Fetched)
+			fmt.Fprintf(w, "    %s\n", runLine(i, r, s.Runs[0].Started))
 		}
-		fmt.Fprintf(w, "  over %d runs: %s\n", len(s.Runs), strings.Join(runs, "; "))
 	}
 	listed, quiet := 0, 0
 	for _, h := range s.Hosts {

@@ -108,3 +108,35 @@ func TestFieldNames(t *testing.T) {
 		}
 	}
 }
+
+// TestSummaryPrintSaysWhenEachRunStarted: each run of a resumed crawl is
+// a line that says when it started (a clock time, and how long after the
+// first run), how long it ran and what it fetched; a start offset is not
+// written "+2.61s", which reads as a duration.
+func TestSummaryPrintSaysWhenEachRunStarted(t *testing.T) {
+	t0 := time.Date(2026, 1, 2, 6, 0, 0, 0, time.UTC)
+	end0, end1 := t0.Add(1500*time.Millisecond), t0.Add(5*time.Second)
+	s := &Summary{Out: "out", Started: t0, Finished: end1, SkipReasons: map[string]int{},
+		Totals: Totals{Fetched: 5, Requisites: 7, RobotsFetches: 1},
+		Runs: []RunSummary{
+			{Started: t0, Finished: &end0, Mode: ModeDryRun},
+			{Started: t0.Add(2610 * time.Millisecond), Finished: &end1, Mode: ModeCrawl, Fetched: 5, Requisites: 7},
+			{Started: t0.Add(time.Minute), Mode: ModeCrawl},
+		}}
+	var b strings.Builder
+	s.Print(&b)
+	for _, want := range []string{
+		"fetched 5 pages (and 7 requisites, 1 robots.txt)",
+		"over 3 runs:\n",
+		"run 1, dry-run: started 2026-01-02 06:00:00 UTC, ran 1.5s, 0 pages\n",
+		"run 2, crawl: started 2026-01-02 06:00:02 UTC (2.61s after the first run started), ran 2.39s, 5 pages, 7 requisites\n",
+		"run 3, crawl: started 2026-01-02 06:01:00 UTC (1m0s after the first run started), no end recorded, 0 pages\n",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("summary lacks %q:\n%s", want, b.String())
+		}
+	}
+	if strings.Contains(b.String(), "+2.61s") {
+		t.Errorf("a start offset written as +2.61s:\n%s", b.String())
+	}
+}

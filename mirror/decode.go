@@ -2,16 +2,15 @@ package mirror
 
 import (
 	"bytes"
-	"compress/flate"
-	"compress/gzip"
-	"compress/zlib"
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"net/http/httputil"
 	"strings"
 
 	"github.com/crawlproject/crawl/archive"
+	"github.com/crawlproject/crawl/wire"
 )
 
 // maxMirrorBody caps a decoded mirror file, so a compression bomb cannot
@@ -21,40 +20,33 @@ const maxMirrorBody = 256 << 20
 // errUnsupportedCoding marks a body the mirror cannot decode.
 var errUnsupportedCoding = errors.New("mirror: unsupported content coding")
 
-// decodeBody undoes chunked transfer coding and gzip/deflate content coding
-// of a response's payload.
+// decodeBody undoes the chunked transfer coding and the content codings
+// of a response's payload: those wire.DecodeCodings undoes (gzip, deflate,
+// br, several in a list), the crawl's own reading of a page. A coding it
+// cannot undo, or a body past maxMirrorBody once decoded, gives
+// errUnsupportedCoding. A body cut short gives what decoded with an error.
 func decodeBody(resp archive.MirrorResponse) ([]byte, error) {
-	var r io.Reader = bytes.NewReader(resp.Payload)
+	body := resp.Payload
+	var unchunked error
 	if strings.Contains(strings.ToLower(resp.TransferEncoding), "chunked") {
-		r = httputil.NewChunkedReader(r)
+		body, unchunked = io.ReadAll(io.LimitReader(httputil.NewChunkedReader(bytes.NewReader(body)), maxMirrorBody+1))
 	}
-	switch strings.ToLower(strings.TrimSpace(resp.ContentEncoding)) {
-	case "", "identity":
-	case "gzip", "x-gzip":
-		zr, err := gzip.NewReader(r)
+	if codings := wire.ContentCodings(http.Header{"Content-Encoding": {resp.ContentEncoding}}); len(codings) > 0 {
+		var cut bool
+		var err error
+		body, cut, err = wire.DecodeCodings(codings, body, maxMirrorBody, "mirror body")
+		if _, ok := errors.AsType[*wire.UnsupportedCodingError](err); ok || cut && len(body) == maxMirrorBody {
+			return nil, errUnsupportedCoding
+		}
 		if err != nil {
-			return nil, fmt.Errorf("gzip body: %w", err)
+			return body, fmt.Errorf("decode body: %w", err) // what decoded, for a truncated body
 		}
-		r = zr
-	case "deflate":
-		data, err := io.ReadAll(io.LimitReader(r, maxMirrorBody+1))
-		if err != nil {
-			return nil, fmt.Errorf("deflate body: %w", err)
-		}
-		if zr, err := zlib.NewReader(bytes.NewReader(data)); err == nil {
-			r = zr
-		} else {
-			r = flate.NewReader(bytes.NewReader(data))
-		}
-	default:
-		return nil, errUnsupportedCoding
-	}
-	body, err := io.ReadAll(io.LimitReader(r, maxMirrorBody+1))
-	if err != nil {
-		return body, fmt.Errorf("decode body: %w", err) // what decoded, for a truncated body
 	}
 	if len(body) > maxMirrorBody {
 		return nil, errUnsupportedCoding
+	}
+	if unchunked != nil {
+		return body, fmt.Errorf("decode body: %w", unchunked) // what decoded, for a truncated body
 	}
 	return body, nil
 }

@@ -11,8 +11,10 @@
 //     characters), 5.2 (resolving references, 5.2.4 dot segments) and 6.2
 //     (normalisation: 6.2.2.1 case, 6.2.2.2 percent-encoding, 6.2.2.3
 //     path segments, 6.2.3 scheme-based) for which URLs share a file.
-//   - RFC 9112 section 7.1 (chunked transfer coding) and RFC 9110 section
-//     8.4.1 (gzip, deflate content codings) for decoding bodies; RFC 9110
+//   - RFC 9112 section 7.1 (chunked transfer coding), RFC 9110 section
+//     8.4.1 (gzip, deflate content codings) and RFC 7932 (br) for decoding
+//     bodies, with the decoder the crawl reads pages with
+//     (wire.DecodeCodings); RFC 9110
 //     section 10.2.2 for the fragment of a redirect's Location.
 //   - The HTML Living Standard: "document base URL" (the first <base
 //     href>), the attributes that hold URLs, and the tokenizer's reading of
@@ -20,8 +22,8 @@
 //     are rewritten in place.
 //
 // Deviations and decisions:
-//   - The mirror stores decoded bodies (chunked, gzip, deflate) of 2xx
-//     responses; bodies in other codings (br, zstd) or larger than 256 MiB
+//   - The mirror stores decoded bodies (chunked, gzip, deflate, br) of 2xx
+//     responses; bodies in other codings (zstd, ...) or larger than 256 MiB
 //     decoded stay in the WARC only. A body cut short (WARC-Truncated) is
 //     mirrored as far as it came and decoded, as a browser shows it, unless
 //     the fetch failed (archive.Exchange.Failed: a reset or timeout

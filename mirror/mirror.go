@@ -104,7 +104,7 @@ func (m *Mirror) register(u *url.URL, key string, f *mirrorFile) {
 }
 
 // Store writes the decoded payload of a 2xx response to its mirror file.
-// Bodies with a coding it cannot undo (br, zstd, ...) are left out. The
+// Bodies with a coding it cannot undo (zstd, ...) are left out. The
 // payload of a truncated response is decoded as far as it goes. A refetch
 // of a URL replaces its own file.
 func (m *Mirror) Store(resp archive.MirrorResponse) error {

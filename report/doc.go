@@ -60,7 +60,10 @@
 //     first, the skips in log order.
 //   - Hosts are taken from summary.json first, then from any log line that
 //     names another host (for example the target of a robots.txt redirect);
-//     such hosts are marked "no summary".
+//     such hosts are marked "no summary". A host named only by skips that
+//     are out-of-scope or invalid-url (links the crawl declined) gets no
+//     section: its out-of-scope links are counted in one table, most
+//     linked first, at most 500 rows, the rest counted.
 //   - The template and CSS are embedded with go:embed, which requires two
 //     package-level variables; they are never written.
 package report

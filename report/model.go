@@ -26,6 +26,7 @@ type view struct {
 	Overview   overview
 	SkipGroups []skipGroup
 	Hosts      []*hostView
+	Outbound   outbound
 }
 
 type overview struct {
@@ -170,15 +171,6 @@ func buildView(in *input, css template.CSS) *view {
 		host(hs.Host)
 	}
 	reqsBy := groupRequests(in, func(h string) { host(h) })
-	skipsBy := make(map[string][]skip)
-	for _, k := range in.skips {
-		h := hostOf(k.Host, k.URL)
-		if h == "" {
-			continue
-		}
-		host(h)
-		skipsBy[h] = append(skipsBy[h], k)
-	}
 	fetchesBy := make(map[string][]robotsFetch)
 	for _, f := range in.robots {
 		h := hostOf(f.Host, f.URL)
@@ -188,6 +180,17 @@ func buildView(in *input, css template.CSS) *view {
 		host(h)
 		fetchesBy[h] = append(fetchesBy[h], f)
 	}
+	skipsBy, skipOnly := skipsByHost(in.skips, byHost)
+	for _, h := range skipOnly {
+		// A host the crawl only declined links to is a row of the
+		// outbound table, not a section.
+		if notContacted(skipsBy[h]) {
+			v.Outbound.add(h, skipsBy[h])
+		} else {
+			host(h)
+		}
+	}
+	v.Outbound.finish()
 
 	maxMarks := marksPerHost(len(reqsBy))
 	for _, h := range order {
@@ -198,6 +201,25 @@ func buildView(in *input, css template.CSS) *view {
 	v.SkipGroups = skipGroups(in.skips, s.SkipReasons, byHost)
 	v.Overview = buildOverview(in, span, v.Hosts)
 	return v
+}
+
+// skipsByHost groups skips by host, and lists in first-seen order the
+// hosts that are not in known (the hosts the summary, the requests or the
+// robots.txt fetches name).
+func skipsByHost(skips []skip, known map[string]*hostView) (map[string][]skip, []string) {
+	by := make(map[string][]skip)
+	var only []string
+	for _, k := range skips {
+		h := hostOf(k.Host, k.URL)
+		if h == "" {
+			continue
+		}
+		if _, ok := by[h]; !ok && known[h] == nil {
+			only = append(only, h)
+		}
+		by[h] = append(by[h], k)
+	}
+	return by, only
 }
 
 // crawlSpan is the time the timelines show: the crawl from start to finish,

@@ -61,7 +61,7 @@ func (s *Scheduler) read(c Candidate, now time.Time) (offer, *Skip) {
 	}
 	u, err := Canonicalize(c.URL, base)
 	if err != nil {
-		return offer{}, &Skip{URL: c.URL, Parent: c.Parent, Reason: ReasonInvalidURL, Detail: err.Error(), Time: now}
+		return offer{}, &Skip{URL: ResolveText(c.URL, base), Parent: c.Parent, Reason: ReasonInvalidURL, Detail: err.Error(), Time: now}
 	}
 	o := offer{c: c, u: u, key: u.String(), auth: Authority(u), now: now}
 	trapExempt := c.Seed || c.SeedRedirect && base != nil && Authority(base) == o.auth

@@ -7,6 +7,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/crawlproject/crawl/pageenc"
 )
 
 // errInvalidURL is wrapped by Canonicalize's errors.
@@ -21,10 +23,14 @@ var errInvalidURL = errors.New("scheduler: invalid url")
 // decoded and all others in upper-case hex (RFC 3986 6.2.2), the query kept
 // byte for byte and in order but for the octets a URI may not hold raw
 // (escapeQuery), an empty path made "/". Only http and https
-// URLs with a host and a port in 1-65535 (or none) are accepted.
+// URLs with a host and a port in 1-65535 (or none) are accepted. The
+// fragment is cut off before raw is read, so a bad escape in it
+// ("b.html#%_sec") does not make the URL invalid: it is no part of the
+// request (RFC 3986 section 3.5).
 func Canonicalize(raw string, base *url.URL) (*url.URL, error) {
 	raw = strings.TrimSpace(raw)
-	ref, err := url.Parse(raw)
+	noFragment, _, _ := strings.Cut(raw, "#")
+	ref, err := url.Parse(noFragment)
 	if err != nil {
 		return nil, fmt.Errorf("%w %q: %w", errInvalidURL, raw, err)
 	}
@@ -71,6 +77,41 @@ func Canonicalize(raw string, base *url.URL) (*url.URL, error) {
 		return nil, fmt.Errorf("%w %q: %w", errInvalidURL, raw, err)
 	}
 	return out, nil
+}
+
+// ResolveText returns raw resolved against base as text (RFC 3986
+// section 5.2.2, dot segments left as written), for logging a reference
+// that does not parse as a URI ("/bad%zz" on a page of http://h/a/):
+// "http://h/bad%zz", the URL it was meant to be, rather than the bare
+// reference. raw is returned as it is when it has a scheme, or base is
+// nil or not absolute.
+func ResolveText(raw string, base *url.URL) string {
+	raw = strings.TrimSpace(raw)
+	if base == nil || base.Scheme == "" || base.Host == "" || pageenc.RefScheme(raw) != "" {
+		return raw
+	}
+	origin := base.Scheme + "://" + base.Host
+	path := base.EscapedPath()
+	switch {
+	case strings.HasPrefix(raw, "//"):
+		return base.Scheme + ":" + raw
+	case strings.HasPrefix(raw, "/"):
+		return origin + raw
+	case raw == "" || raw[0] == '?' || raw[0] == '#':
+		if raw == "" || raw[0] == '#' {
+			if base.RawQuery != "" {
+				path += "?" + base.RawQuery
+			}
+		}
+		return origin + path + raw
+	}
+	// RFC 3986 5.2.3: merged with the base path up to its last "/", or
+	// with "/" where the base has an authority and no path.
+	dir := "/"
+	if i := strings.LastIndexByte(path, '/'); i >= 0 {
+		dir = path[:i+1]
+	}
+	return origin + dir + raw
 }
 
 // setEscapedPath stores an escaped path in u so that String prints it

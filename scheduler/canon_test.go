@@ -17,6 +17,8 @@ func TestCanonicalize(t *testing.T) {
 		{"non-default port kept", "http://example.com:8080/x", "http://example.com:8080/x"},
 		{"RFC3986 6.2.3 empty path is /", "http://example.com", "http://example.com/"},
 		{"fragment removed", "http://example.com/x#top", "http://example.com/x"},
+		{"RFC3986 3.5 a bad escape in the fragment is no part of the request", "b.html#%_sec", "http://example.com/a/b/b.html"},
+		{"a fragment's bad escape after a query", "/q?a=1#%zz%", "http://example.com/q?a=1"},
 		{"query kept in order", "http://example.com/x?b=2&a=1&b=1", "http://example.com/x?b=2&a=1&b=1"},
 		{"empty query dropped", "http://example.com/x?", "http://example.com/x"},
 		{"RFC3986 5.2.4 dot segments", "http://example.com/a/./b/../c/", "http://example.com/a/c/"},
@@ -456,5 +458,31 @@ func TestSeen(t *testing.T) {
 	s.Close()
 	if _, err := s.Seen("http://a.test/"); err != ErrClosed {
 		t.Errorf("Seen after Close: %v, want ErrClosed", err)
+	}
+}
+
+// TestResolveText: a reference that is no URI is logged as the absolute
+// URL it was meant to be, merged with its page's URL as RFC 3986 5.2.2
+// and 5.2.3 merge text.
+func TestResolveText(t *testing.T) {
+	base, _ := url.Parse("http://example.com:8080/a/b/c.html?x=1")
+	for _, tc := range []struct{ raw, want string }{
+		{"/bad%zz", "http://example.com:8080/bad%zz"},
+		{"bad%zz", "http://example.com:8080/a/b/bad%zz"},
+		{"//other.test/%zz", "http://other.test/%zz"},
+		{"?q=%zz", "http://example.com:8080/a/b/c.html?q=%zz"},
+		{"http://[::1", "http://[::1"},
+		{"  /trim%zz ", "http://example.com:8080/trim%zz"},
+	} {
+		if got := ResolveText(tc.raw, base); got != tc.want {
+			t.Errorf("ResolveText(%q) = %q, want %q", tc.raw, got, tc.want)
+		}
+	}
+	if got := ResolveText("x%zz", nil); got != "x%zz" {
+		t.Errorf("without a base: %q, want the reference as written", got)
+	}
+	hostOnly, _ := url.Parse("http://example.com")
+	if got := ResolveText("x%zz", hostOnly); got != "http://example.com/x%zz" {
+		t.Errorf("against a base with no path: %q, want http://example.com/x%%zz", got)
 	}
 }

@@ -232,8 +232,11 @@
 //     ones beyond it are skipped with max-pages at once (a limit reached
 //     is final, and a skip sends no request, so no host's pace is waited
 //     out), and a page that could exceed a limit waits for the page leases
-//     in flight. A host whose robots.txt is not read yet reads it first.
-//     HostRecord.Pages keeps the count across a restart (stores written
+//     in flight. A host whose robots.txt is not read yet reads it first
+//     while its pages may still be fetched; once a limit is reached its
+//     queued pages are skipped without it (no robots.txt request, nor a
+//     retry of an unreachable one, for pages that cannot be fetched), so
+//     a crawl that reached max_pages ends when its leases do. HostRecord.Pages keeps the count across a restart (stores written
 //     before it existed start from 0).
 //   - A URL that the host's robots.txt disallows (Rules.Refuse, while
 //     Rules.RefuseUntil has not passed) sends no request, so it does not

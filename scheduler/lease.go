@@ -57,9 +57,10 @@ type nextStep struct {
 
 // stepLocked looks at the frontier at now: the skips found since the last
 // look, then the host first due. Due hosts whose queue head in RAM is
-// empty are handed to the flusher for a refill first. The frontier is
-// drained when nothing is due and nothing can change by itself: no host is
-// queued, or the first one due is more than MaxWait away. s.mu is held.
+// empty are handed to the flusher for a refill first, if their rules are
+// known or a page limit makes their pages skips. The frontier is drained
+// when nothing is due and nothing can change by itself: no host is queued,
+// or the first one due is more than MaxWait away. s.mu is held.
 func (s *Scheduler) stepLocked(now time.Time) nextStep {
 	if s.closed {
 		return nextStep{err: ErrClosed}
@@ -72,7 +73,7 @@ func (s *Scheduler) stepLocked(now time.Time) nextStep {
 		s.outSkips = nil
 		return nextStep{again: true, skips: skips}
 	}
-	for len(s.ready) > 0 && !s.ready[0].key.After(now) && s.ready[0].rulesKnown && len(s.ready[0].cache) == 0 {
+	for len(s.ready) > 0 && !s.ready[0].key.After(now) && (s.ready[0].rulesKnown || s.limitHeadLocked(s.ready[0])) && len(s.ready[0].cache) == 0 {
 		s.refillLocked(s.ready[0])
 	}
 	if len(s.ready) == 0 {
@@ -107,7 +108,8 @@ func (s *Scheduler) drainStepLocked(now time.Time) nextStep {
 
 // dueLocked hands out the next lease of h, the first host due at now,
 // unless its queue head is to be skipped without a request (disallowed by
-// its robots.txt, or over a page limit: reported when Next looks again)
+// its robots.txt, or over a page limit, its rules known or not: reported
+// when Next looks again)
 // or it must wait (its lease places are taken, or the page leases in
 // flight may reach a page limit): then h is placed anew and Next looks
 // again. s.mu is held.
@@ -119,8 +121,9 @@ func (s *Scheduler) dueLocked(h *host, now time.Time) nextStep {
 		// Placed for a refused head whose rules expired since: it has
 		// no lease to give.
 		s.fixAt(h, now)
-	case h.rulesKnown && s.limitSkipLocked(h, now):
-		// Its head pages are over a page limit.
+	case s.limitSkipLocked(h, now):
+		// Its head pages are over a page limit: with no page to fetch,
+		// its robots.txt is not asked for.
 	case h.rulesKnown && s.heldForPageLeases(h):
 		// A page lease issued since h was placed may reach a page
 		// limit: h waits for the leases in flight.

@@ -61,11 +61,13 @@ func (s *Scheduler) heldForPageLeases(h *host) bool {
 }
 
 // limitHeadLocked reports whether h's next lease would be skipped with
-// max-pages at once: its rules are known, a page limit is reached (final:
-// the counts only grow) and its queue head is a page or requisite, or is
-// still in the store (refilled at once, then decided).
+// max-pages at once: a page limit is reached (final: the counts only
+// grow) and its queue head is a page, requisite or sitemap, or is still in
+// the store (refilled at once, then decided). Whether h's rules are known
+// does not matter: they would only decide about pages that cannot be
+// fetched, so no robots.txt is asked for (or retried) for them.
 func (s *Scheduler) limitHeadLocked(h *host) bool {
-	if !h.rulesKnown || s.pageLimitReached(h) == "" {
+	if s.pageLimitReached(h) == "" {
 		return false
 	}
 	if len(h.cache) > 0 {

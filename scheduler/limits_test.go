@@ -349,3 +349,58 @@ func TestRetryIsOneMoreAttemptNotAFailure(t *testing.T) {
 		}
 	})
 }
+
+// TestMaxPagesEndsTheCrawlWithoutRobotsRetries: once max_pages is reached
+// no page can be fetched, so a host whose robots.txt is unreachable has
+// nothing left to fetch it for: its queued pages are skipped with
+// max-pages at once, its robots.txt is not asked for again (retries at
+// 30 s, 60 s, 120 s, 240 s held a crawl 7.5 minutes), and Next ends with
+// ErrDrained without waiting.
+func TestMaxPagesEndsTheCrawlWithoutRobotsRetries(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cfg := testConfig()
+		cfg.Scope.MaxPages = 1
+		cfg.MaxWait = time.Hour
+		d := newLimitDriver(t, cfg, NewMemStore())
+		defer d.s.Close()
+		d.add(Candidate{URL: "http://b.test/", Seed: true})
+		d.add(Candidate{URL: "http://b.test/more", Seed: true})
+		d.add(Candidate{URL: "http://a.test/", Seed: true})
+		d.add(Candidate{URL: "http://a.test/p1", Depth: 1})
+		start := time.Now()
+		robotsB := 0
+		for {
+			l, err := d.s.Next(context.Background())
+			if errors.Is(err, ErrDrained) {
+				break
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if l.Kind == KindRobots && l.Authority == "http://b.test:80" {
+				robotsB++
+				d.s.RulesFailed(l.Authority, time.Now().Add(30*time.Second<<(robotsB-1)))
+				d.s.Finish(l, Result{})
+				continue
+			}
+			d.one(l)
+		}
+		if took := time.Since(start); took >= 30*time.Second {
+			t.Errorf("the crawl ended after %v, with max_pages reached at once", took)
+		}
+		if robotsB != 1 {
+			t.Errorf("b.test's robots.txt asked for %d times; want once, before max_pages was reached", robotsB)
+		}
+		d.mu.Lock()
+		var bSkips []string
+		for _, sk := range d.skips {
+			if sk.Authority == "http://b.test:80" {
+				bSkips = append(bSkips, sk.URL+" "+string(sk.Reason))
+			}
+		}
+		d.mu.Unlock()
+		if want := []string{"http://b.test/ max-pages", "http://b.test/more max-pages"}; !slices.Equal(bSkips, want) {
+			t.Errorf("b.test's skips %q, want %q", bSkips, want)
+		}
+	})
+}

@@ -57,8 +57,8 @@
 //     whole; the compressed, block-indexed form (index.cdx.gz with an
 //     .idx) for collections of millions of URLs is not written.
 //   - A page's title is read from its response record (chunked transfer
-//     coding, gzip and deflate content codings undone; other codings give
-//     no title) in the encoding package pageenc finds, from at most the
+//     coding, gzip, deflate and br content codings undone as the crawl
+//     undoes them, with wire.DecodeContent; other codings give no title) in the encoding package pageenc finds, from at most the
 //     first 1 MiB of the decoded body, and cut to 1024 bytes. A revisit
 //     takes the title of the response with the same payload digest. No
 //     "text" is extracted, so full-text search over the pages is not

@@ -3,9 +3,6 @@ package wacz
 import (
 	"bufio"
 	"bytes"
-	"compress/flate"
-	"compress/gzip"
-	"compress/zlib"
 	"io"
 	"net/http"
 	"os"
@@ -17,6 +14,7 @@ import (
 
 	"github.com/crawlproject/crawl/archive"
 	"github.com/crawlproject/crawl/pageenc"
+	"github.com/crawlproject/crawl/wire"
 )
 
 // maxTitleScan is the most of a decoded body searched for the title.
@@ -96,31 +94,14 @@ func responseTitle(block []byte) string {
 }
 
 // decodedBody returns up to maxTitleScan bytes of the body with its
-// content coding (gzip, deflate) undone; the transfer coding is undone by
-// http.ReadResponse. ok is false for another coding.
+// content codings undone as the crawl undid them for reading the page
+// (wire.DecodeContent: gzip, deflate, br); the transfer coding is undone
+// by http.ReadResponse. ok is false for a coding the crawler cannot undo,
+// or a body of which nothing decodes.
 func decodedBody(resp *http.Response) (body []byte, ok bool) {
-	var r io.Reader = resp.Body
-	switch strings.ToLower(strings.TrimSpace(resp.Header.Get("Content-Encoding"))) {
-	case "", "identity":
-	case "gzip", "x-gzip":
-		zr, err := gzip.NewReader(r)
-		if err != nil {
-			return nil, false
-		}
-		r = zr
-	case "deflate":
-		// RFC 9110 8.4.1.2: zlib-wrapped deflate; some servers send it raw.
-		raw, _ := io.ReadAll(r)
-		if zr, err := zlib.NewReader(bytes.NewReader(raw)); err == nil {
-			r = zr
-		} else {
-			r = flate.NewReader(bytes.NewReader(raw))
-		}
-	default:
-		return nil, false
-	}
-	body, _ = io.ReadAll(io.LimitReader(r, maxTitleScan)) // what decoded of a truncated body
-	return body, true
+	raw, _ := io.ReadAll(resp.Body) // what came of a body cut short
+	body, _, err := wire.DecodeContent(resp.Header, raw, maxTitleScan, "page body")
+	return body, err == nil || len(body) > 0
 }
 
 // trimPartialRune drops an incomplete UTF-8 sequence from the end of b, so

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/andybalholm/brotli"
 )
 
 // rawDeflated is s in deflate without the zlib wrapper, as some servers
@@ -16,6 +18,15 @@ func rawDeflated(s string) string {
 	zw, _ := flate.NewWriter(&b, flate.DefaultCompression)
 	zw.Write([]byte(s))
 	zw.Close()
+	return b.String()
+}
+
+// brotlied is s in the br coding (RFC 7932).
+func brotlied(s string) string {
+	var b bytes.Buffer
+	bw := brotli.NewWriter(&b)
+	bw.Write([]byte(s))
+	bw.Close()
 	return b.String()
 }
 
@@ -55,7 +66,8 @@ func TestResponseTitle(t *testing.T) {
 			"10\r\n<html><title>Chu\r\nc\r\nnked</title>\r\n0\r\n\r\n"), "Chunked"},
 		{"body cut short after the title", []byte("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 9999\r\n\r\n" +
 			page("Cut")), "Cut"},
-		{"unknown coding: no title", response("Content-Type: text/html\r\nContent-Encoding: br\r\n", "\x0b\x02\x80"), ""},
+		{"RFC7932 br", response("Content-Type: text/html\r\nContent-Encoding: br\r\n", brotlied(page("Brotli"))), "Brotli"},
+		{"unknown coding: no title", response("Content-Type: text/html\r\nContent-Encoding: zstd\r\n", "\x28\xb5\x2f\xfd"), ""},
 		{"not HTTP", []byte("garbage"), ""},
 		{"long title cut to maxTitle bytes", response("Content-Type: text/html; charset=utf-8\r\n", page(long)), long[:maxTitle]},
 	}

@@ -10,21 +10,41 @@ import (
 	"io"
 	"net/http"
 	"strings"
+
+	"github.com/andybalholm/brotli"
 )
+
+// PageCodings is the Accept-Encoding the transport sends with every
+// request but robots.txt's: the content codings DecodeContent undoes that
+// servers offer (RFC 9110 section 12.5.3).
+const PageCodings = "gzip, br"
+
+// UnsupportedCodingError is DecodeContent's error for a content coding the
+// crawler cannot undo (zstd, compress, ...).
+type UnsupportedCodingError struct {
+	// What names the body ("robots.txt body"); Coding is the coding,
+	// lower-cased.
+	What, Coding string
+}
+
+// Error says which body came in which coding.
+func (e *UnsupportedCodingError) Error() string {
+	return fmt.Sprintf("crawler: %s in content coding %q, which the crawler cannot decode", e.What, e.Coding)
+}
 
 // maxCodings bounds the content codings undone for one body.
 const maxCodings = 4
 
 // DecodeContent returns body, received with header h, with its
-// Content-Encoding undone (gzip, x-gzip, deflate; several in the order
-// the header lists them), read up to limit octets; body itself if it has
-// none. what names the body in errors ("robots.txt body"). cut reports a
-// body that was longer than limit once decoded, or whose coded stream
-// ended early (a capped or broken read): its end may be missing. An error
-// means a coding the crawler cannot undo (br, zstd, ...) or a body that
-// does not decode; content then holds what the last layer to undo gave
-// before it failed (a corrupt end), if anything. Pure; safe for
-// concurrent use.
+// Content-Encoding undone (gzip, x-gzip, deflate, br; several in the
+// order the header lists them), read up to limit octets; body itself if
+// it has none. what names the body in errors ("robots.txt body"). cut
+// reports a body that was longer than limit once decoded, or whose coded
+// stream ended early (a capped or broken read): its end may be missing.
+// An error means a coding the crawler cannot undo (an
+// *UnsupportedCodingError: zstd, compress, ...) or a body that does not
+// decode; content then holds what the last layer to undo gave before it
+// failed (a corrupt end), if anything. Pure; safe for concurrent use.
 func DecodeContent(h http.Header, body []byte, limit int64, what string) (content []byte, cut bool, err error) {
 	codings := ContentCodings(h)
 	if len(codings) == 0 {
@@ -96,6 +116,9 @@ func decoder(c string, body []byte, what string) (io.Reader, error) {
 			return zr, nil
 		}
 		return flate.NewReader(bytes.NewReader(body)), nil
+	case "br":
+		// RFC 7932; a stream that is no brotli fails on the first read.
+		return brotli.NewReader(bytes.NewReader(body)), nil
 	}
-	return nil, fmt.Errorf("crawler: %s in content coding %q, which the crawler cannot decode", what, c)
+	return nil, &UnsupportedCodingError{What: what, Coding: c}
 }

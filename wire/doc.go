@@ -15,7 +15,8 @@
 // and the body net/http delivered. Exchange.Archived is the exchange as
 // the archive writes it, with Exchange.Notes saying where the records
 // differ from the bytes on the wire. DecodeContent undoes content codings
-// with a bound, for robots.txt and for pages.
+// with a bound, for robots.txt, pages, sitemaps, the mirror and the WACZ
+// page titles; the archive keeps bodies as received.
 //
 // # Specifications followed
 //
@@ -28,8 +29,10 @@
 //     one (section 15.2), 101 is final (section 15.2.2); HEAD, 1xx, 204
 //     and 304 responses carry no body (section 6.4.1); content codings
 //     are undone last applied first (section 8.4: gzip and x-gzip 8.4.1.3,
-//     deflate in its zlib form 8.4.1.2); robots.txt is asked for with
-//     Accept-Encoding: identity (section 12.5.3).
+//     deflate in its zlib form 8.4.1.2); every request but robots.txt's
+//     sends Accept-Encoding: gzip, br (section 12.5.3), robots.txt's
+//     identity.
+//   - RFC 7932 (Brotli): the br content coding, undone like gzip.
 //   - RFC 7301 (ALPN): only "http/1.1" is offered over TLS.
 //   - WARC 1.1: request and response records (sections 6.3, 6.4) hold the
 //     application/http messages as sent and received; a body cut short is

@@ -89,7 +89,7 @@ func NewTransport(p Pacer, userAgent string, maxBody int64, timeout time.Duratio
 		DialContext:            d.dial,
 		DialTLSContext:         d.dialTLS,
 		Protocols:              &http1,
-		DisableCompression:     true, // record bodies exactly as sent; no hidden Accept-Encoding
+		DisableCompression:     true, // record bodies exactly as sent; setHeaders asks for the codings
 		MaxIdleConnsPerHost:    4,
 		MaxIdleConns:           1024,
 		IdleConnTimeout:        30 * time.Second,
@@ -215,12 +215,16 @@ func (t *Transport) notePace(ex *Exchange) {
 	}
 }
 
-// setHeaders sets the User-Agent and leaves out any Accept-Encoding but
-// robots.txt's, which is asked for as plain text (RFC 9110 12.5.3); the
-// robots layer undoes a content coding sent all the same.
+// setHeaders sets the User-Agent and the Accept-Encoding (RFC 9110
+// 12.5.3): every request but robots.txt's asks for PageCodings, which the
+// crawler undoes for reading (the archive keeps the body as received);
+// robots.txt is asked for as plain text, and the robots layer undoes a
+// content coding sent all the same. The header is set here, not by
+// net/http: DisableCompression keeps net/http from adding its own gzip and
+// from inflating the body before it is recorded.
 func (t *Transport) setHeaders(req *http.Request, ex *Exchange) {
 	req.Header.Set("User-Agent", t.userAgent)
-	req.Header.Del("Accept-Encoding")
+	req.Header.Set("Accept-Encoding", PageCodings)
 	if ex.Robots {
 		req.Header.Set("Accept-Encoding", "identity")
 	}

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/crawlproject/crawl/config"
 )
 
 func runCLI(t *testing.T, args ...string) (int, string, string) {
@@ -46,8 +48,8 @@ func TestExitCodesAndOneLineErrors(t *testing.T) {
 		// a bad flag: exit 2 under every command, as --help says.
 		{"stray argument", []string{"--seed", good, "extra"}, exitUsage, `unknown command "extra"`},
 		{"unknown command", []string{"foo"}, exitUsage, `unknown command "foo"`},
-		{"report without dir", []string{"report"}, exitUsage, "accepts 1 arg"},
-		{"report with two dirs", []string{"report", "a", "b"}, exitUsage, "accepts 1 arg"},
+		{"report without dir", []string{"report"}, exitUsage, "report DIR: give the --out directory of a crawl"},
+		{"report with two dirs", []string{"report", "a", "b"}, exitUsage, "report DIR: give one --out directory of a crawl, not 2"},
 		{"report of a dir without summary", []string{"report", dir}, exitUsage, "summary.json"},
 		{"demo with an argument", []string{"demo", "extra"}, exitUsage, `unknown command "extra"`},
 		{"demo out not creatable", []string{"demo", "--out", filepath.Join(blocker, "sub")}, exitUsage, "demo output dir"},
@@ -128,5 +130,14 @@ func TestHelpDocumentsExitCodes(t *testing.T) {
 	code, out, _ := runCLI(t, "--help")
 	if code != exitOK || !strings.Contains(out, "130") || !strings.Contains(out, "Exit codes") {
 		t.Errorf("--help must document exit codes, got %d:\n%s", code, out)
+	}
+}
+
+// TestVersionFlag: --version prints "crawl VERSION", the version the
+// User-Agent and warcinfo carry, and exits 0.
+func TestVersionFlag(t *testing.T) {
+	code, out, stderr := runCLI(t, "--version")
+	if code != exitOK || out != "crawl "+config.Version+"\n" || stderr != "" {
+		t.Errorf("--version: exit %d, stdout %q, stderr %q; want crawl %s", code, out, stderr, config.Version)
 	}
 }

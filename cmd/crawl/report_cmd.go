@@ -11,6 +11,18 @@ import (
 	"github.com/crawlproject/crawl/report"
 )
 
+// reportArgs asks for the one DIR "crawl report" takes, in words, where
+// cobra says "accepts 1 arg(s), received 0".
+func reportArgs(_ *cobra.Command, args []string) error {
+	switch len(args) {
+	case 1:
+		return nil
+	case 0:
+		return usagef("report DIR: give the --out directory of a crawl")
+	}
+	return usagef("report DIR: give one --out directory of a crawl, not %d", len(args))
+}
+
 // newReportCommand returns "crawl report DIR": it (re)writes DIR/report.html
 // from the output files of a finished or interrupted crawl in DIR.
 func newReportCommand() *cobra.Command {
@@ -24,7 +36,7 @@ it, back-offs and deferrals, the site's Comment: lines, its robots.txt with
 each deciding line linked to the URLs it allowed or blocked, and why URLs
 were skipped. DIR must hold the summary.json a crawl writes; crawl.jsonl,
 skips.jsonl and robots.jsonl are used when present.`,
-		Args:          cobra.ExactArgs(1),
+		Args:          reportArgs,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		RunE: func(cmd *cobra.Command, args []string) error {

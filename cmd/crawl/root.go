@@ -43,6 +43,8 @@ with the same --out.
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Args:          cobra.NoArgs,
+		// --version prints "crawl VERSION".
+		Version: config.Version,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cfg, err := config.Loader{File: configFile, Flags: cmd.Flags(), FlagKeys: rootFlagKeys()}.Load()
 			if err != nil {
@@ -58,6 +60,7 @@ with the same --out.
 		},
 	}
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err} })
+	cmd.SetVersionTemplate("crawl {{.Version}}\n")
 	f := cmd.Flags()
 	f.String("seed", "", "file of seed URLs, one per line ('#' comments allowed)")
 	f.String("out", "crawl-out", "output directory (archive, logs, report, resumable state)")
