@@ -54,6 +54,7 @@ func resetServer(t *testing.T, resp string) string {
 // (the pace sees an answer, colly reads what arrived); one broken off by a
 // reset is a failure, as before.
 func TestTransportTellsEndedEarlyFromBrokenOff(t *testing.T) {
+	t.Parallel()
 	const head = "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 100\r\n\r\n"
 	reset := resetServer(t, head+"twenty bytes arrived")
 	tr, pace := newBareTransport(1<<20, 5*time.Second)
@@ -94,6 +95,7 @@ func TestTransportTellsEndedEarlyFromBrokenOff(t *testing.T) {
 // that ends early is still an unreachable one (RFC 9309 2.3.1.4), tried
 // again.
 func TestCrawlTakesPagesTheServerEndedEarly(t *testing.T) {
+	t.Parallel()
 	long := `<html><body><a href="/fromlong">x</a></body></html>`
 	chunk := `<html><a href="/fromchunk">y</a>`
 	whole := `<html><a href="/fromwhole">w</a></html>`
@@ -170,6 +172,7 @@ func TestCrawlTakesPagesTheServerEndedEarly(t *testing.T) {
 // attempt left for the second fetch, so the first cut answer is the page
 // and the note says so (review 31: it promised a fetch that never came).
 func TestEndedEarlyWithOneAttempt(t *testing.T) {
+	t.Parallel()
 	page := `<html><a href="/next">n</a></html>`
 	s := newRawServer(t, map[string]rawRoute{
 		"/cut":  {resp: "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 900\r\n\r\n" + page, end: "close"},

@@ -28,6 +28,7 @@ func skipsFor(t *testing.T, cfg Config, r scheduler.Reason) []crawllog.SkipEntry
 // sid=N+1 forever. The chain is followed for scheduler.MaxRedirects hops
 // and its next target is skipped with redirect-limit.
 func TestRedirectChainCut(t *testing.T) {
+	t.Parallel()
 	h := newTestHost(t)
 	h.robotsText("User-agent: *\nCrawl-delay: 0.02\n")
 	for n := range 40 {
@@ -79,6 +80,7 @@ func TestRedirectKeepsDepth(t *testing.T) {
 // indexes each listing the next. Sitemaps nested deeper than
 // scheduler.MaxSitemapNesting are skipped with sitemap-nesting.
 func TestSitemapIndexChainCut(t *testing.T) {
+	t.Parallel()
 	h := newTestHost(t)
 	h.robotsText("User-agent: *\nCrawl-delay: 0.02\nSitemap: " + h.URL("/sm0.xml") + "\n")
 	for n := range 20 {

@@ -209,6 +209,7 @@ func TestTransportReadsRepairedHeads(t *testing.T) {
 // a head past maxResponseHead is refused as too large, not held back; a
 // head the server cut short is read as far as it came, then its end.
 func TestTransportLeavesUnrepairableHeads(t *testing.T) {
+	t.Parallel()
 	big := "HTTP/1.1 200 OK\r\nX-Big: " + strings.Repeat("b", maxResponseHead) + "\r\n\r\n"
 	s := newRawServer(t, map[string]rawRoute{
 		"/nostatus": {resp: "<html>\r\n<p>a page with no head\r\n", end: "stall"},
@@ -237,6 +238,7 @@ func TestTransportLeavesUnrepairableHeads(t *testing.T) {
 // record and the crawl log say what was repaired; the host is not dropped
 // though every guestbook page had failed (max_failures is 2 here).
 func TestCrawlReadsPagesWithBrokenHeads(t *testing.T) {
+	t.Parallel()
 	const pages = 5
 	routes := map[string]rawRoute{}
 	var links strings.Builder

@@ -18,6 +18,7 @@ import (
 // progress watcher's next poll. Each has its deferral recorded, until the
 // time the summary gives, and the Retry-After host the Retry-After too.
 func TestDeferredHostsHaveTheirEvents(t *testing.T) {
+	t.Parallel()
 	now := time.Now().UTC()
 	closed := newTestHost(t)
 	closed.robotsText("User-agent: *\nVisit-time: " + clockAt(now.Add(3*time.Hour)) + "-" + clockAt(now.Add(4*time.Hour)) + "\n")

@@ -32,6 +32,7 @@ func rawDeflated(b []byte) []byte {
 // deflate in the zlib form RFC 9110 8.4.1.2 names and in the raw form old
 // IIS sent, x-gzip, and lists of codings; always bounded by the limit.
 func TestParseBodyUndoesEveryCoding(t *testing.T) {
+	t.Parallel()
 	page := []byte(`<html><a href="/x">x</a></html>`)
 	const limit = 1 << 20
 	bomb := rawDeflated(make([]byte, 64<<20))
@@ -80,6 +81,7 @@ func TestParseBodyUndoesEveryCoding(t *testing.T) {
 // Review 28 finding 4: the links of pages sent deflate-coded (zlib or
 // raw), x-gzip or gzip twice are followed, as those of gzip pages were.
 func TestCrawlFollowsLinksOfEveryCoding(t *testing.T) {
+	t.Parallel()
 	link := func(to string) []byte { // long enough to be compressed, not stored
 		return []byte(fmt.Sprintf(`<html><a href="%s">next</a>%s</html>`, to, strings.Repeat("<p>filler</p>", 20)))
 	}

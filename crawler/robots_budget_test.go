@@ -63,6 +63,7 @@ func cacheContents(l *robotsLayer) (n int, bytes, sum int64) {
 // next served; its rules still apply (RFC 9309 2.4: a crawler may use a
 // cached copy).
 func TestRobotsCacheBytesDropsBusyFilesAndParsesThemAgain(t *testing.T) {
+	t.Parallel()
 	body := hostileRobots(200<<10, false)
 	hs := budgetHosts(t, 6, body)
 	l, _ := newTestLayer(t, testRobotsConfig(), func(string) bool { return true })
@@ -114,6 +115,7 @@ func TestRobotsCacheBytesDropsBusyFilesAndParsesThemAgain(t *testing.T) {
 // summary parses a dropped file from the crawl state without caching it,
 // so it neither evicts a file in use nor counts as parsed again.
 func TestRobotsPeekLeavesTheCacheAlone(t *testing.T) {
+	t.Parallel()
 	hs := budgetHosts(t, 3, hostileRobots(100<<10, false))
 	l, _ := newTestLayer(t, testRobotsConfig(), func(string) bool { return true })
 	ctx := context.Background()
@@ -149,6 +151,7 @@ func TestRobotsPeekLeavesTheCacheAlone(t *testing.T) {
 // of hosts with nothing queued before any busy host's, so a crawl's working
 // set stays parsed.
 func TestRobotsCacheBytesDropsIdleFilesFirst(t *testing.T) {
+	t.Parallel()
 	hs := budgetHosts(t, 4, hostileRobots(100<<10, false))
 	busy := hs[0].srv.URL
 	l, _ := newTestLayer(t, testRobotsConfig(), func(a string) bool { return a == busy })
@@ -227,6 +230,7 @@ func TestRobotsCacheBytesBoundsMemory(t *testing.T) {
 // 2.2.2), fetches each robots.txt once, and says in its log that the cache
 // was full.
 func TestCrawlWithinRobotsCacheBytes(t *testing.T) {
+	t.Parallel()
 	body := hostileRobots(500<<10, false)
 	hs := budgetHosts(t, 4, body)
 	var seeds []string

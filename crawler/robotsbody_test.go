@@ -90,6 +90,7 @@ func TestDecodeRobots(t *testing.T) {
 // in a coding the crawler cannot read stands for an unreachable file and
 // disallows everything (RFC 9309 2.3.1.4).
 func TestCodedRobotsTxtIsFollowed(t *testing.T) {
+	t.Parallel()
 	text := []byte("User-agent: *\nDisallow: /private\n")
 	gz := newTestHost(t)
 	var asked []string
@@ -138,6 +139,7 @@ func TestCodedRobotsTxtIsFollowed(t *testing.T) {
 // robots.txt at every turn of its pace and the crawl never ended
 // (review 15).
 func TestRobotsRedirectToDeferredHostEnds(t *testing.T) {
+	t.Parallel()
 	b := newTestHost(t)
 	b.robots = func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Retry-After", "7200")
@@ -183,6 +185,7 @@ func TestRobotsRedirectToDeferredHostEnds(t *testing.T) {
 // answers with no request; its rules apply to the redirecting host (RFC
 // 9309 2.3.1.2), and robots.jsonl names the copy.
 func TestRobotsRedirectUsesTheTargetsCachedCopy(t *testing.T) {
+	t.Parallel()
 	b := newTestHost(t)
 	b.robotsText("User-agent: *\nDisallow: /private\n")
 	b.html("/")
@@ -233,6 +236,7 @@ func TestRobotsRedirectUsesTheTargetsCachedCopy(t *testing.T) {
 // had one from each at once (review 15); they now count, and
 // politeness.per_host (1) holds.
 func TestRobotsRedirectHopsKeepPerHost(t *testing.T) {
+	t.Parallel()
 	b := newTestHost(t)
 	b.robots = func(w http.ResponseWriter, _ *http.Request) {
 		time.Sleep(300 * time.Millisecond)
@@ -270,6 +274,7 @@ func TestRobotsRedirectHopsKeepPerHost(t *testing.T) {
 // by a request being sent only, and the loop ends as RFC 9309 2.3.1.2
 // has it: past five redirects, robots.txt is unavailable.
 func TestRobotsRedirectLoopBetweenHostsEnds(t *testing.T) {
+	t.Parallel()
 	a, b := newTestHost(t), newTestHost(t)
 	a.robots = func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, b.URL("/robots.txt"), http.StatusMovedPermanently)
@@ -306,6 +311,7 @@ func TestRobotsRedirectLoopBetweenHostsEnds(t *testing.T) {
 // the first, whose answer is kept as that host's robots.txt, and are
 // answered from it.
 func TestRobotsRedirectTargetKeptForTheNext(t *testing.T) {
+	t.Parallel()
 	b := newTestHost(t)
 	b.robotsText("User-agent: *\nDisallow: /private\n")
 	var seeds []string

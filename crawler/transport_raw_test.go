@@ -27,6 +27,7 @@ import (
 // server ended early is archived as far as it arrived, marked
 // WARC-Truncated, once.
 func TestArchiveHoldsMessagesAsOnTheWire(t *testing.T) {
+	t.Parallel()
 	routes := map[string]rawRoute{
 		"/robots.txt": {resp: "HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\ncontent-length: 13\r\n\r\nUser-agent: *"},
 		"/lower": {resp: "HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\nx-lower: a\r\nSet-Cookie: a=1\r\nX-Between: b\r\n" +
@@ -222,6 +223,7 @@ func archiveAll(t *testing.T, exs ...*exchange) []*archive.Record {
 // arrived, with the reason. A timeout is an error to the pace; a server
 // that closed the connection early answered (see endedByServer).
 func TestTransportArchivesTruncatedBodies(t *testing.T) {
+	t.Parallel()
 	const head = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 100\r\n\r\n"
 	s := newRawServer(t, map[string]rawRoute{
 		"/disconnect": {resp: head + "twenty bytes arrived", end: "close"},

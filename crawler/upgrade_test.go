@@ -16,6 +16,7 @@ import (
 // 15). The crawler never asks for an upgrade: the answer is a failed
 // request, and the crawl goes on to its other pages and ends.
 func TestSwitchingProtocolsDoesNotHang(t *testing.T) {
+	t.Parallel()
 	s := newRawServer(t, map[string]rawRoute{
 		"/up": {resp: "HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\nhello", end: "stall"},
 		"/ok": {resp: "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\nok"},
@@ -53,6 +54,7 @@ func TestSwitchingProtocolsDoesNotHang(t *testing.T) {
 // TestStatusZeroIsAnError: "HTTP/1.1 000" was logged as status 0 with no
 // error, counted neither as fetched nor as an error (review 15).
 func TestStatusZeroIsAnError(t *testing.T) {
+	t.Parallel()
 	s := newRawServer(t, map[string]rawRoute{
 		"/zero": {resp: "HTTP/1.1 000 Nothing\r\nContent-Length: 2\r\n\r\nok", end: "close"},
 	}, nil)
