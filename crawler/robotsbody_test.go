@@ -255,6 +255,13 @@ func TestRobotsRedirectHopsKeepPerHost(t *testing.T) {
 	cfg := testConfig(t)
 	cfg.Politeness.DefaultDelay = 10 * time.Millisecond
 	cfg.Politeness.MaxFailures = 2
+	// The pace between B's requests plays no part here, only how many are
+	// in flight: with no adaptive delay (twice B's 300 ms) and short
+	// back-off steps after its 503s, the four hosts' robots.txt fetches
+	// and their retries take a second or two, not eight.
+	cfg.Politeness.FetchTimeFactor = 0
+	cfg.Politeness.BackoffBase = 50 * time.Millisecond
+	cfg.Politeness.BackoffMax = 200 * time.Millisecond
 	crawlFor(t, cfg, seeds...)
 	b.mu.Lock()
 	most := b.max
