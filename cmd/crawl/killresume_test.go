@@ -219,6 +219,7 @@ func TestKill9Resume(t *testing.T) {
 // exits 130 with a line saying how to continue, and the same command then
 // finishes the crawl without fetching anything twice.
 func TestInterruptStopsCleanlyAndResumes(t *testing.T) {
+	t.Parallel()
 	bin := buildCrawl(t)
 	site := startLogSite(t, "User-agent: *\nCrawl-delay: 0.1\n", 8)
 	dir := t.TempDir()

@@ -19,6 +19,7 @@ import (
 // put a raw "Unsolicited response received on idle HTTP channel" line
 // with the server's bytes on stderr).
 func TestJSONLogStaysJSON(t *testing.T) {
+	t.Parallel()
 	bin := buildCrawl(t)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
