@@ -85,15 +85,15 @@ func TestTransportTellsEndedEarlyFromBrokenOff(t *testing.T) {
 	}
 }
 
-// Review 28 finding 12: a page whose server over-states its
-// Content-Length (or ends a chunked body early) is archived as far as it
-// came; its links are followed; it is fetched once more in case that was
-// a passing fault (review 29: a proxy's idle timeout cut a page in half
-// for good), and the second time alike the part received is the page; the
-// crawl log and the metadata records say so; the host is not failing. A
-// page cut only the first time is archived whole the second. A robots.txt
-// that ends early is still an unreachable one (RFC 9309 2.3.1.4), tried
-// again.
+// TestCrawlTakesPagesTheServerEndedEarly: a page whose server over-states
+// its Content-Length (or ends a chunked body early) is archived as far as
+// it came; its links are followed; it is fetched once more in case that
+// was a passing fault, and if the second answer is cut alike (a proxy's
+// idle timeout can cut a page in half for good) the part received is the
+// page; the crawl log and the metadata records say so; the host is not
+// failing. A page cut only the first time is archived whole the second. A
+// robots.txt that ends early is still an unreachable one (RFC 9309
+// 2.3.1.4), tried again.
 func TestCrawlTakesPagesTheServerEndedEarly(t *testing.T) {
 	t.Parallel()
 	long := `<html><body><a href="/fromlong">x</a></body></html>`
@@ -169,8 +169,8 @@ func TestCrawlTakesPagesTheServerEndedEarly(t *testing.T) {
 }
 
 // TestEndedEarlyWithOneAttempt: with politeness.max_failures 1 there is no
-// attempt left for the second fetch, so the first cut answer is the page
-// and the note says so (review 31: it promised a fetch that never came).
+// attempt left for the second fetch, so the first cut answer is the page,
+// and the note says so instead of promising a fetch that will not come.
 func TestEndedEarlyWithOneAttempt(t *testing.T) {
 	t.Parallel()
 	page := `<html><a href="/next">n</a></html>`

@@ -24,8 +24,7 @@ func skipsFor(t *testing.T, cfg Config, r scheduler.Reason) []crawllog.SkipEntry
 	return out
 }
 
-// TestRedirectChainCut is the review's repro: /s?sid=N answers 302 to
-// sid=N+1 forever. The chain is followed for scheduler.MaxRedirects hops
+// TestRedirectChainCut: /s?sid=N answers 302 to sid=N+1 forever. The chain is followed for scheduler.MaxRedirects hops
 // and its next target is skipped with redirect-limit.
 func TestRedirectChainCut(t *testing.T) {
 	t.Parallel()
@@ -76,8 +75,8 @@ func TestRedirectKeepsDepth(t *testing.T) {
 	}
 }
 
-// TestSitemapIndexChainCut is the review's other repro: a chain of sitemap
-// indexes each listing the next. Sitemaps nested deeper than
+// TestSitemapIndexChainCut: a chain of sitemap indexes each listing the
+// next. Sitemaps nested deeper than
 // scheduler.MaxSitemapNesting are skipped with sitemap-nesting.
 func TestSitemapIndexChainCut(t *testing.T) {
 	t.Parallel()

@@ -147,7 +147,7 @@ func TestRawRecorderHoldsHeadsUntilWhole(t *testing.T) {
 	}
 }
 
-// Issue 5 and review 28 finding 11: through the transport, on one
+// TestTransportReadsRepairedHeads: through the transport, on one
 // kept-alive connection, pages whose heads net/http refused are answers:
 // archived as received byte for byte, read repaired, observed as answers
 // by the pace, each change listed.
@@ -232,11 +232,12 @@ func TestTransportLeavesUnrepairableHeads(t *testing.T) {
 	}
 }
 
-// Review 28 finding 11, end to end: a site whose guestbook script puts a
-// stray line in its heads is crawled whole. Each page is fetched once,
+// TestCrawlReadsPagesWithBrokenHeads, end to end: a site whose guestbook
+// script puts a stray line in its heads is crawled whole. Each page is fetched once,
 // archived byte for byte as received, its links followed; the metadata
 // record and the crawl log say what was repaired; the host is not dropped
-// though every guestbook page had failed (max_failures is 2 here).
+// though every guestbook page would fail unrepaired (max_failures is 2
+// here).
 func TestCrawlReadsPagesWithBrokenHeads(t *testing.T) {
 	t.Parallel()
 	const pages = 5

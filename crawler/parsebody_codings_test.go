@@ -78,8 +78,9 @@ func TestParseBodyUndoesEveryCoding(t *testing.T) {
 	}
 }
 
-// Review 28 finding 4: the links of pages sent deflate-coded (zlib or
-// raw), x-gzip or gzip twice are followed, as those of gzip pages were.
+// TestCrawlFollowsLinksOfEveryCoding: the links of pages sent
+// deflate-coded (zlib or raw), x-gzip or gzip twice are followed, as those
+// of gzip pages are.
 func TestCrawlFollowsLinksOfEveryCoding(t *testing.T) {
 	t.Parallel()
 	link := func(to string) []byte { // long enough to be compressed, not stored

@@ -349,8 +349,8 @@ func TestRobotsCachedDoesNotReplaceANewerCopy(t *testing.T) {
 }
 
 // TestRobotsSummaryKeepsTheFirstFew: a robots.txt of thousands of Comment
-// and Sitemap lines and bad lines made every host's summary megabytes
-// long, and kept its parsed file alive (review 14): the summary keeps the
+// and Sitemap lines and bad lines does not make its host's summary
+// megabytes long, nor keep its parsed file alive: the summary keeps the
 // first few of each, cut short, and counts the rest.
 func TestRobotsSummaryKeepsTheFirstFew(t *testing.T) {
 	var b strings.Builder

@@ -86,7 +86,7 @@ func TestDecodeRobots(t *testing.T) {
 
 // TestCodedRobotsTxtIsFollowed: a robots.txt sent gzip-coded (though the
 // crawler asked for identity) is read as its text, so its Disallow holds
-// (review 15: it parsed as coded bytes, no rules, everything allowed); one
+// (read as coded bytes it would have no rules and allow everything); one
 // in a coding the crawler cannot read stands for an unreachable file and
 // disallows everything (RFC 9309 2.3.1.4).
 func TestCodedRobotsTxtIsFollowed(t *testing.T) {
@@ -135,9 +135,8 @@ func TestCodedRobotsTxtIsFollowed(t *testing.T) {
 // host the crawl has deferred (its robots.txt answered 503 with a
 // Retry-After of two hours) cannot be followed now. That is an outcome
 // for the redirecting host, unreachable and retried with back-off (RFC
-// 9309 2.3.1.4); it was taken as "not sent", so the host asked for its
-// robots.txt at every turn of its pace and the crawl never ended
-// (review 15).
+// 9309 2.3.1.4). Taken as "not sent", it would have the host ask for its
+// robots.txt at every turn of its pace, and the crawl would never end.
 func TestRobotsRedirectToDeferredHostEnds(t *testing.T) {
 	t.Parallel()
 	b := newTestHost(t)
@@ -180,9 +179,9 @@ func TestRobotsRedirectToDeferredHostEnds(t *testing.T) {
 
 // TestRobotsRedirectUsesTheTargetsCachedCopy: hosts whose robots.txt
 // redirects to another host's robots.txt (http://a to https://www.a, a
-// hosting platform's shared file) each fetched it again, waiting in a
-// worker for that host's pace (review 15). A fresh cached copy of it
-// answers with no request; its rules apply to the redirecting host (RFC
+// hosting platform's shared file) do not each fetch it again, waiting in a
+// worker for that host's pace: a fresh cached copy of it answers with no
+// request; its rules apply to the redirecting host (RFC
 // 9309 2.3.1.2), and robots.jsonl names the copy.
 func TestRobotsRedirectUsesTheTargetsCachedCopy(t *testing.T) {
 	t.Parallel()
@@ -232,9 +231,8 @@ func TestRobotsRedirectUsesTheTargetsCachedCopy(t *testing.T) {
 }
 
 // TestRobotsRedirectHopsKeepPerHost: robots.txt redirect hops from several
-// hosts to one slow host took no place among its requests in flight, so it
-// had one from each at once (review 15); they now count, and
-// politeness.per_host (1) holds.
+// hosts to one slow host take places among its requests in flight, so
+// politeness.per_host (1) holds for it: it never has one from each at once.
 func TestRobotsRedirectHopsKeepPerHost(t *testing.T) {
 	t.Parallel()
 	b := newTestHost(t)
@@ -275,10 +273,10 @@ func TestRobotsRedirectHopsKeepPerHost(t *testing.T) {
 }
 
 // TestRobotsRedirectLoopBetweenHostsEnds: two hosts whose robots.txt
-// redirect to each other (a <-> www.a) hung the crawl once redirect hops
-// took places among the target's requests in flight (review 16): each
-// host's lease waited for a place the other's lease held. A place is held
-// by a request being sent only, and the loop ends as RFC 9309 2.3.1.2
+// redirect to each other (a <-> www.a) do not hang the crawl, as they
+// would if each host's lease waited for a place among the other's requests
+// in flight that the other's lease held. A place is held by a request
+// being sent only, and the loop ends as RFC 9309 2.3.1.2
 // has it: past five redirects, robots.txt is unavailable.
 func TestRobotsRedirectLoopBetweenHostsEnds(t *testing.T) {
 	t.Parallel()
@@ -313,9 +311,9 @@ func TestRobotsRedirectLoopBetweenHostsEnds(t *testing.T) {
 }
 
 // TestRobotsRedirectTargetKeptForTheNext: eight hosts whose robots.txt
-// redirects to the robots.txt of a host that is not crawled itself asked
-// it eight times, one at a time (review 17). The redirects to it wait for
-// the first, whose answer is kept as that host's robots.txt, and are
+// redirects to the robots.txt of a host that is not crawled itself do not
+// ask it eight times, one at a time: the redirects to it wait for the
+// first, whose answer is kept as that host's robots.txt, and are
 // answered from it.
 func TestRobotsRedirectTargetKeptForTheNext(t *testing.T) {
 	t.Parallel()

@@ -220,8 +220,8 @@ func TestSitemapReadUpToItsProtocolLimit(t *testing.T) {
 // (as the frontier tells URLs apart: "/a#top" and "/x/../a" are "/a")
 // take one place under scope.max_links_per_page, and requisites have
 // places of their own, so a page's many anchors do not cost it its images
-// (review 12: colly reads anchors before requisites, whatever their order
-// in the page).
+// (colly reads anchors before requisites, whatever their order in the
+// page).
 func TestLinkLimitCountsDistinctURLsAndKinds(t *testing.T) {
 	t.Parallel()
 	h := newTestHost(t)
@@ -263,7 +263,7 @@ func TestLinkLimitCountsDistinctURLsAndKinds(t *testing.T) {
 }
 
 // TestCutURLEndsOnAWholeCharacterAndEscape: a URL logged cut ends neither
-// inside a UTF-8 sequence nor inside a %XX escape (review 12).
+// inside a UTF-8 sequence nor inside a %XX escape.
 func TestCutURLEndsOnAWholeCharacterAndEscape(t *testing.T) {
 	for _, tc := range []struct {
 		u    string
@@ -288,7 +288,7 @@ func TestCutURLEndsOnAWholeCharacterAndEscape(t *testing.T) {
 // TestLongURLsLoggedCutButCountedApart: two links longer than
 // scope.max_url_length that share their first 2048 octets are two
 // url-too-long lines, and a max-links line's long first URL is logged cut
-// too, with the cut said (review 12); a seed of any length is crawled.
+// too, with the cut said; a seed of any length is crawled.
 func TestLongURLsLoggedCutButCountedApart(t *testing.T) {
 	h := newTestHost(t)
 	h.robotsText("User-agent: *\nCrawl-delay: 0.01\n")
@@ -317,8 +317,8 @@ func TestLongURLsLoggedCutButCountedApart(t *testing.T) {
 
 // TestDeeplyNestedPageStillGivesLinks: x/net/html makes no document tree
 // of elements nested over 512 deep, which a sloppy page of unclosed tags
-// reaches, and the page gave no links, silently (review 15). Its links are
-// read from its tags, and its metadata record says so.
+// reaches, so the tree would give no links, silently. Its links are read
+// from its tags, and its metadata record says so.
 func TestDeeplyNestedPageStillGivesLinks(t *testing.T) {
 	t.Parallel()
 	h := newTestHost(t)
@@ -350,8 +350,8 @@ func TestDeeplyNestedPageStillGivesLinks(t *testing.T) {
 }
 
 // TestServerChosenValuesAreLoggedCut: a Location or Content-Type of
-// 100 KB went whole into crawl.jsonl, the archive index and its journal,
-// and a robots.txt redirect to a 100 KB URL was followed (review 15). Log
+// 100 KB does not go whole into crawl.jsonl, the archive index or its
+// journal, and a robots.txt redirect to a 100 KB URL is not followed. Log
 // and index lines stay short; the robots.txt redirect is not followed, as
 // one past the fifth is not (RFC 9309 2.3.1.2), and the log says why.
 func TestServerChosenValuesAreLoggedCut(t *testing.T) {

@@ -11,9 +11,9 @@ import (
 )
 
 // TestSwitchingProtocolsDoesNotHang: a server that answers 101 Switching
-// Protocols and holds the connection got the raw connection read as the
-// body, past fetch.timeout and Ctrl-C, for as long as it held it (review
-// 15). The crawler never asks for an upgrade: the answer is a failed
+// Protocols and holds the connection does not get the raw connection read
+// as the body, past fetch.timeout and Ctrl-C, for as long as it holds it.
+// The crawler never asks for an upgrade: the answer is a failed
 // request, and the crawl goes on to its other pages and ends.
 func TestSwitchingProtocolsDoesNotHang(t *testing.T) {
 	t.Parallel()
@@ -51,8 +51,9 @@ func TestSwitchingProtocolsDoesNotHang(t *testing.T) {
 	}
 }
 
-// TestStatusZeroIsAnError: "HTTP/1.1 000" was logged as status 0 with no
-// error, counted neither as fetched nor as an error (review 15).
+// TestStatusZeroIsAnError: "HTTP/1.1 000" is a failed request logged with
+// its error, not status 0 with no error (which would count neither as
+// fetched nor as an error).
 func TestStatusZeroIsAnError(t *testing.T) {
 	t.Parallel()
 	s := newRawServer(t, map[string]rawRoute{
