@@ -188,6 +188,7 @@ func TestLoadDurationSurroundingSpacesTrimmed(t *testing.T) {
 // with one line per error, each a *Error, one naming the key and where
 // the value came from. Nothing reaches the decoder that it could refuse.
 func TestLoadEveryKeyOddValues(t *testing.T) {
+	t.Parallel()
 	fileVals := []string{"1.5", "true", "1e3", "99999999999999999999", ".nan", ".inf", `" 2s"`, `""`, `"x"`,
 		"-1", "0", "[a, b]", "{}", "[]", "", "'\\r'", "\"a\\r\\nb\"", "2h", `"7"`, "0x10"}
 	envVals := []string{"1.5", "true", "1e3", "99999999999999999999", "NaN", "Inf", " 2s", "", "x", "-1", "0",

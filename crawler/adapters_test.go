@@ -76,6 +76,7 @@ func TestValidate_MirrorNeedsWARC(t *testing.T) {
 // is gzip and is not) is still archived: the crawl logs a warning about
 // the mirror, not an archive write failure.
 func TestMirrorOnlyFailureIsAWarning(t *testing.T) {
+	t.Parallel()
 	a := newTestHost(t)
 	a.robotsText("User-agent: *\nAllow: /\n")
 	a.pages["/"] = func(w http.ResponseWriter, _ *http.Request) {

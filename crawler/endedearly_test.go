@@ -21,6 +21,7 @@ import (
 // that ends early is still an unreachable one (RFC 9309 2.3.1.4), tried
 // again.
 func TestCrawlTakesPagesTheServerEndedEarly(t *testing.T) {
+	t.Parallel()
 	long := `<html><body><a href="/fromlong">x</a></body></html>`
 	chunk := `<html><a href="/fromchunk">y</a>`
 	whole := `<html><a href="/fromwhole">w</a></html>`
@@ -97,6 +98,7 @@ func TestCrawlTakesPagesTheServerEndedEarly(t *testing.T) {
 // attempt left for the second fetch, so the first cut answer is the page
 // and the note says so, promising no fetch that never comes.
 func TestEndedEarlyWithOneAttempt(t *testing.T) {
+	t.Parallel()
 	page := `<html><a href="/next">n</a></html>`
 	s := wiretest.NewServer(t, map[string]wiretest.Route{
 		"/cut":  {Resp: "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 900\r\n\r\n" + page, End: "close"},

@@ -26,10 +26,10 @@ func skipsFor(t *testing.T, cfg config.Config, r scheduler.Reason) []crawllog.Sk
 	return out
 }
 
-// TestRedirectChainCut is the review's repro: /s?sid=N answers 302 to
-// sid=N+1 forever. The chain is followed for scheduler.MaxRedirects hops
+// TestRedirectChainCut: /s?sid=N answers 302 to sid=N+1 forever. The chain is followed for scheduler.MaxRedirects hops
 // and its next target is skipped with redirect-limit.
 func TestRedirectChainCut(t *testing.T) {
+	t.Parallel()
 	h := newTestHost(t)
 	h.robotsText("User-agent: *\nCrawl-delay: 0.02\n")
 	for n := range 40 {
@@ -77,10 +77,11 @@ func TestRedirectKeepsDepth(t *testing.T) {
 	}
 }
 
-// TestSitemapIndexChainCut is the review's other repro: a chain of sitemap
-// indexes each listing the next. Sitemaps nested deeper than
+// TestSitemapIndexChainCut: a chain of sitemap indexes each listing the
+// next. Sitemaps nested deeper than
 // scheduler.MaxSitemapNesting are skipped with sitemap-nesting.
 func TestSitemapIndexChainCut(t *testing.T) {
+	t.Parallel()
 	h := newTestHost(t)
 	h.robotsText("User-agent: *\nCrawl-delay: 0.02\nSitemap: " + h.URL("/sm0.xml") + "\n")
 	for n := range 20 {

@@ -64,6 +64,7 @@ func TestRobotsRetryMessageSaysTheRealNextAttempt(t *testing.T) {
 // a file longer than it is logged as truncated, and a page under a rule
 // past the limit is fetched (the rule was never read).
 func TestRobotsMaxBytesIsTheParsingLimit(t *testing.T) {
+	t.Parallel()
 	body := "User-agent: *\nDisallow: /head\n" + strings.Repeat("# "+strings.Repeat("x", 97)+"\n", 6000) + "Disallow: /late\n"
 	for _, c := range []struct {
 		name      string

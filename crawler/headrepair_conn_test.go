@@ -15,8 +15,10 @@ import (
 // stray line in its heads is crawled whole. Each page is fetched once,
 // archived byte for byte as received, its links followed; the metadata
 // record and the crawl log say what was repaired; the host is not dropped
-// though every guestbook page had failed (max_failures is 2 here).
+// though every guestbook page would fail unrepaired (max_failures is 2
+// here).
 func TestCrawlReadsPagesWithBrokenHeads(t *testing.T) {
+	t.Parallel()
 	const pages = 5
 	routes := map[string]wiretest.Route{}
 	var links strings.Builder

@@ -16,6 +16,7 @@ import (
 // first run, so no logged request is before it, and it lists each run's
 // share.
 func TestSummaryCoversEveryRun(t *testing.T) {
+	t.Parallel()
 	h := newTestHost(t)
 	h.robotsText("User-agent: *\nAllow: /\n")
 	h.html("/", "/a", "/b")
@@ -57,6 +58,7 @@ func TestSummaryCoversEveryRun(t *testing.T) {
 // or whose run was killed before its end line, still counts every logged
 // request, and the crawl starts no later than its first entry.
 func TestHistoryWithoutRunLog(t *testing.T) {
+	t.Parallel()
 	h := newTestHost(t)
 	h.robotsText("User-agent: *\nAllow: /\n")
 	h.html("/", "/a")
@@ -82,6 +84,7 @@ func TestHistoryWithoutRunLog(t *testing.T) {
 // reasons, but are not hosts of the crawl: no nameless or foreign host
 // entry with "pages: none".
 func TestSummaryListsOnlyCrawlHosts(t *testing.T) {
+	t.Parallel()
 	h := newTestHost(t)
 	h.robotsText("User-agent: *\nAllow: /\n")
 	h.html("/", "http://127.0.0.1:99999/bad", "http://elsewhere.invalid/x", "/a")

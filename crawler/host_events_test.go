@@ -18,6 +18,7 @@ import (
 // progress watcher's next poll. Each has its deferral recorded, until the
 // time the summary gives, and the Retry-After host the Retry-After too.
 func TestDeferredHostsHaveTheirEvents(t *testing.T) {
+	t.Parallel()
 	now := time.Now().UTC()
 	closed := newTestHost(t)
 	closed.robotsText("User-agent: *\nVisit-time: " + clockAt(now.Add(3*time.Hour)) + "-" + clockAt(now.Add(4*time.Hour)) + "\n")
@@ -92,11 +93,11 @@ func TestHostStateRecordedOnce(t *testing.T) {
 	}
 }
 
-// TestOneDeferralIsOneEvent is the review's repro (a resumed crawl whose
-// host is seen deferred while a request is in flight, then again when its
-// answer moved the last start and the adaptive pace): one deferral is one
-// event, narrated once, whose until is the latest one seen; the host
-// deferred again after leaving the state has a second event.
+// TestOneDeferralIsOneEvent: a resumed crawl sees its host deferred while
+// a request is in flight, then again when the answer moves the last start
+// and the adaptive pace. One deferral is one event, narrated once, whose
+// until is the latest one seen; the host deferred again after leaving the
+// state has a second event.
 func TestOneDeferralIsOneEvent(t *testing.T) {
 	var narrated []Event
 	s := &eventSink{log: discardLogger(), fn: func(e Event) { narrated = append(narrated, e) }}

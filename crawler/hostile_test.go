@@ -149,6 +149,7 @@ func TestHostileServersDoNotStopTheCrawl(t *testing.T) {
 // as a URL ("http://[::1") is logged as invalid-url with its parent, like
 // a mailto: target, instead of vanishing.
 func TestUnparseableRedirectIsLogged(t *testing.T) {
+	t.Parallel()
 	h := newTestHost(t)
 	h.robotsText("User-agent: *\n")
 	h.pages["/"] = func(w http.ResponseWriter, _ *http.Request) {

@@ -75,6 +75,7 @@ func TestPageRefAndRequisiteRefs(t *testing.T) {
 // Each is fetched at the URL a browser requests, and a link that is not
 // a URL at all is logged as invalid-url instead of vanishing.
 func TestOldSiteLinks(t *testing.T) {
+	t.Parallel()
 	h := newTestHost(t)
 	h.robotsText("User-agent: *\nDisallow:\n")
 	page := func(path, body string) {

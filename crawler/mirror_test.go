@@ -13,6 +13,7 @@ import (
 // and with archive.mirror the pages land in a browsable mirror inside the
 // output dir.
 func TestRequisitesAndMirror(t *testing.T) {
+	t.Parallel()
 	h := newTestHost(t)
 	h.robotsText("User-agent: *\nDisallow: /private\n")
 	h.pages["/"] = func(w http.ResponseWriter, _ *http.Request) {

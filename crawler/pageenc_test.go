@@ -15,6 +15,7 @@ import (
 // character reference: one URL, fetched once, as a reader's browser asks
 // for it.
 func TestLegacyCharsetLinks(t *testing.T) {
+	t.Parallel()
 	h := newTestHost(t)
 	h.robotsText("User-agent: *\nDisallow:\n")
 	page := func(path, contentType, body string) {

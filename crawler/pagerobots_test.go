@@ -175,6 +175,7 @@ func TestPageRobotsBounded(t *testing.T) {
 // whose only robots directive is max-image-preview: none has its links
 // followed.
 func TestPageNofollowHonoured(t *testing.T) {
+	t.Parallel()
 	for _, obeyRel := range []bool{false, true} {
 		t.Run(fmt.Sprintf("obey_rel_nofollow=%v", obeyRel), func(t *testing.T) {
 			h := newTestHost(t)
@@ -341,6 +342,7 @@ func TestNofollowLoggedOncePerCrawl(t *testing.T) {
 // only /x, the link nothing brought, for good, counts it once, and
 // removes the file.
 func TestNofollowWaitsForTheCrawlToFinish(t *testing.T) {
+	t.Parallel()
 	h := newTestHost(t)
 	h.robotsText("User-agent: *\nCrawl-delay: 0.05\n")
 	h.html("/", "/nf", "/late")
@@ -396,6 +398,7 @@ func TestNofollowWaitsForTheCrawlToFinish(t *testing.T) {
 // nofollow page, is, queued by the interrupted run and for good by the
 // next, and counted once.
 func TestNofollowAfterAnotherRefusal(t *testing.T) {
+	t.Parallel()
 	h := newTestHost(t)
 	h.robotsText("User-agent: *\nCrawl-delay: 0.05\n")
 	h.html("/", "/nf", "/a")

@@ -11,6 +11,7 @@ import (
 // robots.txt (cached from the first run), as the first run did, not as
 // "previous run's interval ... (until robots.txt is read)".
 func TestResumedCrawlNamesRobotsPace(t *testing.T) {
+	t.Parallel()
 	h := newTestHost(t)
 	h.robotsText("User-agent: *\nCrawl-delay: 0.2\n")
 	h.html("/", "/a")

@@ -15,6 +15,7 @@ import (
 // rule (crawl.jsonl "pace_seconds: interval in force for this host at
 // request time"), not with the back-off or pace it would have had.
 func TestRequestAfterRetryAfterLogsIt(t *testing.T) {
+	t.Parallel()
 	h := newTestHost(t)
 	h.robotsText("User-agent: *\n")
 	var busy atomic.Int32

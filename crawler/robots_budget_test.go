@@ -36,6 +36,7 @@ func budgetHosts(t *testing.T, n int, body string) []*testHost {
 // 2.2.2), fetches each robots.txt once, and says in its log that the cache
 // was full.
 func TestCrawlWithinRobotsCacheBytes(t *testing.T) {
+	t.Parallel()
 	body := wiretest.HostileRobots(500<<10, false)
 	hs := budgetHosts(t, 4, body)
 	var seeds []string

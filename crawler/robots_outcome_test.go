@@ -49,6 +49,7 @@ func TestForbiddenRobotsSkipNamesThePolicy(t *testing.T) {
 // line has no "expires" (Go's zero time would read as year 1), while the
 // fetch that ends the chain has its expiry.
 func TestRobotsRedirectHopHasNoExpiry(t *testing.T) {
+	t.Parallel()
 	target := newTestHost(t)
 	target.robotsText("User-agent: *\nDisallow: /secret\n")
 	redir := newTestHost(t)

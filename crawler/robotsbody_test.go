@@ -29,6 +29,7 @@ func gzipped(t *testing.T, b []byte) []byte {
 // in a coding the crawler cannot read stands for an unreachable file and
 // disallows everything (RFC 9309 2.3.1.4): zstd, which is not asked for.
 func TestCodedRobotsTxtIsFollowed(t *testing.T) {
+	t.Parallel()
 	text := []byte("User-agent: *\nDisallow: /private\n")
 	gz := newTestHost(t)
 	var asked []string
@@ -76,6 +77,7 @@ func TestCodedRobotsTxtIsFollowed(t *testing.T) {
 // 9309 2.3.1.4). Taken as "not sent", it would have the host ask for its
 // robots.txt at every turn of its pace, and the crawl would never end.
 func TestRobotsRedirectToDeferredHostEnds(t *testing.T) {
+	t.Parallel()
 	b := newTestHost(t)
 	b.robots = func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Retry-After", "7200")
@@ -121,6 +123,7 @@ func TestRobotsRedirectToDeferredHostEnds(t *testing.T) {
 // with no request; its rules apply to the redirecting host (RFC 9309
 // 2.3.1.2), and robots.jsonl names the copy.
 func TestRobotsRedirectUsesTheTargetsCachedCopy(t *testing.T) {
+	t.Parallel()
 	b := newTestHost(t)
 	b.robotsText("User-agent: *\nDisallow: /private\n")
 	b.html("/")
@@ -170,6 +173,7 @@ func TestRobotsRedirectUsesTheTargetsCachedCopy(t *testing.T) {
 // hosts to one slow host take places among its requests in flight, so it
 // never has one from each at once: politeness.per_host (1) holds.
 func TestRobotsRedirectHopsKeepPerHost(t *testing.T) {
+	t.Parallel()
 	b := newTestHost(t)
 	b.robots = func(w http.ResponseWriter, _ *http.Request) {
 		time.Sleep(300 * time.Millisecond)
@@ -188,6 +192,13 @@ func TestRobotsRedirectHopsKeepPerHost(t *testing.T) {
 	cfg := testConfig(t)
 	cfg.Politeness.DefaultDelay = 10 * time.Millisecond
 	cfg.Politeness.MaxFailures = 2
+	// The pace between B's requests plays no part here, only how many are
+	// in flight: with no adaptive delay (twice B's 300 ms) and short
+	// back-off steps after its 503s, the four hosts' robots.txt fetches
+	// and their retries take a second or two, not eight.
+	cfg.Politeness.FetchTimeFactor = 0
+	cfg.Politeness.BackoffBase = 50 * time.Millisecond
+	cfg.Politeness.BackoffMax = 200 * time.Millisecond
 	crawlFor(t, cfg, seeds...)
 	b.mu.Lock()
 	most := b.max
@@ -207,6 +218,7 @@ func TestRobotsRedirectHopsKeepPerHost(t *testing.T) {
 // held by a request being sent only, and the loop ends as RFC 9309 2.3.1.2
 // has it: past five redirects, robots.txt is unavailable.
 func TestRobotsRedirectLoopBetweenHostsEnds(t *testing.T) {
+	t.Parallel()
 	a, b := newTestHost(t), newTestHost(t)
 	a.robots = func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, b.URL("/robots.txt"), http.StatusMovedPermanently)
@@ -243,6 +255,7 @@ func TestRobotsRedirectLoopBetweenHostsEnds(t *testing.T) {
 // the first, whose answer is kept as that host's robots.txt, and are
 // answered from it.
 func TestRobotsRedirectTargetKeptForTheNext(t *testing.T) {
+	t.Parallel()
 	b := newTestHost(t)
 	b.robotsText("User-agent: *\nDisallow: /private\n")
 	var seeds []string

@@ -12,6 +12,7 @@ import (
 // seed ... is logged as duplicate", for a seed listed twice in another
 // form; a resume does not log the seeds an earlier run already took.
 func TestDuplicateSeedIsLogged(t *testing.T) {
+	t.Parallel()
 	h := newTestHost(t)
 	h.robotsText("User-agent: *\nAllow: /\n")
 	h.html("/")

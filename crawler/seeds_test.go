@@ -76,6 +76,7 @@ func TestReadSeedsReportsUnusableLines(t *testing.T) {
 // number and the lines around it are still read (it used to reject the
 // whole file with "bufio.Scanner: token too long").
 func TestReadSeedsOverlongLine(t *testing.T) {
+	t.Parallel()
 	in := "http://a.example/\nhttp://b.example/" + strings.Repeat("M", 3<<20) + "\r\nhttp://c.example/\r\nhttp://d.example/"
 	seeds, bad, err := ReadSeeds(strings.NewReader(in), 0)
 	if err != nil {

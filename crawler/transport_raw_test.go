@@ -20,6 +20,7 @@ import (
 // server ended early is archived as far as it arrived, marked
 // WARC-Truncated, once.
 func TestArchiveHoldsMessagesAsOnTheWire(t *testing.T) {
+	t.Parallel()
 	routes := map[string]wiretest.Route{
 		"/robots.txt": {Resp: "HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\ncontent-length: 13\r\n\r\nUser-agent: *"},
 		"/lower": {Resp: "HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\nx-lower: a\r\nSet-Cookie: a=1\r\nX-Between: b\r\n" +

@@ -18,6 +18,7 @@ import (
 // that the caller logs them; the first skip of a URL is the one kept, and
 // take empties the set.
 func TestUnfollowedBounded(t *testing.T) {
+	t.Parallel()
 	var u unfollowed
 	hold := func(s scheduler.Skip) bool {
 		full, err := u.hold(s)

@@ -17,6 +17,7 @@ import (
 // holds it. The crawler never asks for an upgrade: the answer is a failed
 // request, and the crawl goes on to its other pages and ends.
 func TestSwitchingProtocolsDoesNotHang(t *testing.T) {
+	t.Parallel()
 	s := wiretest.NewServer(t, map[string]wiretest.Route{
 		"/up": {Resp: "HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\nhello", End: "stall"},
 		"/ok": {Resp: "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\nok"},
@@ -54,6 +55,7 @@ func TestSwitchingProtocolsDoesNotHang(t *testing.T) {
 // TestStatusZeroIsAnError: "HTTP/1.1 000" is logged with an error, not as
 // status 0 with no error, counted neither as fetched nor as an error.
 func TestStatusZeroIsAnError(t *testing.T) {
+	t.Parallel()
 	s := wiretest.NewServer(t, map[string]wiretest.Route{
 		"/zero": {Resp: "HTTP/1.1 000 Nothing\r\nContent-Length: 2\r\n\r\nok", End: "close"},
 	}, nil)

@@ -114,6 +114,13 @@ func (h *testHost) assertRobotsFirst() {
 
 // assertMinGap proves invariant 3 for a fixed interval: no two request
 // starts to the host closer than gap.
+//
+// The gap is measured where the server sees the requests, and the crawler
+// paces its own starts with a margin of 1 ms (politeness.margin): a request
+// that reaches the server later after its start than the next one does
+// shortens the gap seen here. So the tests that assert such gaps (this,
+// or by reading the request starts) do not call t.Parallel: they run
+// alone, as the tests that measure memory or count goroutines do.
 func (h *testHost) assertMinGap(gap time.Duration) {
 	h.t.Helper()
 	reqs := h.requests()

@@ -10,24 +10,30 @@ import (
 )
 
 // refMatch is a quadratic reference matcher for one normalised pattern.
+// It stops at the first pattern octet that no prefix of u can reach: a
+// later '*' only carries matches that exist, so none can come back.
 func refMatch(pattern string, anchored bool, u string) bool {
 	// ok[j]: pattern[:i] can match u[:j].
-	ok := make([]bool, len(u)+1)
+	ok, next := make([]bool, len(u)+1), make([]bool, len(u)+1)
 	ok[0] = true
 	for i := 0; i < len(pattern); i++ {
-		next := make([]bool, len(u)+1)
+		reached := false
 		if pattern[i] == '*' {
-			seen := false
 			for j := range ok {
-				seen = seen || ok[j]
-				next[j] = seen
+				reached = reached || ok[j]
+				next[j] = reached
 			}
 		} else {
+			next[0] = false
 			for j := 0; j < len(u); j++ {
 				next[j+1] = ok[j] && u[j] == pattern[i]
+				reached = reached || next[j+1]
 			}
 		}
-		ok = next
+		if !reached {
+			return false
+		}
+		ok, next = next, ok
 	}
 	if anchored {
 		return ok[len(u)]

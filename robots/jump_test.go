@@ -12,6 +12,7 @@ import (
 // literal prefixes branch around the table's key length, with and without
 // wildcard rules on the way.
 func TestJumpTable(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(1, 2))
 	word := func(n int) string {
 		var b strings.Builder

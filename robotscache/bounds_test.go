@@ -39,6 +39,7 @@ func cacheContents(l *Cache) (n int, bytes, sum int64) {
 // next served; its rules still apply (RFC 9309 2.4: a crawler may use a
 // cached copy).
 func TestRobotsCacheBytesDropsBusyFilesAndParsesThemAgain(t *testing.T) {
+	t.Parallel()
 	body := wiretest.HostileRobots(200<<10, false)
 	hs := budgetHosts(t, 6, body)
 	l, _ := newTestLayer(t, testRobotsConfig(), func(string) bool { return true })
@@ -90,6 +91,7 @@ func TestRobotsCacheBytesDropsBusyFilesAndParsesThemAgain(t *testing.T) {
 // summary parses a dropped file from the crawl state without caching it,
 // so it neither evicts a file in use nor counts as parsed again.
 func TestRobotsPeekLeavesTheCacheAlone(t *testing.T) {
+	t.Parallel()
 	hs := budgetHosts(t, 3, wiretest.HostileRobots(100<<10, false))
 	l, _ := newTestLayer(t, testRobotsConfig(), func(string) bool { return true })
 	ctx := context.Background()
@@ -125,6 +127,7 @@ func TestRobotsPeekLeavesTheCacheAlone(t *testing.T) {
 // of hosts with nothing queued before any busy host's, so a crawl's working
 // set stays parsed.
 func TestRobotsCacheBytesDropsIdleFilesFirst(t *testing.T) {
+	t.Parallel()
 	hs := budgetHosts(t, 4, wiretest.HostileRobots(100<<10, false))
 	busy := hs[0].srv.URL
 	l, _ := newTestLayer(t, testRobotsConfig(), func(a string) bool { return a == busy })

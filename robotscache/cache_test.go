@@ -168,6 +168,7 @@ func TestRobotsLayerRedirectHops(t *testing.T) {
 // past it that says whether the last line within it is whole), cut at the
 // last whole line by the parser, and recorded as truncated (RFC 9309 2.5).
 func TestRobotsLayerCapsTheBodyItReads(t *testing.T) {
+	t.Parallel()
 	h := newTestHost(t)
 	var sent atomic.Int64
 	h.robots = func(w http.ResponseWriter, _ *http.Request) {

@@ -52,6 +52,7 @@ func resetServer(t *testing.T, resp string) string {
 // (the pace sees an answer, colly reads what arrived); one broken off by a
 // reset is a failure, as before.
 func TestTransportTellsEndedEarlyFromBrokenOff(t *testing.T) {
+	t.Parallel()
 	const head = "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 100\r\n\r\n"
 	reset := resetServer(t, head+"twenty bytes arrived")
 	tr, pace := newBareTransport(1<<20, 5*time.Second)

@@ -206,6 +206,7 @@ func TestTransportReadsRepairedHeads(t *testing.T) {
 // a head past maxResponseHead is refused as too large, not held back; a
 // head the server cut short is read as far as it came, then its end.
 func TestTransportLeavesUnrepairableHeads(t *testing.T) {
+	t.Parallel()
 	big := "HTTP/1.1 200 OK\r\nX-Big: " + strings.Repeat("b", maxResponseHead) + "\r\n\r\n"
 	s := wiretest.NewServer(t, map[string]wiretest.Route{
 		"/nostatus": {Resp: "<html>\r\n<p>a page with no head\r\n", End: "stall"},

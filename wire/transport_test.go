@@ -94,6 +94,7 @@ func archiveAll(t *testing.T, exs ...*Exchange) []*archive.Record {
 // arrived, with the reason. A timeout is an error to the pace; a server
 // that closed the connection early answered (see endedByServer).
 func TestTransportArchivesTruncatedBodies(t *testing.T) {
+	t.Parallel()
 	const head = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 100\r\n\r\n"
 	s := wiretest.NewServer(t, map[string]wiretest.Route{
 		"/disconnect": {Resp: head + "twenty bytes arrived", End: "close"},

@@ -64,6 +64,7 @@ func TestEnvListWithCommasIsOnePattern(t *testing.T) {
 }
 
 func TestOutDirInUseByAnotherCrawl(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	out := filepath.Join(dir, "out")
 	if err := os.MkdirAll(out, 0o755); err != nil {

@@ -24,6 +24,7 @@ func TestDemoShowsEveryLesson(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the demo crawls for several seconds")
 	}
+	t.Parallel()
 	out := filepath.Join(t.TempDir(), "demo-out")
 	start := time.Now()
 	code, stdout, stderr := runCLI(t, "demo", "--out", out)

@@ -129,7 +129,11 @@ func TestKill9Resume(t *testing.T) {
 	os.WriteFile(seedFile, []byte(seeds.String()), 0o644)
 	out := filepath.Join(dir, "out")
 	args := []string{"--seed", seedFile, "--out", out, "--agent", "killtest", "--progress", "never"}
-	env := append(os.Environ(), "CRAWL_POLITENESS_DEFAULT_DELAY=200ms")
+	// A request the kill leaves unanswered counts, on resume, as lasting
+	// fetch.timeout: its host's next start waits for the kill plus that
+	// and the pace. A 3 s timeout keeps that wait short (the default 30 s
+	// made it most of the test's time); the pages answer at once.
+	env := append(os.Environ(), "CRAWL_POLITENESS_DEFAULT_DELAY=200ms", "CRAWL_FETCH_TIMEOUT=3s")
 
 	first := exec.Command(bin, args...)
 	first.Env = env
@@ -215,6 +219,7 @@ func TestKill9Resume(t *testing.T) {
 // exits 130 with a line saying how to continue, and the same command then
 // finishes the crawl without fetching anything twice.
 func TestInterruptStopsCleanlyAndResumes(t *testing.T) {
+	t.Parallel()
 	bin := buildCrawl(t)
 	site := startLogSite(t, "User-agent: *\nCrawl-delay: 0.1\n", 8)
 	dir := t.TempDir()

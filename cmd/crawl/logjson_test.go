@@ -14,11 +14,12 @@ import (
 )
 
 // TestJSONLogStaysJSON: with --log-format json every line on stderr is a
-// JSON object, also what net/http logs through the log package (review
-// 15: a server sending bytes after its answer, on a kept-alive connection,
-// put a raw "Unsolicited response received on idle HTTP channel" line
-// with the server's bytes on stderr).
+// JSON object, also what net/http logs through the log package: a server
+// that sends bytes after its answer on a kept-alive connection makes
+// net/http log "Unsolicited response received on idle HTTP channel" with
+// those bytes, which must not reach stderr as a raw line.
 func TestJSONLogStaysJSON(t *testing.T) {
+	t.Parallel()
 	bin := buildCrawl(t)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
