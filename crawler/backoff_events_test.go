@@ -10,7 +10,7 @@ import (
 	"github.com/crawlproject/crawl/scheduler"
 )
 
-// TestBackoffUnderDefaultMarginHasItsEvent is the review's repro: under
+// TestBackoffUnderDefaultMarginHasItsEvent: under
 // the default 1 ms margin, a 503 without Retry-After (and one whose
 // Retry-After equals backoff_base) leaves its host backing off until the
 // back-off deadline, the next start 1 ms after it. summary.json records

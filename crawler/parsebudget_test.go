@@ -53,7 +53,7 @@ func TestParseBudgetWaitsForBytes(t *testing.T) {
 
 // TestParseBudgetFirstComeFirstServed: a take that waits for room is not
 // passed by a smaller take that came after it, though that one would fit
-// (review 13: a 17 MB page waited for 600 small ones).
+// (else a 17 MB page can wait behind hundreds of small ones).
 func TestParseBudgetFirstComeFirstServed(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		b := newParseBudget(10)

@@ -68,7 +68,7 @@ func (s *closingServer) serve(c net.Conn) {
 
 // TestKeptAliveCloseIsNotResent: net/http sends a GET again at once on a
 // new connection when a kept-alive one closed without an answer, so the
-// server got the request twice with no pace between (review 15). The
+// server got the request twice with no pace between. The
 // crawler refuses that second sending: no two requests reach the host
 // closer than its Crawl-delay.
 func TestKeptAliveCloseIsNotResent(t *testing.T) {

@@ -10,8 +10,7 @@ import (
 // the crawl requests it (scheduler.Canonicalize: RFC 3986 5.2.4 dot
 // segments, "%2e%2e" among them, and an empty query dropped), so that its
 // verdict is the crawl's; RFC 9309 2.2.2 matches "the path" of the URI the
-// crawler accesses. It says so when that form differs from what was typed
-// (review 28 finding 1).
+// crawler accesses. It says so when that form differs from what was typed.
 func TestRobotsCheckJudgesTheCrawlersURL(t *testing.T) {
 	file := writeRobotsFile(t, "User-agent: *\nDisallow: /a$\nAllow: /b?\nDisallow: /b\nDisallow: /private\nDisallow: /dir/../x\n")
 	out, err := runRobotsCmd(t, robotsOptions{}, "check", "--file", file, "--agent", "bot",

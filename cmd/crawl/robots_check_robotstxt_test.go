@@ -8,7 +8,7 @@ import (
 // TestRobotsCheckRFC9309_2_2_2_OnlyTheRobotsTxtURI: `crawl robots check`
 // says what the crawler does with RFC 9309 2.2.2's "The /robots.txt URI is
 // implicitly allowed": the URI itself is, a query on it is matched like any
-// URL (review 28 finding 4: on a Disallow: / site the crawl fetched
+// URL (else, on a Disallow: / site, a crawl would fetch
 // /robots.txt?page=1..N as pages).
 func TestRobotsCheckRFC9309_2_2_2_OnlyTheRobotsTxtURI(t *testing.T) {
 	file := writeRobotsFile(t, "User-agent: *\nDisallow: /\nCrawl-delay: 0.2\n")

@@ -10,7 +10,7 @@ import (
 // ("the robot is requested to only visit the site between the given
 // times"): when no window is open at the moment of check, its group line
 // says no request is made before the next window opens, and no "pace now"
-// that would suggest one (review 28 finding 8); explain says the same.
+// that would suggest one; explain says the same.
 func TestRobotsCheckVisitTimeClosed(t *testing.T) {
 	file := writeRobotsFile(t, "User-agent: *\nCrawl-delay: 0.2\nVisit-time: 0100-0200\n")
 	at := func(h, m int) robotsOptions {

@@ -9,7 +9,7 @@ import (
 )
 
 // TestRobotsJSONSaysWhichGroupApplies: explain and check --json carry what
-// their text leads with (review 28 finding 7): the group that applies to
+// their text leads with: the group that applies to
 // the agent (RFC 9309 2.2.1: its own group, else the "*" group, else none,
 // which allows everything), its rules, the pace in force and the
 // Visit-time state (1996 extended standard), so a consumer can tell the

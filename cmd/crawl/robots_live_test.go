@@ -13,7 +13,7 @@ import (
 // came from when it was redirected (RFC 9309 2.3.1.2: a crawler follows at
 // least five redirects), and keeps the status a server answered with when
 // the body then failed (2.3.1.4: unreachable, so disallow all), so that a
-// site owner sees what to fix (review 28 findings 6 and 9).
+// site owner sees what to fix.
 func TestRobotsLiveRedirectAndCutBody(t *testing.T) {
 	t.Setenv("CRAWL_POLITENESS_DEFAULT_DELAY", "10ms")
 	moved := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -44,7 +44,7 @@ func TestRobotsLiveRedirectAndCutBody(t *testing.T) {
 	}()
 	cut := "http://" + ln.Addr().String()
 	// A redirect to that cut body: the status shown is the final answer's,
-	// not the redirect's (review 31).
+	// not the redirect's.
 	toCut := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, cut+"/robots.txt", http.StatusFound)
 	}))

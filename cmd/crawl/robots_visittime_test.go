@@ -8,7 +8,7 @@ import (
 
 // TestRobotsExplainVisitTimeZones1996: explain reads a Visit-time written
 // with the zone the 1996 extended standard names ("<time> is in UT (or
-// GMT)") instead of dropping it as "any time" (review 28 finding 5), and
+// GMT)") instead of dropping it as "any time", and
 // warns, with the line, about a zone it cannot read.
 func TestRobotsExplainVisitTimeZones1996(t *testing.T) {
 	for _, c := range []struct{ value, window, warn string }{
@@ -38,7 +38,7 @@ func TestRobotsExplainVisitTimeZones1996(t *testing.T) {
 // crawl keeps it, through the whole last minute (robots.Window.Contains;
 // the 1996 extended standard's example tiles a day with 1300-1659,
 // 1700-0459 and 0500-1259), so a one-minute window does not read as
-// "between 12:23 and 12:23" (review 28 finding 2).
+// "between 12:23 and 12:23".
 func TestRobotsExplainWindowEndIncluded(t *testing.T) {
 	file := writeRobotsFile(t, "User-agent: *\nVisit-time: 1223-1224\nRequest-rate: 1/2s 1223-1223\nRequest-rate: 1/6s\n")
 	now := func() time.Time { return time.Date(2026, 11, 22, 12, 21, 0, 0, time.UTC) }
