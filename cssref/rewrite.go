@@ -134,9 +134,11 @@ func decodeMapped(src []byte, enc pageenc.Encoding) ([]byte, offsets) {
 
 // serialize writes u as the text of a URL in the context quote: in a
 // string between quote, a double quote or an apostrophe (CSSOM "serialize
-// a string"), or in an unquoted url() for 0 (CSS Syntax Level 3 section 4.3.6 lists what must
-// be escaped there). It escapes every non-ASCII character too, so that
-// the text is the same in any ASCII-compatible encoding.
+// a string"), or in an unquoted url() for 0 (CSS Syntax Level 3 section
+// 4.3.6 lists what must be escaped there). It escapes "<" too, so that a
+// sheet inside an HTML <style> element cannot come to hold "</style", and
+// every non-ASCII character, so that the text is the same in any
+// ASCII-compatible encoding.
 func serialize(u string, quote byte) string {
 	var b strings.Builder
 	for _, r := range u {
@@ -147,7 +149,7 @@ func serialize(u string, quote byte) string {
 		case r == 0:
 			// NUL reads as U+FFFD (section 3.3), as CSSOM writes it.
 			b.WriteString(`\fffd `)
-		case r < 0x20 || r == 0x7F || r >= utf8.RuneSelf || quote == 0 && r == ' ':
+		case r < 0x20 || r == 0x7F || r >= utf8.RuneSelf || quote == 0 && r == ' ' || r == '<':
 			// A code point escape; the space after it ends it and is
 			// consumed with it (section 4.3.7).
 			b.WriteByte('\\')
