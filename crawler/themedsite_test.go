@@ -3,7 +3,6 @@ package crawler
 import (
 	"bytes"
 	"encoding/json"
-	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -173,18 +172,12 @@ func htmlRefs(src []byte) []string {
 func TestSheetRequisitesPoliteAndScoped(t *testing.T) {
 	h := newTestHost(t)
 	h.robotsText("User-agent: *\nDisallow: /private\n")
-	serve := func(path, ctype, body string) {
-		h.pages[path] = func(w http.ResponseWriter, _ *http.Request) {
-			w.Header().Set("Content-Type", ctype)
-			w.Write([]byte(body))
-		}
-	}
-	serve("/", "text/html", `<html><head><meta charset="windows-1252"><link rel="stylesheet" href="/s.css"><link rel=stylesheet href="/w.css"></head><body>x</body></html>`)
-	serve("/s.css", "text/css", `@import "/t.css"; a{background:url(/private/p.png)} b{background:url(/i.png)} c{background:url(/excluded.png)}`)
-	serve("/t.css", "text/css", `a{background:url(/j.png)}`)
-	serve("/w.css", "text/css", "a{background:url(/caf\xe9.png)}")
+	h.serveTyped("/", "text/html", `<html><head><meta charset="windows-1252"><link rel="stylesheet" href="/s.css"><link rel=stylesheet href="/w.css"></head><body>x</body></html>`)
+	h.serveTyped("/s.css", "text/css", `@import "/t.css"; a{background:url(/private/p.png)} b{background:url(/i.png)} c{background:url(/excluded.png)}`)
+	h.serveTyped("/t.css", "text/css", `a{background:url(/j.png)}`)
+	h.serveTyped("/w.css", "text/css", "a{background:url(/caf\xe9.png)}")
 	for _, p := range []string{"/i.png", "/j.png", "/caf%C3%A9.png"} {
-		serve(p, "image/png", "PNG")
+		h.serveTyped(p, "image/png", "PNG")
 	}
 	cfg := testConfig(t)
 	cfg.Fetch.Requisites = true

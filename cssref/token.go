@@ -150,6 +150,17 @@ func (z *tokenizer) readRune() rune {
 	return r
 }
 
+// appendChar appends the code point at the position to b (see readRune)
+// and moves past it.
+func (z *tokenizer) appendChar(b *strings.Builder) {
+	if c := z.src[z.pos]; c < utf8.RuneSelf && c != 0 {
+		b.WriteByte(c)
+		z.pos++
+		return
+	}
+	b.WriteRune(z.readRune())
+}
+
 // escape consumes an escaped code point, the "\" already consumed
 // (section 4.3.7): up to six hex digits and one whitespace after them,
 // U+FFFD for zero, a surrogate, a value past U+10FFFF or the end of the
@@ -195,12 +206,7 @@ func (z *tokenizer) identSequence() string {
 		case c < 0:
 			return b.String()
 		case isName(c):
-			if c < utf8.RuneSelf && c != 0 {
-				b.WriteByte(byte(c))
-				z.pos++
-			} else {
-				b.WriteRune(z.readRune())
-			}
+			z.appendChar(&b)
 		case z.validEscape(0):
 			z.pos++
 			b.WriteRune(z.escape())
@@ -378,11 +384,8 @@ func (z *tokenizer) str(t *token, quote byte) tokenKind {
 			} else if z.pos < len(z.src) {
 				b.WriteRune(z.escape())
 			}
-		case c < utf8.RuneSelf && c != 0:
-			b.WriteByte(byte(c))
-			z.pos++
 		default:
-			b.WriteRune(z.readRune())
+			z.appendChar(&b)
 		}
 	}
 }
@@ -425,11 +428,8 @@ func (z *tokenizer) url(t *token) tokenKind {
 			}
 			z.pos++
 			b.WriteRune(z.escape())
-		case c < utf8.RuneSelf && c != 0:
-			b.WriteByte(byte(c))
-			z.pos++
 		default:
-			b.WriteRune(z.readRune())
+			z.appendChar(&b)
 		}
 	}
 }
