@@ -110,7 +110,11 @@ func onPageElements(c *colly.Collector, token string, cfg config.Config) {
 			if j == nil || !ok2xx(e.Response.StatusCode) {
 				return
 			}
-			j.noteRequisite(e.Request.URL, e.Name, e.Attr, cfg.Scope.MaxLinks)
+			var text string
+			if e.Name == "style" {
+				text = e.Text
+			}
+			j.noteRequisite(e.Request.URL, e.Name, e.Attr, text, cfg.Scope.MaxLinks)
 		})
 	}
 }
@@ -174,12 +178,17 @@ func (j *job) noteLink(page *url.URL, href, rel string, cfg config.Config) {
 }
 
 // noteRequisite takes the references to a page's requisites that the
-// element tag holds (see requisiteRefs); attr reads its attributes.
-func (j *job) noteRequisite(page *url.URL, tag string, attr func(string) string, max int) {
-	for _, ref := range requisiteRefs(tag, attr) {
-		if u := j.resolve(page, ref); u != "" {
-			j.requisites.add(u, max)
-		}
+// element tag holds (see requisiteRefs), and those of the CSS in it (see
+// styleRefs); attr reads its attributes, text is a <style> element's
+// text.
+func (j *job) noteRequisite(page *url.URL, tag string, attr func(string) string, text string, max int) {
+	sheet := sheetLink(tag, attr)
+	for i, ref := range requisiteRefs(tag, attr) {
+		// A style sheet's <link> gives its href first.
+		j.noteRequisiteURL(page, ref, sheet && i == 0, max)
+	}
+	for _, r := range styleRefs(tag, attr, text) {
+		j.noteRequisiteURL(page, r.URL, r.Import, max)
 	}
 }
 

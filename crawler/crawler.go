@@ -83,6 +83,9 @@ type crawl struct {
 	// unfollowed holds the links not followed (nofollow) until they are
 	// settled: logged, at the end of a run, if nothing else brought them.
 	unfollowed unfollowed
+	// sheetEnvs holds the encoding of the page or sheet that referred to
+	// a style sheet not fetched yet, where that is not UTF-8.
+	sheetEnvs sheetEnvs
 
 	started time.Time  // this run's start
 	history *history   // what earlier runs of cfg.Out did

@@ -45,10 +45,24 @@
 //     pages; with fetch.requisites, <img> src and lowsrc, background on
 //     <body>, <table>, <td> and <th>, <script>, <embed>, <audio>,
 //     <source> and <track> src, <video> src and poster, <object> data,
-//     <input type=image> src and style sheet and icon <link>s are
-//     requisites. Tabs and newlines inside a reference are dropped and a
-//     "\" before its query is a "/" (WHATWG URL Standard, basic URL
-//     parser); a reference that is no URL at all is logged invalid-url.
+//     <input type=image> src, style sheet and icon <link>s, every
+//     candidate of the srcset of <img> and <source> (HTML Standard, "parse
+//     a srcset attribute"), what a <link rel=preload> fetches for an as
+//     that names a Fetch Standard destination (and its imagesrcset for
+//     as=image) and a rel=modulepreload for a script-like one, and the
+//     url()s of style attributes and the url()s and @import of <style>
+//     elements (package cssref) are requisites. Tabs and newlines inside
+//     a reference are dropped and a "\" before its query is a "/" (WHATWG
+//     URL Standard, basic URL parser); a reference that is no URL at all
+//     is logged invalid-url.
+//   - A style sheet fetched as a requisite (stylesheet.go) is read as a
+//     browser reads it: its content codings undone, in the encoding CSS
+//     Syntax Level 3 section 3.2 gives it (the referring page's or
+//     sheet's, within one run, where it declares none), its url(),
+//     @import and image-set() URLs read by package cssref. They are
+//     requisites at the sheet's own depth, so scope.max_depth cuts no
+//     chain of @import short once the first sheet was taken; the frontier
+//     fetches each URL once, which ends an @import loop.
 //   - The robots <meta> element (HTML 4.01 appendix B.4.1.2) and the
 //     X-Robots-Tag header (pagerobots.go): nofollow or none, for every
 //     robot or for the agent token, leaves all of a 2xx page's links
@@ -56,6 +70,14 @@
 //
 // # Deviations and decisions
 //
+//   - Every candidate of a srcset, and every URL of a CSS image-set(), is
+//     fetched (as wget fetches every srcset candidate): a browser loads
+//     one, chosen by the screen it draws on, and an archive or mirror
+//     viewed on another screen needs another. The query of a URL in CSS is
+//     written in the sheet's (inline: the page's) encoding, as a page's
+//     links are; CSS Values and Units Level 4 section 4.5 would parse it
+//     as UTF-8. The two differ only for a non-ASCII query in a sheet that
+//     is not UTF-8.
 //   - Page directives other than nofollow and none (noindex, noarchive,
 //     nosnippet, unavailable_after) say what a search engine may show:
 //     they are recorded in the page's metadata record, not acted on.

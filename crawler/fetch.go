@@ -28,6 +28,7 @@ type job struct {
 	verdict    robots.Verdict
 	links      outlinks
 	requisites outlinks // with fetch.requisites: images, scripts, style sheets and icons
+	sheets     []string // the style sheets among the requisites, noted where enc is not UTF-8
 	parsing    int64    // bytes of the parse budget held while colly parses the page
 	treeErr    error    // why colly made no document tree of the page (its links were read from its tags)
 	robots     pageRobots
@@ -291,7 +292,8 @@ func endedEarlyNote(what string, retry bool) string {
 }
 
 // follow offers the URLs a fetch led to: a redirect target (checked and
-// paced as a new URL of its own host), links, requisites and sitemap entries.
+// paced as a new URL of its own host), links, requisites (a style sheet's
+// too) and sitemap entries.
 func (c *crawl) follow(j *job) {
 	l, ex := j.lease, j.ex
 	if ex.Status >= 300 && ex.Status < 400 && ex.Header != nil {
@@ -321,9 +323,7 @@ func (c *crawl) follow(j *job) {
 		for _, link := range j.links.urls {
 			c.add(scheduler.Candidate{URL: link, Parent: l.URL, Depth: l.Depth + 1, Kind: scheduler.KindPage})
 		}
-		for _, r := range j.requisites.urls {
-			c.add(scheduler.Candidate{URL: r, Parent: l.URL, Depth: l.Depth + 1, Kind: scheduler.KindRequisite})
-		}
+		c.offerRequisites(j, l.Depth+1)
 		// Offered only to be reported: a URL not seen yet is held, and
 		// logged as not followed if nothing brings it (unfollowed.go);
 		// one already seen is left alone. One detail serves all the
@@ -343,6 +343,8 @@ func (c *crawl) follow(j *job) {
 			c.skipLinksPast(l, o.first, fmt.Sprintf("%d %s of the page lead past the %d distinct URLs followed (scope.max_links_per_page): this one, the first, and %d more (repeats counted) are not followed",
 				o.dropped, what, c.cfg.Scope.MaxLinks, o.dropped-1))
 		}
+	case scheduler.KindRequisite:
+		c.followSheet(j)
 	case scheduler.KindSitemap:
 		found, err := parseSitemap(sitemapContent(ex.Header, ex.Body), l.URL)
 		if err != nil {

@@ -15,14 +15,15 @@ import (
 // of elements, so no nesting is too deep for it. <base> and <meta> are
 // taken first, as the callbacks take them before any link.
 func (j *job) readTags(page *url.URL, body []byte, token string, cfg config.Config) {
-	each := func(fn func(tag string, attr func(string) string)) {
+	each := func(fn func(tag string, attr func(string) string, text string)) {
 		z := html.NewTokenizer(bytes.NewReader(body))
 		for {
-			switch z.Next() {
+			switch tt := z.Next(); tt {
 			case html.ErrorToken:
 				return
 			case html.StartTagToken, html.SelfClosingTagToken:
 				name, more := z.TagName()
+				tag := string(name)
 				attrs := map[string]string{}
 				for more {
 					var k, v []byte
@@ -31,11 +32,15 @@ func (j *job) readTags(page *url.URL, body []byte, token string, cfg config.Conf
 						attrs[string(k)] = string(v)
 					}
 				}
-				fn(string(name), func(k string) string { return attrs[k] })
+				var text string
+				if tag == "style" && tt == html.StartTagToken && z.Next() == html.TextToken {
+					text = string(z.Text()) // raw text: the style sheet as written
+				}
+				fn(tag, func(k string) string { return attrs[k] }, text)
 			}
 		}
 	}
-	each(func(tag string, attr func(string) string) {
+	each(func(tag string, attr func(string) string, _ string) {
 		switch tag {
 		case "base":
 			if href := attr("href"); href != "" {
@@ -47,11 +52,12 @@ func (j *job) readTags(page *url.URL, body []byte, token string, cfg config.Conf
 			}
 		}
 	})
-	each(func(tag string, attr func(string) string) {
+	each(func(tag string, attr func(string) string, text string) {
 		if ref, ok := pageRef(tag, attr); ok {
 			j.noteLink(page, ref, attr("rel"), cfg)
-		} else if cfg.Fetch.Requisites {
-			j.noteRequisite(page, tag, attr, cfg.Scope.MaxLinks)
+		}
+		if cfg.Fetch.Requisites {
+			j.noteRequisite(page, tag, attr, text, cfg.Scope.MaxLinks)
 		}
 	})
 }

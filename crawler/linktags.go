@@ -1,6 +1,7 @@
 package crawler
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/crawlproject/crawl/pageenc"
@@ -13,10 +14,12 @@ type pageEncoding = pageenc.Encoding
 // pageLinkSelector matches the elements pageRef reads, for colly.
 const pageLinkSelector = "a[href], area[href], frame[src], iframe[src], meta[http-equiv]"
 
-// requisiteSelector matches the elements requisiteRefs reads, for colly.
-const requisiteSelector = "img[src], img[lowsrc], script[src], link[href], " +
+// requisiteSelector matches the elements requisiteRefs and styleRefs
+// read, for colly.
+const requisiteSelector = "img[src], img[lowsrc], img[srcset], script[src], link[href], link[imagesrcset], " +
 	"body[background], table[background], td[background], th[background], " +
-	"embed[src], object[data], input[src], audio[src], video[src], video[poster], source[src], track[src]"
+	"embed[src], object[data], input[src], audio[src], video[src], video[poster], source[src], source[srcset], track[src], " +
+	"style, [style]"
 
 // pageRef returns the reference to another page that the element tag
 // holds, read by attr: <a href> and <area href>; the documents of a
@@ -42,9 +45,12 @@ func pageRef(tag string, attr func(string) string) (string, bool) {
 
 // requisiteRefs returns the references to the parts of a page that the
 // element tag holds (fetched with fetch.requisites): images, including
-// the low-resolution first image (lowsrc) and backgrounds of old layouts;
-// scripts; style sheets and icons; embedded objects; media and their
-// posters and captions; image buttons.
+// the low-resolution first image (lowsrc), every candidate of a srcset
+// (of <img> and of <picture>'s <source>) and backgrounds of old layouts;
+// scripts; style sheets and icons; what a <link rel=preload> or
+// rel=modulepreload asks for (see preloads); embedded objects; media and
+// their posters and captions; image buttons. The CSS of a <style> element
+// and of a style attribute is read by styleRefs.
 func requisiteRefs(tag string, attr func(string) string) []string {
 	var refs []string
 	add := func(name string) {
@@ -52,14 +58,21 @@ func requisiteRefs(tag string, attr func(string) string) []string {
 			refs = append(refs, v)
 		}
 	}
+	srcset := func(name string) {
+		refs = append(refs, pageenc.SrcsetURLs(attr(name))...)
+	}
 	switch tag {
 	case "img":
 		add("src")
 		add("lowsrc")
+		srcset("srcset")
 	case "link":
 		rel := strings.ToLower(attr("rel"))
-		if strings.Contains(rel, "stylesheet") || strings.Contains(rel, "icon") {
+		if strings.Contains(rel, "stylesheet") || strings.Contains(rel, "icon") || preloads(rel, attr("as")) {
 			add("href")
+		}
+		if relHas(rel, "preload") && strings.EqualFold(strings.TrimSpace(attr("as")), "image") {
+			srcset("imagesrcset")
 		}
 	case "body", "table", "td", "th":
 		add("background")
@@ -72,8 +85,54 @@ func requisiteRefs(tag string, attr func(string) string) []string {
 	case "video":
 		add("src")
 		add("poster")
-	case "script", "embed", "audio", "source", "track":
+	case "source":
+		add("src")
+		srcset("srcset")
+	case "script", "embed", "audio", "track":
 		add("src")
 	}
 	return refs
+}
+
+// preloads reports whether a <link> with the rel value rel (lower-cased)
+// and the as value as fetches its href (HTML Standard, link types
+// "preload" and "modulepreload"): preload when as is "fetch" or a
+// destination of the Fetch Standard, modulepreload when as is absent or
+// names a script-like destination; a browser fetches nothing for any
+// other as.
+func preloads(rel, as string) bool {
+	as = strings.ToLower(strings.TrimSpace(as))
+	switch {
+	case relHas(rel, "preload"):
+		return slices.Contains(preloadDestinations, as)
+	case relHas(rel, "modulepreload"):
+		return as == "" || slices.Contains(scriptLikeDestinations, as)
+	}
+	return false
+}
+
+// preloadDestinations are the as values of a <link rel=preload> that a
+// browser fetches: "fetch" and the Fetch Standard's destinations.
+var preloadDestinations = []string{"fetch", "audio", "audioworklet", "document", "embed", "font", "frame", "iframe",
+	"image", "json", "manifest", "object", "paintworklet", "report", "script", "serviceworker", "sharedworker",
+	"style", "track", "video", "webidentity", "worker", "xslt"}
+
+// scriptLikeDestinations are the Fetch Standard's script-like
+// destinations, the as values of a <link rel=modulepreload>.
+var scriptLikeDestinations = []string{"audioworklet", "paintworklet", "script", "serviceworker", "sharedworker", "worker"}
+
+// relHas reports whether the rel value rel (lower-cased) holds the link
+// type kind among its space-separated keywords.
+func relHas(rel, kind string) bool {
+	return slices.Contains(strings.Fields(rel), kind)
+}
+
+// sheetLink reports whether the href of the element tag loads a style
+// sheet: a <link rel=stylesheet>, or a preload of one.
+func sheetLink(tag string, attr func(string) string) bool {
+	if tag != "link" {
+		return false
+	}
+	rel := strings.ToLower(attr("rel"))
+	return strings.Contains(rel, "stylesheet") || relHas(rel, "preload") && strings.EqualFold(strings.TrimSpace(attr("as")), "style")
 }

@@ -9,19 +9,22 @@ import (
 	"github.com/crawlproject/crawl/scheduler"
 )
 
+// attrs reads the attributes kv (name, value, name, value...) as an
+// element's attr function does: the first of a name, "" for one absent.
+func attrs(kv ...string) func(string) string {
+	return func(k string) string {
+		for i := 0; i+1 < len(kv); i += 2 {
+			if kv[i] == k {
+				return kv[i+1]
+			}
+		}
+		return ""
+	}
+}
+
 // TestPageRefAndRequisiteRefs: which attributes of which elements are
 // links to pages and which are requisites of the page.
 func TestPageRefAndRequisiteRefs(t *testing.T) {
-	attrs := func(kv ...string) func(string) string {
-		return func(k string) string {
-			for i := 0; i+1 < len(kv); i += 2 {
-				if kv[i] == k {
-					return kv[i+1]
-				}
-			}
-			return ""
-		}
-	}
 	pages := []struct {
 		tag  string
 		attr func(string) string
@@ -60,6 +63,18 @@ func TestPageRefAndRequisiteRefs(t *testing.T) {
 		{"link", attrs("rel", "next", "href", "/p2"), nil},
 		{"script", attrs("src", " "), nil},
 		{"a", attrs("href", "/a"), nil},
+		{"img", attrs("src", "/a.png", "srcset", "/a-1x.png 1x, /a-2x.png 2x"), []string{"/a.png", "/a-1x.png", "/a-2x.png"}},
+		{"source", attrs("srcset", "/wide.png 800w,/narrow.png 400w"), []string{"/wide.png", "/narrow.png"}},
+		{"source", attrs("src", "/clip.webm"), []string{"/clip.webm"}},
+		{"link", attrs("rel", "preload", "as", "Font", "href", "/f.woff2"), []string{"/f.woff2"}},
+		{"link", attrs("rel", "preload", "as", "style", "href", "/s.css"), []string{"/s.css"}},
+		{"link", attrs("rel", "preload", "as", "image", "href", "/h.png", "imagesrcset", "/h1.png 1x, /h2.png 2x"), []string{"/h.png", "/h1.png", "/h2.png"}},
+		{"link", attrs("rel", "preload", "href", "/no-as.js"), nil},
+		{"link", attrs("rel", "preload", "as", "nonsense", "href", "/bad-as.js"), nil},
+		{"link", attrs("rel", "modulepreload", "href", "/app.mjs"), []string{"/app.mjs"}},
+		{"link", attrs("rel", "modulepreload", "as", "worker", "href", "/w.mjs"), []string{"/w.mjs"}},
+		{"link", attrs("rel", "modulepreload", "as", "style", "href", "/m.css"), nil},
+		{"link", attrs("rel", "prefetch", "href", "/later.html"), nil},
 	}
 	for _, c := range reqs {
 		if got := requisiteRefs(c.tag, c.attr); !slices.Equal(got, c.want) {
@@ -143,5 +158,37 @@ func TestBadEscapeInAFragmentOrPath(t *testing.T) {
 	invalid := skipsFor(t, cfg, scheduler.ReasonInvalidURL)
 	if len(invalid) != 1 || invalid[0].URL != h.URL("/doc/c%zz.html") || invalid[0].Parent != h.URL("/doc/") {
 		t.Errorf("invalid-url skips %+v; want one, for %s, parent %s", invalid, h.URL("/doc/c%zz.html"), h.URL("/doc/"))
+	}
+}
+
+// TestStyleRefs: the CSS of a <style> element (a sheet, its @import
+// included) and of a style attribute (declarations, where an @import is
+// no rule), and nothing from a <style> in another language.
+func TestStyleRefs(t *testing.T) {
+	cases := []struct {
+		tag  string
+		attr func(string) string
+		text string
+		want string
+	}{
+		{"style", attrs(), `@import "a.css"; /* url(no.png) */ p{background:url(b.png)}`, "a.css(import) b.png"},
+		{"style", attrs("type", "TEXT/CSS"), `p{background:url(b.png)}`, "b.png"},
+		{"style", attrs("type", "text/less"), `p{background:url(b.png)}`, ""},
+		{"div", attrs("style", `background: url('d.png'); @import "no.css"`), "", "d.png"},
+		{"style", attrs("style", `color: red; background-image: url(e.png)`), `p{background:url(f.png)}`, "f.png e.png"},
+		{"p", attrs(), "", ""},
+	}
+	for _, c := range cases {
+		var got []string
+		for _, r := range styleRefs(c.tag, c.attr, c.text) {
+			s := r.URL
+			if r.Import {
+				s += "(import)"
+			}
+			got = append(got, s)
+		}
+		if strings.Join(got, " ") != c.want {
+			t.Errorf("styleRefs(%s, %q) = %q, want %q", c.tag, c.text, got, c.want)
+		}
 	}
 }

@@ -1,7 +1,6 @@
 package crawler
 
 import (
-	"net/http"
 	"slices"
 	"strings"
 	"testing"
@@ -18,19 +17,13 @@ func TestLegacyCharsetLinks(t *testing.T) {
 	t.Parallel()
 	h := newTestHost(t)
 	h.robotsText("User-agent: *\nDisallow:\n")
-	page := func(path, contentType, body string) {
-		h.pages[path] = func(w http.ResponseWriter, _ *http.Request) {
-			w.Header().Set("Content-Type", contentType)
-			w.Write([]byte(body))
-		}
-	}
-	page("/", "text/html; charset=utf-8", `<a href="/meta">m</a><a href="/ct">c</a><a href="/sjis">s</a><a href="/none">n</a>`)
-	page("/meta", "text/html", `<html><head><META HTTP-EQUIV="Content-Type" CONTENT="text/html; charset=iso-8859-1"></head><body>`+
+	h.serveTyped("/", "text/html; charset=utf-8", `<a href="/meta">m</a><a href="/ct">c</a><a href="/sjis">s</a><a href="/none">n</a>`)
+	h.serveTyped("/meta", "text/html", `<html><head><META HTTP-EQUIV="Content-Type" CONTENT="text/html; charset=iso-8859-1"></head><body>`+
 		"<a href=\"/caf\xe9.html\">raw</a> <a href=\"/caf&eacute;.html\">entity</a> <a href=\"/caf&#233;.html\">numeric</a> "+
 		"<a href=\"/s?q=caf\xe9\">query</a></body></html>")
-	page("/ct", "text/html; charset=ISO-8859-1", "<a href=\"/ct/caf\xe9.html?q=\xe9\">raw</a> <a href=\"/ct/caf&eacute;.html?q=&eacute;\">entity</a>")
-	page("/sjis", "text/html", `<meta charset="shift_jis">`+"<a href=\"/j/\x93\xfa\x96\x7b?q=\x93\xfa\x96\x7b\">nihon</a>")
-	page("/none", "text/html", "<p>no declaration</p><a href=\"/g/caf\xe9?q=\xe9\">guess</a>")
+	h.serveTyped("/ct", "text/html; charset=ISO-8859-1", "<a href=\"/ct/caf\xe9.html?q=\xe9\">raw</a> <a href=\"/ct/caf&eacute;.html?q=&eacute;\">entity</a>")
+	h.serveTyped("/sjis", "text/html", `<meta charset="shift_jis">`+"<a href=\"/j/\x93\xfa\x96\x7b?q=\x93\xfa\x96\x7b\">nihon</a>")
+	h.serveTyped("/none", "text/html", "<p>no declaration</p><a href=\"/g/caf\xe9?q=\xe9\">guess</a>")
 	want := []string{"/caf%C3%A9.html", "/s?q=caf%E9", "/ct/caf%C3%A9.html?q=%E9",
 		"/j/%E6%97%A5%E6%9C%AC?q=%93%FA%96{", "/g/caf%C3%A9?q=%E9"}
 	for _, p := range want {

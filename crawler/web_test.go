@@ -88,6 +88,14 @@ func (h *testHost) html(path string, links ...string) {
 	}
 }
 
+// serveTyped answers path with body under the Content-Type contentType.
+func (h *testHost) serveTyped(path, contentType, body string) {
+	h.pages[path] = func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", contentType)
+		w.Write([]byte(body))
+	}
+}
+
 func (h *testHost) requests() []hostRequest {
 	h.mu.Lock()
 	defer h.mu.Unlock()

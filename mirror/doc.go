@@ -1,7 +1,8 @@
 // Package mirror keeps a browsable copy of an archive on disk, as wget
 // --mirror --convert-links (-k) makes one: the decoded body of each 2xx
 // response in a file named after its URL (see Path), with the links of
-// its HTML pages rewritten at Close to lead to the mirrored files. A
+// its HTML pages and style sheets rewritten at Close to lead to the
+// mirrored files. A
 // Mirror is an archive.Mirror: archive.Open makes it through
 // Options.NewMirror under Dir/mirror and hands it every response it
 // archives.
@@ -19,7 +20,11 @@
 //   - The HTML Living Standard: "document base URL" (the first <base
 //     href>), the attributes that hold URLs, and the tokenizer's reading of
 //     a start tag (package golang.org/x/net/html), whose attribute values
-//     are rewritten in place.
+//     are rewritten in place; "parse a srcset attribute" for the
+//     candidates of srcset and imagesrcset (package pageenc).
+//   - CSS Syntax Level 3 (through package cssref) for the references of
+//     style sheets, <style> elements and style attributes: section 3.2
+//     for a sheet's encoding, section 4.3 for its tokens.
 //
 // Deviations and decisions:
 //   - The mirror stores decoded bodies (chunked, gzip, deflate, br) of 2xx
@@ -29,13 +34,22 @@
 //     the fetch failed (archive.Exchange.Failed: a reset or timeout
 //     mid-body); a later whole fetch of the URL replaces the file.
 //   - Link rewriting covers href/src of the usual tags, img lowsrc, the
-//     background of body, table, td and th, object data and video poster
-//     and the URL in a meta refresh's content, not srcset or CSS url(); a
-//     <base href> is honoured and then removed, as the rewritten links are
-//     relative to the file. Only the URL text of a rewritten attribute
-//     changes (as with wget -k): the case of tags, quoting, entities and
-//     every octet of a page in another charset stay as received; of
-//     duplicate link attributes the first is the link, as for a browser.
+//     background of body, table, td and th, object data and video poster,
+//     the URL in a meta refresh's content, every candidate of the srcset
+//     of <img> and <source> and of a <link>'s imagesrcset, the url()s of a
+//     style attribute, and the url()s, @import and image-set() URLs of a
+//     <style> element (of type CSS) and of a style sheet (a text/css file,
+//     or an untyped one whose path ends ".css"); a <base href> is honoured
+//     and then removed, as the rewritten links are relative to the file.
+//     Only the URL text of a rewritten attribute or reference changes (as
+//     with wget -k): the case of tags, quoting, entities, CSS comments and
+//     escapes elsewhere, and every octet of a page or sheet in another
+//     charset stay as received; of duplicate link attributes the first is
+//     the link, as for a browser.
+//   - A style sheet is read in the encoding its byte order mark, its
+//     Content-Type or its @charset rule names, else as UTF-8: the mirror
+//     does not know which page referred to it, whose encoding a browser
+//     (and the crawler, within one run) falls back to.
 //   - Links are read as the crawler read them (package pageenc): in the
 //     page's encoding, the path in UTF-8 and the query in that encoding,
 //     tabs and newlines dropped and back-slashes read as slashes. Links to

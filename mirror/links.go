@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/crawlproject/crawl/cssref"
 	"github.com/crawlproject/crawl/pageenc"
 	"golang.org/x/net/html"
 )
@@ -54,10 +55,14 @@ func (m *Mirror) rewriteLinks() error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, f := range m.files {
-		if !f.html {
-			continue
+		var err error
+		switch {
+		case f.html:
+			err = m.rewriteFile(f)
+		case f.css:
+			err = m.rewriteSheet(f)
 		}
-		if err := m.rewriteFile(f); err != nil {
+		if err != nil {
 			return err
 		}
 	}
@@ -80,8 +85,13 @@ func (m *Mirror) rewriteFile(f *mirrorFile) error {
 	// The links are read as the crawler read them: decoded from the page's
 	// encoding, the query written in it (pageenc).
 	enc := pageenc.Of(src, f.contentType)
+	linkFor := func(ref string) (string, bool) {
+		return m.linkFor(pageKey, base, f, enc.EncodeQuery(pageenc.CleanRef(ref)))
+	}
 	out, _ := rewriteStartTags(src, enc, func(tok html.Token) []attrChange {
-		return m.linkChanges(pageKey, base, f, enc, tok)
+		return m.linkChanges(tok, linkFor)
+	}, func(tag html.Token, css []byte) []cssref.Edit {
+		return styleEdits(tag, css, enc, linkFor)
 	})
 	if out == nil {
 		return nil
@@ -136,13 +146,14 @@ func hasBaseTag(src []byte) bool {
 	}
 }
 
-// linkChanges returns the changes to the start tag tok of the mirrored
-// file f (see linkFor): a <base> loses its href, every one (a browser
-// would take a second href for the first); a link attribute gets its new
-// value, the first of its name only, as the Tokenizer of a browser (WHATWG
-// HTML 13.2.5.33) and the crawler's link extraction take the first and
-// ignore the rest.
-func (m *Mirror) linkChanges(pageKey string, base *url.URL, f *mirrorFile, enc pageenc.Encoding, tok html.Token) []attrChange {
+// linkChanges returns the changes to the start tag tok of a mirrored
+// page, whose links linkFor rewrites (see Mirror.linkFor): a <base> loses
+// its href, every one (a browser would take a second href for the first);
+// an attribute that holds links gets its new value (see attrLinks), the
+// first of its name only, as the Tokenizer of a browser (WHATWG HTML
+// 13.2.5.33) and the crawler's link extraction take the first and ignore
+// the rest.
+func (m *Mirror) linkChanges(tok html.Token, linkFor func(string) (string, bool)) []attrChange {
 	var changes []attrChange
 	var seenBuf [2]string
 	seen := seenBuf[:0]
@@ -151,25 +162,43 @@ func (m *Mirror) linkChanges(pageKey string, base *url.URL, f *mirrorFile, enc p
 			changes = append(changes, attrChange{attr: i, drop: true})
 			continue
 		}
-		// <meta http-equiv="refresh" content="0; URL=moved.html">: the URL
-		// inside the content is the link.
-		refresh := tok.Data == "meta" && a.Key == "content"
-		if !refresh && !isLinkAttr(tok.Data, a.Key) || slices.Contains(seen, a.Key) || refresh && !isRefresh(tok) {
+		spans := attrLinks(tok, a)
+		if spans == nil || slices.Contains(seen, a.Key) {
 			continue
 		}
 		seen = append(seen, a.Key)
-		start, end := 0, len(a.Val)
-		if refresh {
-			if start, end = pageenc.RefreshURLSpan(a.Val); start == end {
-				continue
-			}
-		}
-		link := a.Val[start:end]
-		if v, ok := m.linkFor(pageKey, base, f, enc.EncodeQuery(pageenc.CleanRef(link))); ok && v != link {
-			changes = append(changes, attrChange{attr: i, val: a.Val[:start] + v + a.Val[end:]})
+		if v, ok := spans(a.Val, linkFor); ok && v != a.Val {
+			changes = append(changes, attrChange{attr: i, val: v})
 		}
 	}
 	return changes
+}
+
+// attrLinks returns how the links in the attribute a of the start tag
+// tok are rewritten (its value and linkFor give the new value, and
+// whether it changes), or nil for an attribute without links: a whole
+// value that is a URL (isLinkAttr); the URL inside a refresh <meta>'s
+// content ("0; URL=moved.html"); every candidate of a srcset; the url()s
+// of a style attribute.
+func attrLinks(tok html.Token, a html.Attribute) func(v string, linkFor func(string) (string, bool)) (string, bool) {
+	switch {
+	case isLinkAttr(tok.Data, a.Key):
+		return func(v string, linkFor func(string) (string, bool)) (string, bool) { return linkFor(v) }
+	case tok.Data == "meta" && a.Key == "content" && isRefresh(tok):
+		return func(v string, linkFor func(string) (string, bool)) (string, bool) {
+			start, end := pageenc.RefreshURLSpan(v)
+			if start == end {
+				return "", false
+			}
+			u, ok := linkFor(v[start:end])
+			return v[:start] + u + v[end:], ok
+		}
+	case isSrcsetAttr(tok.Data, a.Key):
+		return srcsetLinks
+	case a.Key == "style":
+		return styleAttrLinks
+	}
+	return nil
 }
 
 // isRefresh reports whether the <meta> tok is a refresh declaration

@@ -37,6 +37,7 @@ type mirrorFile struct {
 	url  string // as fetched, without fragment: the base of its links
 	path string
 	html bool
+	css  bool // a style sheet (isStyleSheet), whose references are rewritten too
 	// contentType is the response's Content-Type, which names the charset
 	// the page's links are read in (with its <meta>; pageenc.Of).
 	contentType string
@@ -83,7 +84,8 @@ func (m *Mirror) Recall(rawURL, contentType string) {
 	defer m.mu.Unlock()
 	for _, cand := range []string{p, fileVariant(p)} {
 		if st, err := os.Stat(cand); err == nil && st.Mode().IsRegular() {
-			m.register(u, mirrorKey(u), &mirrorFile{path: cand, html: isHTML(mediaType(contentType)), contentType: contentType, recalled: true})
+			mt := mediaType(contentType)
+			m.register(u, mirrorKey(u), &mirrorFile{path: cand, html: isHTML(mt), css: isStyleSheet(mt, u), contentType: contentType, recalled: true})
 			return
 		}
 	}
@@ -137,7 +139,8 @@ func (m *Mirror) Store(resp archive.MirrorResponse) error {
 	if err := m.writeFile(p, body); err != nil {
 		return fmt.Errorf("mirror: %s: %w", resp.URL, err)
 	}
-	m.register(u, key, &mirrorFile{path: p, html: isHTML(mediaType(resp.ContentType)), contentType: resp.ContentType})
+	mt := mediaType(resp.ContentType)
+	m.register(u, key, &mirrorFile{path: p, html: isHTML(mt), css: isStyleSheet(mt, u), contentType: resp.ContentType})
 	return nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/crawlproject/crawl/cssref"
 	"github.com/crawlproject/crawl/pageenc"
 	"golang.org/x/net/html"
 )
@@ -175,12 +176,16 @@ type splice struct {
 
 // rewriteStartTags returns src with the attribute changes that decide asks
 // for in each start tag (decide is given the Tokenizer's Token, with
-// lower-cased names and decoded values), and the edits made, in order;
+// lower-cased names and decoded values) and the edits that style, when not
+// nil, makes in the text of each <style> element (given its start tag and
+// its raw text, in the page's encoding), and the edits made, in order;
 // every byte outside the edits is src's. It returns nil and no edits when
 // nothing changes. src is not modified.
-func rewriteStartTags(src []byte, enc pageenc.Encoding, decide func(tok html.Token) []attrChange) ([]byte, []splice) {
+func rewriteStartTags(src []byte, enc pageenc.Encoding, decide func(tok html.Token) []attrChange,
+	style func(tag html.Token, css []byte) []cssref.Edit) ([]byte, []splice) {
 	var edits []splice
 	var attrs []rawAttr
+	var styleTag *html.Token // the <style> start tag whose text comes next
 	z := html.NewTokenizer(bytes.NewReader(src))
 	for off := 0; ; {
 		tt := z.Next()
@@ -191,8 +196,17 @@ func rewriteStartTags(src []byte, enc pageenc.Encoding, decide func(tok html.Tok
 		if off+n > len(src) {
 			return nil, nil // not src's tokens: leave the page as it is
 		}
+		if tt == html.TextToken && styleTag != nil {
+			for _, e := range style(*styleTag, src[off:off+n]) {
+				edits = append(edits, splice{start: off + e.Start, end: off + e.End, repl: e.Text})
+			}
+		}
+		styleTag = nil
 		if tt == html.StartTagToken || tt == html.SelfClosingTagToken {
 			tok := z.Token()
+			if tt == html.StartTagToken && tok.Data == "style" && style != nil {
+				styleTag = &tok // a <style/> does not start raw text
+			}
 			tag := src[off : off+n]
 			scanned := false
 			if !enc.UTF8() && hasHighOctet(tag) {

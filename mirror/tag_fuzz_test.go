@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/crawlproject/crawl/cssref"
 	"github.com/crawlproject/crawl/pageenc"
 	"golang.org/x/net/html"
 )
@@ -41,6 +42,35 @@ func fuzzChanges(tok html.Token) ([]attrChange, []html.Attribute) {
 	return ch, want
 }
 
+// fuzzStyleURL is the URL FuzzMirrorRewrite gives reference i of a
+// <style>: plain, or holding what CSS must escape, or what would end the
+// element in HTML.
+func fuzzStyleURL(i int) string {
+	return "s" + strconv.Itoa(i) + [...]string{"", "</style>", `"'()`, " \\é"}[i%4]
+}
+
+// fuzzStyle gives each reference in a <style> element fuzzStyleURL.
+func fuzzStyle(_ html.Token, css []byte) []cssref.Edit {
+	i := 0
+	_, edits := cssref.Rewrite(css, pageenc.Encoding{}, func(cssref.Ref) (string, bool) { i++; return fuzzStyleURL(i), true })
+	return edits
+}
+
+// checkStyleText fails unless the raw text out of a <style> element reads
+// as the references of in, with fuzzStyleURL's URLs.
+func checkStyleText(t *testing.T, in, out []byte) {
+	t.Helper()
+	before, after := cssref.Scan(in), cssref.Scan(out)
+	if len(before) != len(after) {
+		t.Fatalf("the <style> %q with %d references became %q with %d", in, len(before), out, len(after))
+	}
+	for k, r := range after {
+		if r.URL != fuzzStyleURL(k+1) {
+			t.Fatalf("reference %d of the <style> %q reads %q", k, out, r.URL)
+		}
+	}
+}
+
 // FuzzMirrorRewrite: for any page, the tokens' raw bytes are the page's
 // (the offsets rewriteStartTags relies on), the attribute scanner reads
 // every start tag as the Tokenizer does, the rewritten page differs from
@@ -55,6 +85,7 @@ func FuzzMirrorRewrite(f *testing.F) {
 	}
 	f.Add([]byte("<base target=y href=x id=z dd d=1><a x dd/><a x=y/ dd><p a=/><a x=y dd/>"))
 	f.Add([]byte(`<!DOCTYPE html><title><a href=x></title><textarea><b c=d></textarea><a href="y`))
+	f.Add([]byte(`<style>@import "a.css"; p{background:url(b.png)}</style><style/><a href=x><style type=x>a{b:url( 'c' )}`))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		orig := bytes.Clone(src)
 		// The Tokenizer's raw tokens are src, in order, before Token
@@ -86,7 +117,7 @@ func FuzzMirrorRewrite(f *testing.F) {
 		out, edits := rewriteStartTags(src, pageenc.Encoding{}, func(tok html.Token) []attrChange {
 			ch, _ := fuzzChanges(tok)
 			return ch
-		})
+		}, fuzzStyle)
 		if !bytes.Equal(src, orig) {
 			t.Fatalf("the input was modified")
 		}
@@ -98,9 +129,11 @@ func FuzzMirrorRewrite(f *testing.F) {
 		}
 		checkOutside(t, src, out, edits)
 
-		// The output reads as the input's tokens, with the changes.
+		// The output reads as the input's tokens, with the changes: a
+		// <style>'s text as the same references with fuzzStyleURL's URLs.
 		zi := html.NewTokenizer(bytes.NewReader(src))
 		zo := html.NewTokenizer(bytes.NewReader(out))
+		inStyle := false
 		for n := 0; ; {
 			ti, to := zi.Next(), zo.Next()
 			if ti != to {
@@ -109,7 +142,13 @@ func FuzzMirrorRewrite(f *testing.F) {
 			if ti == html.ErrorToken {
 				break
 			}
+			if ti == html.TextToken && inStyle {
+				checkStyleText(t, zi.Raw(), zo.Raw())
+				inStyle = false
+				continue
+			}
 			a, b := zi.Token(), zo.Token()
+			inStyle = ti == html.StartTagToken && a.Data == "style"
 			if ti == html.StartTagToken || ti == html.SelfClosingTagToken {
 				a.Attr = wantTags[n]
 				n++

@@ -158,7 +158,7 @@ func TestRewriteStartTagsChangesOnlyTheValue(t *testing.T) {
 					}
 				}
 				return ch
-			})
+			}, nil)
 			if got == nil {
 				got = []byte(tt.in)
 			}

@@ -19,8 +19,13 @@
 //     in the document's encoding (UTF-8 for a UTF-16 document), and a
 //     character the encoding cannot hold is sent as "%26%23" N "%3B"
 //     ("&#N;" percent-encoded).
+//   - HTML Standard, "parse a srcset attribute": the image candidates of
+//     a srcset or imagesrcset value (SrcsetSpans).
 //
 // Deviations:
+//   - Every candidate of a srcset is a URL to keep, including one whose
+//     descriptors the standard finds invalid (a browser drops it); a
+//     browser loads one candidate, chosen by the screen it draws on.
 //   - A page that declares nothing is read as UTF-8 when all its bytes
 //     are valid UTF-8 and as windows-1252 otherwise; browsers guess from
 //     the locale and the content, which mostly comes to the same. A

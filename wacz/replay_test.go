@@ -94,13 +94,32 @@ type replayed struct {
 		Src   string
 		Width int
 	}
+	Styles []readStyle
 }
 
-// replayItem is one page for replay.mjs to replay.
+// readStyle is one computed style replay.mjs read: its value and, for a
+// url("...") value, the natural width of that image (0 when it failed to
+// load).
+type readStyle struct {
+	Selector, Property, Value string
+	ImageWidth                int
+}
+
+// styleProbe names a computed style for replay.mjs to read: the property
+// of the first element the selector matches.
+type styleProbe struct {
+	Selector string `json:"selector"`
+	Property string `json:"property"`
+}
+
+// replayItem is one page for replay.mjs to replay: Page embeds the replay
+// of Archived, or with Live is the original page, read directly.
 type replayItem struct {
-	Page       string `json:"page"`
-	Archived   string `json:"archived"`
-	Screenshot string `json:"screenshot,omitempty"`
+	Page       string       `json:"page"`
+	Archived   string       `json:"archived"`
+	Screenshot string       `json:"screenshot,omitempty"`
+	Live       bool         `json:"live,omitempty"`
+	Styles     []styleProbe `json:"styles,omitempty"`
 }
 
 // runReplay replays items with replay.mjs and returns what each showed.

@@ -5,17 +5,26 @@
 //
 // Usage: node replay.mjs CHROMIUM SPEC.json
 //
-// SPEC.json is {"pages": [{"page": URL, "archived": URL, "screenshot": PATH?}]}:
+// SPEC.json is {"pages": [{"page": URL, "archived": URL, "screenshot": PATH?,
+// "live": BOOL?, "styles": [{"selector": CSS, "property": NAME}]?}]}:
 // "page" is a page on 127.0.0.1 that embeds <replay-web-page> (ui.js and
 // sw.js beside it) showing the archived URL "archived". For each, the
 // script waits until the replay frame (its URL holds "mp_/", after the
-// timestamp when there is one, and the archived URL) has text and every image has loaded or failed, then reads
-// the frame's DOM. Chromium resolves no host but 127.0.0.1, so the replay
-// can only come from the WACZ.
+// timestamp when there is one, and the archived URL) has text, has loaded
+// (document.readyState "complete": its style sheets, @import chains
+// included, are in) and every image has loaded or failed, then reads the
+// frame's DOM. With "live", "page" is the original page itself, read the
+// same way from the main frame once it has loaded. Chromium resolves no
+// host but 127.0.0.1, so the replay can only come from the WACZ.
+//
+// "styles" names computed styles to read (getComputedStyle) of the first
+// element each selector matches: the value, and for a url("...") value the
+// natural width of that image loaded in the frame (0 when it fails).
 //
 // Prints one JSON object: {results: [{archived, frameURL, text, html,
-// title, background, images: [{src, width}]}], errors: [...]}; a page that
-// never showed its frame within the time limit is an error.
+// title, background, images: [{src, width}], styles: [{selector, property,
+// value, imageWidth}]}], errors: [...]}; a page that never showed its
+// frame within the time limit is an error.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -47,16 +56,42 @@ const browser = await puppeteer.launch({
   ],
 });
 
-// frameState reads what a replay frame shows.
-function frameState() {
+// frameState reads what a frame shows, and the computed styles named in
+// styles.
+async function frameState(styles) {
   const body = document.body;
+  const imageWidth = (src) =>
+    new Promise((resolve) => {
+      const img = new Image();
+      img.onload = () => resolve(img.naturalWidth);
+      img.onerror = () => resolve(0);
+      img.src = src;
+    });
+  const read = [];
+  for (const s of styles || []) {
+    const el = document.querySelector(s.selector);
+    const value = el ? getComputedStyle(el)[s.property] : "";
+    const url = /^url\("(.*)"\)$/.exec(value);
+    read.push({ selector: s.selector, property: s.property, value, imageWidth: url ? await imageWidth(url[1]) : 0 });
+  }
   return {
     text: body ? body.innerText : "",
     html: document.documentElement ? document.documentElement.outerHTML : "",
     title: document.title,
     background: body ? getComputedStyle(body).backgroundColor : "",
+    ready: document.readyState,
     images: [...document.images].map((i) => ({ src: i.src, width: i.naturalWidth, complete: i.complete })),
+    styles: read,
   };
+}
+
+// live reads the original page itself, loaded in the main frame.
+async function live(item) {
+  const page = await browser.newPage();
+  await page.goto(item.page, { waitUntil: "load", timeout: 60000 });
+  const state = await page.mainFrame().evaluate(frameState, item.styles);
+  await page.close();
+  return { archived: item.archived, frameURL: item.page, ...state };
 }
 
 async function replay(item) {
@@ -71,13 +106,13 @@ async function replay(item) {
       if (!/[0-9]*mp_\//.test(u) || !u.includes(item.archived)) continue;
       let state;
       try {
-        state = await frame.evaluate(frameState);
+        state = await frame.evaluate(frameState, item.styles);
       } catch (e) {
         last = { error: String(e) };
         continue; // the frame navigated while being read
       }
       last = { text: state.text.slice(0, 200), images: state.images, html: state.html.slice(0, 300) };
-      if (state.text.trim() !== "" && state.images.every((i) => i.complete)) {
+      if (state.text.trim() !== "" && state.ready === "complete" && state.images.every((i) => i.complete)) {
         if (item.screenshot) {
           await new Promise((r) => setTimeout(r, 500)); // let the last paint land
           await page.screenshot({ path: item.screenshot });
@@ -96,7 +131,7 @@ async function replay(item) {
 try {
   for (const item of spec.pages) {
     try {
-      results.push(await replay(item));
+      results.push(await (item.live ? live(item) : replay(item)));
     } catch (e) {
       errors.push(String(e));
     }
