@@ -142,10 +142,10 @@ func warcPages(t *testing.T, out, site string) map[string]int {
 // same command must fetch, by the server's own count, each page the first
 // run did not archive exactly once, and afterwards every page is in the
 // WARC files once. What is allowed beyond that: when the write that
-// failed first is not the archive's (the frontier or a log filled up
-// first), the pages archived in the moments before it, whose ends the
-// frontier did not record, are fetched once more, as pages in flight at
-// a kill -9 are; each is then in the WARC files at most twice.
+// failed first is not the archive's (the frontier filled up first), the
+// pages archived in the moments before it, whose ends the frontier did
+// not record, may be fetched once more, as pages in flight at a kill -9
+// are; each such page is then in the WARC files twice.
 func TestFullDiskStopsAndResumes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("fills a file system; skipped in -short mode")
