@@ -47,9 +47,10 @@ type Options struct {
 	// report do not suggest that.
 	Ephemeral bool
 
-	// wrapArchive, if set, stands between the crawl and its archive
-	// writer: tests make writes fail.
+	// wrapArchive and wrapStore, if set, stand between the crawl and its
+	// archive writer or frontier store: tests make writes fail.
 	wrapArchive func(archiver) archiver
+	wrapStore   func(scheduler.Store) scheduler.Store
 }
 
 // A HostNote is a short label and a sentence shown with a host.
@@ -151,9 +152,13 @@ func start(cfg config.Config, opts Options) (*crawl, error) {
 	}
 	c := &crawl{cfg: cfg, opts: opts, log: log, tally: newTally(), logged: newLoggedOnceSet(maxLoggedOnce)}
 	c.events = &eventSink{fn: opts.Events, log: log}
-	store, err := scheduler.OpenBolt(filepath.Join(cfg.Out, FrontierFile))
+	bolt, err := scheduler.OpenBolt(filepath.Join(cfg.Out, FrontierFile))
 	if err != nil {
 		return nil, fmt.Errorf("crawler: open frontier: %w", err)
+	}
+	var store scheduler.Store = bolt
+	if opts.wrapStore != nil {
+		store = opts.wrapStore(bolt)
 	}
 	c.store = store
 	// opened holds the closers of what is open so far; a failure closes

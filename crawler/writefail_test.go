@@ -16,6 +16,7 @@ import (
 	"github.com/crawlproject/crawl/archive"
 	"github.com/crawlproject/crawl/config"
 	"github.com/crawlproject/crawl/crawllog"
+	"github.com/crawlproject/crawl/scheduler"
 )
 
 // fillingArchive passes exchanges to the archive writer until room is
@@ -185,6 +186,96 @@ func TestArchiveWriteFailureStopsTheCrawl(t *testing.T) {
 			t.Errorf("%s is in the WARC files %d times, want once", u, final[u])
 		}
 	}
+}
+
+// fillingStore is a frontier store whose disk fills up once room lease
+// ends (dequeues) are committed: from the commit that would pass that on,
+// Apply fails with ENOSPC naming the frontier file and writes nothing.
+type fillingStore struct {
+	scheduler.Store
+	path string
+
+	mu   sync.Mutex
+	room int
+}
+
+func (s *fillingStore) Apply(ops []scheduler.Op) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ends := 0
+	for _, op := range ops {
+		if op.Code == scheduler.OpDequeue {
+			ends++
+		}
+	}
+	if ends > s.room {
+		s.room = 0
+		return &os.PathError{Op: "write", Path: s.path, Err: syscall.ENOSPC}
+	}
+	s.room -= ends
+	return s.Store.Apply(ops)
+}
+
+// TestFrontierWriteFailureStopsTheCrawl protects the frontier's share of
+// "a write that fails stops the crawl, and loses nothing": a commit that
+// fails stops the crawl with an error naming the frontier file, no URL
+// is logged as skipped for it, and the same crawl run again fetches every
+// page not archived, once; the pages archived just before the failure,
+// whose ends the frontier did not record, may be fetched once more (as
+// pages in flight at a kill -9), and no other.
+func TestFrontierWriteFailureStopsTheCrawl(t *testing.T) {
+	hosts := pagesSite(t, 12)
+	cfg := fastConfig(t)
+	seeds := []string{hosts[0].URL("/"), hosts[1].URL("/")}
+	db := filepath.Join(cfg.Out, FrontierFile)
+	opts := Options{Seeds: seeds, wrapStore: func(s scheduler.Store) scheduler.Store {
+		return &fillingStore{Store: s, path: db, room: 8}
+	}}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	_, err := Run(ctx, cfg, opts)
+	var we *WriteError
+	if !errors.As(err, &we) || we.What != WroteFrontier || !errors.Is(err, syscall.ENOSPC) || !strings.Contains(err.Error(), db) {
+		t.Fatalf("first run: %v, want the frontier's ENOSPC naming %s", err, db)
+	}
+	for _, s := range readJSONL[crawllog.SkipEntry](t, filepath.Join(cfg.Out, crawllog.SkipLogFile)) {
+		t.Errorf("skip logged by the stopped run: %+v", s)
+	}
+	first := archivedPages(t, cfg.Out)
+	if len(first) == 0 || len(first) >= 26 {
+		t.Fatalf("first run archived %d of 26 pages: the frontier did not fail part way", len(first))
+	}
+	seen := map[*testHost]int{}
+	for _, h := range hosts {
+		seen[h] = len(h.requests())
+	}
+
+	if _, err := Run(ctx, cfg, Options{Seeds: seeds}); err != nil {
+		t.Fatalf("second run: %v", err)
+	}
+	second := pageRequests(hosts, seen)
+	final := archivedPages(t, cfg.Out)
+	again := 0
+	for _, h := range hosts {
+		for i := -1; i < 12; i++ {
+			u := h.URL("/")
+			if i >= 0 {
+				u = h.URL(fmt.Sprintf("/p%d", i))
+			}
+			switch {
+			case first[u] == 0 && second[u] != 1:
+				t.Errorf("%s: not archived by the first run, requested %d times by the second, want once", u, second[u])
+			case first[u] > 0 && second[u] > 1:
+				t.Errorf("%s: archived by the first run, requested %d times by the second, want at most once more", u, second[u])
+			case first[u] > 0 && second[u] == 1:
+				again++
+			}
+			if final[u] != 1+first[u]*second[u] {
+				t.Errorf("%s is in the WARC files %d times (first run %d, second run's requests %d)", u, final[u], first[u], second[u])
+			}
+		}
+	}
+	t.Logf("first run archived %d pages; the second fetched %d of them again", len(first), again)
 }
 
 // TestLogWriteFailureIsFinal protects the logs from holes and torn lines:
