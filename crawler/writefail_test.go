@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,6 +15,7 @@ import (
 	"github.com/crawlproject/crawl/archive"
 	"github.com/crawlproject/crawl/config"
 	"github.com/crawlproject/crawl/crawllog"
+	"github.com/crawlproject/crawl/internal/wiretest"
 	"github.com/crawlproject/crawl/scheduler"
 )
 
@@ -59,33 +59,15 @@ func pagesSite(t *testing.T, n int) []*testHost {
 }
 
 // archivedPages counts the response and revisit records of pages
-// (robots.txt left out) in the WARC files of out, by URL.
+// (robots.txt left out) in the WARC files of out, by URL; reading them
+// fails on any partial record.
 func archivedPages(t *testing.T, out string) map[string]int {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join(out, ArchiveDir, "*.warc.gz"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	got := map[string]int{}
-	for _, name := range files {
-		f, err := os.Open(name)
-		if err != nil {
-			t.Fatal(err)
+	for _, rec := range wiretest.WARCRecords(t, out) {
+		if u := rec.Get("WARC-Target-URI"); (rec.Type() == "response" || rec.Type() == "revisit") && !strings.HasSuffix(u, "/robots.txt") {
+			got[u]++
 		}
-		r := archive.NewReader(f)
-		for {
-			rec, err := r.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				t.Fatalf("%s: %v (a partial record?)", name, err)
-			}
-			if u := rec.Get("WARC-Target-URI"); (rec.Type() == "response" || rec.Type() == "revisit") && !strings.HasSuffix(u, "/robots.txt") {
-				got[u]++
-			}
-		}
-		f.Close()
 	}
 	return got
 }

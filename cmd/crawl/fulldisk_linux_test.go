@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"net"
 	"net/http"
@@ -16,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/crawlproject/crawl/archive"
+	"github.com/crawlproject/crawl/internal/wiretest"
 )
 
 // bulkySite serves a home page linking n pages of about 50 KB each, text
@@ -110,27 +109,11 @@ func fillBut(t *testing.T, dir string, free int64) string {
 // out, by path; reading them fails on any partial record.
 func warcPages(t *testing.T, out, site string) map[string]int {
 	t.Helper()
-	files, _ := filepath.Glob(filepath.Join(out, "archive", "*.warc.gz"))
 	got := map[string]int{}
-	for _, name := range files {
-		f, err := os.Open(name)
-		if err != nil {
-			t.Fatal(err)
+	for _, rec := range wiretest.WARCRecords(t, out) {
+		if p := strings.TrimPrefix(rec.Get("WARC-Target-URI"), site); rec.Type() == "response" && p != "/robots.txt" {
+			got[p]++
 		}
-		r := archive.NewReader(f)
-		for {
-			rec, err := r.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				t.Fatalf("%s: %v (a partial record?)", name, err)
-			}
-			if p := strings.TrimPrefix(rec.Get("WARC-Target-URI"), site); rec.Type() == "response" && p != "/robots.txt" {
-				got[p]++
-			}
-		}
-		f.Close()
 	}
 	return got
 }
