@@ -82,6 +82,14 @@
 //   - One Writer per directory: Open takes a flock on Dir/.lock (released
 //     by the kernel if the process dies). Platforms without flock get no
 //     such protection.
+//   - A write that fails (a full disk) leaves no partial record: the file
+//     is cut back to where the exchange's records began, the error names
+//     the file and wraps the cause (errors.Is(err, syscall.ENOSPC)), and
+//     the Writer refuses every later exchange with the same error, so no
+//     record follows a hole. A journal write that fails after the records
+//     were written leaves the exchange archived and refuses the next one;
+//     Open rebuilds the journal from the files. Close still writes the
+//     index of what was written, and returns the failure.
 //   - Mirror failures do not lose archive data: WriteExchange reports them
 //     wrapped in ErrMirror after the WARC records are written. The journal
 //     keeps each response's Content-Type and each redirect's Location, so

@@ -51,9 +51,11 @@ type Exchange struct {
 // if e.Metadata is not empty, a metadata record, linked by
 // WARC-Concurrent-To. The records are compressed before the file lock is
 // taken and written with a single write, so a crash leaves at most a torn
-// tail that Open truncates. It then updates the index and hands the
-// response to the Mirror, if any; an error wrapping ErrMirror means only
-// the mirror copy failed.
+// tail that Open truncates. A write that fails (a full disk) leaves none
+// of the exchange's records in the file: WriteExchange returns an error
+// naming the file, and every later call returns it too, writing nothing.
+// It then updates the index and hands the response to the Mirror, if any;
+// an error wrapping ErrMirror means only the mirror copy failed.
 func (w *Writer) WriteExchange(e Exchange) error {
 	if err := validateExchange(e); err != nil {
 		return err
@@ -113,23 +115,22 @@ func (w *Writer) mirrorExchange(x *exchangeRecords, location string) error {
 // commit appends an exchange's members to the current file under the lock,
 // rotating first if needed, then records the index entry of the member that
 // has one (ie supplies the fields the CDXJ line does not hold) and appends
-// it to the journal.
+// it to the journal. The first failed write is kept in w.err and refused
+// from then on.
 func (w *Writer) commit(data []byte, members []member, ie indexEntry) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.closed {
 		return ErrClosed
 	}
-	if w.used && w.size+int64(len(data)) > w.opts.MaxFileSize {
-		if err := w.rotate(); err != nil {
-			return err
-		}
+	if w.err != nil {
+		return w.err
 	}
-	base := w.size
-	if err := w.append(data); err != nil {
+	base, err := w.place(data)
+	if err != nil {
+		w.err = err
 		return err
 	}
-	w.used = true
 	for _, m := range members {
 		if m.cdx == nil {
 			continue
@@ -139,13 +140,31 @@ func (w *Writer) commit(data []byte, members []member, ie indexEntry) error {
 		m.cdx.Filename = w.name
 		ie.CDXJ, ie.File, ie.End = m.cdx.line(), w.name, base+int64(m.off+m.length)
 		w.addEntry(ie, false)
-		// The WARC holds the record; the next Open rescans what the
-		// journal misses, so an error here is not fatal for the archive.
+		// The WARC holds the records and the index the entry: the
+		// exchange is archived. Only the journal, which Open rebuilds
+		// from the files, lacks the line; the next exchange is refused.
 		if err := w.journal.add(&ie); err != nil {
-			return err
+			w.err = err
 		}
 	}
 	return nil
+}
+
+// place appends data to the current file, rotating first if it would
+// grow past MaxFileSize, and returns the offset data starts at. Callers
+// hold w.mu.
+func (w *Writer) place(data []byte) (int64, error) {
+	if w.used && w.size+int64(len(data)) > w.opts.MaxFileSize {
+		if err := w.rotate(); err != nil {
+			return 0, err
+		}
+	}
+	base := w.size
+	if err := w.append(data); err != nil {
+		return 0, err
+	}
+	w.used = true
+	return base, nil
 }
 
 // validateExchange rejects exchanges that cannot become valid records.

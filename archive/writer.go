@@ -62,6 +62,9 @@ type Options struct {
 
 	// newID makes WARC-Record-IDs; tests set it for reproducible bytes.
 	newID func() (string, error)
+	// writeFile appends p to a WARC file: (*os.File).Write, or a test's
+	// disk that fills up part way through.
+	writeFile func(f *os.File, p []byte) (int, error)
 }
 
 // revisitRef identifies the first response that stored a payload.
@@ -90,6 +93,10 @@ type Writer struct {
 	journal *journalWriter // JournalName, appended after each exchange
 	dedupe  map[string]revisitRef
 	closed  bool
+	// err is the first failed write (of a WARC file or the journal):
+	// WriteExchange returns it from then on and appends nothing, so no
+	// record ever follows a hole, and Close reports it.
+	err error
 }
 
 // Open prepares opts.Dir for writing. If the directory already holds WARC
@@ -124,6 +131,9 @@ func Open(opts Options) (*Writer, error) {
 	}
 	if opts.newID == nil {
 		opts.newID = newRecordID
+	}
+	if opts.writeFile == nil {
+		opts.writeFile = (*os.File).Write
 	}
 	if err := os.MkdirAll(opts.Dir, 0o755); err != nil {
 		return nil, fmt.Errorf("archive: open: %w", err)
@@ -252,17 +262,29 @@ func (w *Writer) warcinfo(buf *bytes.Buffer) error {
 	}, block)
 }
 
-// append writes data with one write call; on failure it truncates the file
-// back so no partial member stays behind. Callers hold w.mu (or own w).
+// append writes data with one write call; on failure (a full disk) it
+// truncates the file back to where data began, so no part of it stays
+// behind, and returns an error naming the file (errors.Is finds the
+// cause, syscall.ENOSPC say). Callers hold w.mu (or own w).
 func (w *Writer) append(data []byte) error {
-	if _, err := w.f.Write(data); err != nil {
+	if _, err := w.opts.writeFile(w.f, data); err != nil {
 		if terr := w.f.Truncate(w.size); terr == nil {
 			w.f.Seek(w.size, 0)
 		}
-		return fmt.Errorf("archive: write %s: %w", w.name, err)
+		return writeFailed(w.f.Name(), err)
 	}
 	w.size += int64(len(data))
 	return nil
+}
+
+// writeFailed is the error of a failed write to the file at path: the
+// path named once, the cause wrapped.
+func writeFailed(path string, err error) error {
+	var pe *os.PathError
+	if !errors.As(err, &pe) {
+		pe = &os.PathError{Op: "write", Path: path, Err: err}
+	}
+	return fmt.Errorf("archive: %w", pe)
 }
 
 // rotate closes the current file and starts the next one. Callers hold w.mu.
@@ -274,10 +296,13 @@ func (w *Writer) rotate() error {
 }
 
 // closeFile syncs and closes the current file, then flushes the journal
-// (so the journal on disk covers every file but the current one).
+// (so the journal on disk covers every file but the current one). There
+// is no current file until the next startFile.
 func (w *Writer) closeFile() error {
-	err := w.f.Sync()
-	if cerr := w.f.Close(); err == nil {
+	f := w.f
+	w.f = nil
+	err := f.Sync()
+	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
@@ -288,7 +313,8 @@ func (w *Writer) closeFile() error {
 
 // Close syncs and closes the current WARC file, writes the sorted
 // index.cdxj and then closes the Mirror, if any (package mirror's rewrites
-// the links of its HTML files).
+// the links of its HTML files). After a failed write it still does all
+// that for the records written, and returns that write's error.
 // Call it after every WriteExchange has returned; WriteExchange calls after
 // Close return ErrClosed. Calling Close again returns nil.
 func (w *Writer) Close() error {
@@ -298,7 +324,12 @@ func (w *Writer) Close() error {
 		return nil
 	}
 	w.closed = true
-	err := w.closeFile()
+	err := w.err
+	if w.f != nil {
+		if ferr := w.closeFile(); err == nil {
+			err = ferr
+		}
+	}
 	if jerr := w.journal.close(); err == nil {
 		err = jerr
 	}

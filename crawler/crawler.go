@@ -46,6 +46,11 @@ type Options struct {
 	// running it again cannot continue it, so its messages, summary and
 	// report do not suggest that.
 	Ephemeral bool
+
+	// wrapArchive and wrapStore, if set, stand between the crawl and its
+	// archive writer or frontier store: tests make writes fail.
+	wrapArchive func(archiver) archiver
+	wrapStore   func(scheduler.Store) scheduler.Store
 }
 
 // A HostNote is a short label and a sentence shown with a host.
@@ -75,8 +80,9 @@ type crawl struct {
 	robots *robotscache.Cache
 	col    *colly.Collector
 	parse  *parseBudget // bytes of HTML parsed at once (newCollector)
-	arch   *archive.Writer
+	arch   archiver
 	logs   *logs
+	stop   stopper // the first failed write, which stops the crawl
 	tally  *tally
 	events *eventSink
 	logged *loggedOnceSet // URLs whose repeatable skip this run logged (history.refused: earlier runs)
@@ -97,6 +103,8 @@ type crawl struct {
 // the logs in cfg.Out and returns the summary (also written as summary.json).
 // Re-running with the same cfg.Out resumes. When ctx is cancelled the state
 // is saved and Run returns the summary with Interrupted set and ctx's error.
+// The first write to the archive, a log or the frontier that fails stops
+// the crawl as a cancelled ctx does, and Run returns it as a *WriteError.
 func Run(ctx context.Context, cfg config.Config, opts Options) (*crawllog.Summary, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -108,19 +116,26 @@ func Run(ctx context.Context, cfg config.Config, opts Options) (*crawllog.Summar
 	if err != nil {
 		return nil, err
 	}
+	run, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	c.stop.arm(cancel)
 	c.addSeeds(opts.Seeds)
 	// colly takes the context of its requests from a field, not from
 	// Request: setting it here makes a cancelled crawl abort the requests
 	// in flight at once instead of waiting out fetch.timeout.
-	c.col.Context = ctx
-	runErr := c.loop(ctx)
+	c.col.Context = run
+	runErr := c.loop(run)
+	if runErr == nil {
+		runErr = c.failure()
+	}
 	c.settleUnfollowed(opts.Ephemeral || ctx.Err() == nil && runErr == nil && c.sched.Stats().Queued == 0)
 	sum := c.finish(ctx.Err() != nil)
-	if cerr := c.close(); cerr != nil && runErr == nil {
-		runErr = cerr
-	}
+	c.close()
 	if ctx.Err() != nil {
 		return sum, ctx.Err()
+	}
+	if err := c.failure(); err != nil {
+		return sum, err
 	}
 	return sum, runErr
 }
@@ -140,9 +155,13 @@ func start(cfg config.Config, opts Options) (*crawl, error) {
 	}
 	c := &crawl{cfg: cfg, opts: opts, log: log, tally: newTally(), logged: newLoggedOnceSet(maxLoggedOnce)}
 	c.events = &eventSink{fn: opts.Events, log: log}
-	store, err := scheduler.OpenBolt(filepath.Join(cfg.Out, FrontierFile))
+	bolt, err := scheduler.OpenBolt(filepath.Join(cfg.Out, FrontierFile))
 	if err != nil {
 		return nil, fmt.Errorf("crawler: open frontier: %w", err)
+	}
+	var store scheduler.Store = bolt
+	if opts.wrapStore != nil {
+		store = opts.wrapStore(bolt)
 	}
 	c.store = store
 	// opened holds the closers of what is open so far; a failure closes
@@ -176,8 +195,13 @@ func start(cfg config.Config, opts Options) (*crawl, error) {
 	}
 	opened = append(opened, c.logs.close)
 	if cfg.Archive.WARC {
-		if c.arch, err = openArchive(cfg); err != nil {
+		w, err := openArchive(cfg)
+		if err != nil {
 			return fail(err)
+		}
+		c.arch = w
+		if opts.wrapArchive != nil {
+			c.arch = opts.wrapArchive(w)
 		}
 	}
 	c.tr, c.robots = newPoliteStack(cfg, c.sched, store, c.hostBusy, c.onRobotsFetch)
@@ -208,8 +232,12 @@ func (c *crawl) hostBusy(authority string) bool {
 }
 
 // loop runs the workers and the progress line until the frontier drains or
-// ctx ends, and joins every goroutine before returning.
+// ctx ends, and joins every goroutine before returning. A worker's error
+// stops the others (a failed write is already a WriteError, which stops
+// the crawl itself).
 func (c *crawl) loop(ctx context.Context) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	var wg sync.WaitGroup
 	errs := make(chan error, c.cfg.Fetch.Workers)
 	for range c.cfg.Fetch.Workers {
@@ -218,6 +246,7 @@ func (c *crawl) loop(ctx context.Context) error {
 			defer wg.Done()
 			if err := c.worker(ctx); err != nil {
 				errs <- err
+				cancel()
 			}
 		}()
 	}
@@ -233,6 +262,9 @@ func (c *crawl) worker(ctx context.Context) error {
 		lease, err := c.sched.Next(ctx)
 		if errors.Is(err, scheduler.ErrDrained) || ctx.Err() != nil {
 			return nil
+		}
+		if errors.Is(err, scheduler.ErrStore) {
+			return c.fail(WroteFrontier, err)
 		}
 		if err != nil {
 			return fmt.Errorf("crawler: next URL: %w", err)
@@ -270,7 +302,9 @@ func (c *crawl) addSeeds(seeds []string) {
 func (c *crawl) add(cand scheduler.Candidate) {
 	skip, err := c.sched.Add(cand)
 	if err != nil {
-		c.log.Error("frontier add failed", "url", cand.URL, "err", err)
+		// A link the frontier did not take would be lost: the crawl stops,
+		// and the page that led to it stays queued.
+		c.fail(WroteFrontier, err)
 		return
 	}
 	if skip == nil {
@@ -338,23 +372,30 @@ func (c *crawl) recordSkip(s scheduler.Skip) {
 		s.URL = cutForLog(s.URL, m)
 		s.Detail += fmt.Sprintf("; URL logged cut to its first %d octets", len(s.URL))
 	}
-	c.logs.skips.write(crawllog.SkipEntry{Time: s.Time.UTC(), URL: s.URL, Host: s.Authority, Reason: string(s.Reason),
+	c.writeLine(c.logs.skips, crawllog.SkipEntry{Time: s.Time.UTC(), URL: s.URL, Host: s.Authority, Reason: string(s.Reason),
 		Detail: s.Detail, Rule: s.Rule, Line: s.Line, Parent: s.Parent, Queued: s.Queued, Attempts: s.Attempts, LastError: s.LastError})
 	c.tally.skip(s.Authority, string(s.Reason))
 	c.events.emit(Event{Time: s.Time, Kind: EventSkip, Host: s.Authority, URL: s.URL, Reason: string(s.Reason), Rule: s.Rule, Line: s.Line, Detail: s.Detail})
 }
 
-func (c *crawl) close() error {
+// close closes the archive, the logs and the frontier; a failure of any
+// is recorded as the crawl's failed write (the first one counts).
+func (c *crawl) close() {
 	// Idle keep-alive connections each hold a read and a write goroutine
 	// of net/http: closing them joins those before Run returns.
 	c.tr.CloseIdle()
-	var errs []error
 	if c.arch != nil {
-		errs = append(errs, c.arch.Close())
+		if err := c.arch.Close(); err != nil {
+			c.fail(WroteArchive, err)
+		}
 	}
 	c.unfollowed.close()
-	errs = append(errs, c.logs.close(), c.sched.Close(), c.store.Close())
-	return errors.Join(errs...)
+	if err := c.logs.close(); err != nil {
+		c.fail(WroteLog, err)
+	}
+	if err := errors.Join(c.sched.Close(), c.store.Close()); err != nil {
+		c.fail(WroteFrontier, err)
+	}
 }
 
 func discardLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }

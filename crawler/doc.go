@@ -126,6 +126,18 @@
 //     unreachable (RFC 9309 2.3.1.4).
 //   - A fetch aborted because the crawl is stopping is neither logged nor
 //     held against the host; its URL stays queued for the next run.
+//   - The first write that fails, to the archive, a log (crawl.jsonl,
+//     skips.jsonl, robots.jsonl, runs.jsonl, unfollowed.jsonl,
+//     summary.json) or the frontier, stops the crawl as a cancelled
+//     context does (writefail.go), and Run returns it as a *WriteError. A
+//     page is archived, then logged, then its lease finished: a page whose
+//     records were not written has no log line and stays queued. A log
+//     line that failed is cut back off its file, which takes no more. The
+//     frontier writes nothing after a failed commit, so it keeps every
+//     change up to that one. Pages archived just before the frontier
+//     failed, whose end it could not record, are fetched once more, as
+//     pages in flight at a kill -9 are. A mirror file that could not be written is logged and the
+//     crawl goes on: the WARC holds the page.
 //   - Redirect targets keep the depth of the page that linked to them; a
 //     chain of more than scheduler.MaxRedirects redirects is cut
 //     (redirect-limit). Sitemap indexes nest at most

@@ -175,7 +175,9 @@ func (c *crawl) handleFetch(ctx context.Context, l *scheduler.Lease) error {
 	// A body cut by the deadline or a broken connection is fetched once
 	// more: only the last copy is archived and has its links followed.
 	j.superseded = scheduler.Classify(ex.Status, ex.Err) == scheduler.OutcomeCut && c.sched.Retried(l, res)
-	c.record(j)
+	if err := c.record(j); err != nil {
+		return err // the lease stays unfinished: the URL stays queued
+	}
 	if !j.superseded {
 		c.follow(j)
 	}
@@ -188,6 +190,9 @@ func (c *crawl) handleFetch(ctx context.Context, l *scheduler.Lease) error {
 func (c *crawl) notSent(ctx context.Context, l *scheduler.Lease, err error) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
+	}
+	if errors.Is(err, scheduler.ErrStore) {
+		return c.fail(WroteFrontier, err) // the request start was not recorded
 	}
 	var wait *scheduler.WaitError
 	if errors.As(err, &wait) {
@@ -209,9 +214,16 @@ func (c *crawl) finishSkip(l *scheduler.Lease, reason scheduler.Reason, detail, 
 	return c.sched.Finish(l, scheduler.Result{Skip: &s})
 }
 
-// record writes the crawl log line and the archive records of a fetch.
-func (c *crawl) record(j *job) {
+// record writes the archive records of a fetch, then its crawl log line.
+// If the archive write fails, nothing is logged and the failure (a
+// *WriteError) is returned: the crawl stops with the URL still queued.
+func (c *crawl) record(j *job) error {
 	l, ex := j.lease, j.ex
+	if !j.superseded { // else a later copy is archived instead
+		if err := c.archive(ex, c.fetchMetadata(j), false); err != nil {
+			return err
+		}
+	}
 	e := crawlEntry(ex, l.URL, l.Authority, l.Kind.String())
 	e.Depth, e.Parent, e.RobotsRule, e.RobotsLine = l.Depth, l.Parent, j.verdict.Rule, j.verdict.Line
 	if l.Attempt > 0 {
@@ -223,15 +235,21 @@ func (c *crawl) record(j *job) {
 	if j.superseded {
 		e.Note = joinNote(e.Note, "the body was cut: this copy is not archived and its links are not followed; the page is fetched once more")
 	}
-	c.logs.crawl.write(e)
+	c.writeLine(c.logs.crawl, e)
 	_, failed := c.tally.logged(e)
 	c.history.failing.note(e, c.started, failed)
 	c.events.emit(Event{Time: ex.Start, Kind: EventFetch, Host: l.Authority, URL: l.URL, Status: ex.Status,
 		Pace: time.Duration(ex.PaceSeconds * float64(time.Second)), PaceRule: ex.PaceRule, Rule: j.verdict.Rule, Line: j.verdict.Line,
 		Detail: describeFetch(e)})
-	if c.arch == nil || ex.RawResponse == nil || j.superseded {
-		return // not archiving, no response arrived, or a later copy will be archived
-	}
+	return nil
+}
+
+// fetchMetadata is the metadata record of a page's fetch: the pace and
+// what set it, the depth, the robots rule that allowed it, the page that
+// led to it, its outlinks and those not followed, and the robots
+// directives that spoke to the crawl.
+func (c *crawl) fetchMetadata(j *job) []archive.Field {
+	l, ex := j.lease, j.ex
 	meta := []archive.Field{
 		{Name: "pace", Value: fmt.Sprintf("%gs", ex.PaceSeconds)},
 		{Name: "pace-source", Value: ex.PaceRule},
@@ -257,24 +275,27 @@ func (c *crawl) record(j *job) {
 		meta = append(meta, archive.Field{Name: "outlinks-not-followed", Value: fmt.Sprintf("%d %s past the %d distinct URLs followed (scope.max_links_per_page, repeats counted), the first to %s",
 			o.dropped, what, c.cfg.Scope.MaxLinks, first)})
 	}
-	meta = append(meta, j.robotsFields()...)
-	c.archive(ex, meta, false)
+	return append(meta, j.robotsFields()...)
 }
 
-// archive writes one exchange to the WARC files; a failure is logged and
-// the crawl goes on. A response whose body read failed is archived as far
-// as it arrived, with its WARC-Truncated reason.
-func (c *crawl) archive(ex *wire.Exchange, meta []archive.Field, isRobots bool) {
+// archive writes one exchange to the WARC files. A response whose body
+// read failed is archived as far as it arrived, with its WARC-Truncated
+// reason. A failed write (a full disk) leaves none of the exchange's
+// records and stops the crawl: archive returns it as a *WriteError. A
+// mirror copy that failed is logged, and the crawl goes on: the WARC
+// holds the records.
+func (c *crawl) archive(ex *wire.Exchange, meta []archive.Field, isRobots bool) error {
 	if c.arch == nil || ex.RawResponse == nil {
-		return
+		return nil // not archiving, or no response arrived
 	}
 	err := c.arch.WriteExchange(ex.Archived(meta, isRobots))
 	switch {
 	case errors.Is(err, archive.ErrMirror):
 		c.log.Warn("mirror copy not written (the WARC records were)", "url", ex.URL, "err", err)
 	case err != nil:
-		c.log.Error("archive write failed", "url", ex.URL, "err", err)
+		return c.fail(WroteArchive, err)
 	}
+	return nil
 }
 
 // endedEarlyNote says what the crawl makes of a body the server ended
@@ -471,17 +492,23 @@ func joinNote(note, more string) string {
 // made a 900 KB line per request.
 const maxLoggedValue = 2048
 
-// onRobotsFetch logs and archives each robots.txt request (and redirect hop).
+// onRobotsFetch archives and logs each robots.txt request (and redirect
+// hop); an archive write that fails stops the crawl, and the request is
+// not logged.
 func (c *crawl) onRobotsFetch(e crawllog.RobotsEntry, ex *wire.Exchange) {
+	if !ex.Start.IsZero() {
+		if err := c.archive(ex, []archive.Field{{Name: "robots-outcome", Value: e.Outcome}, {Name: "pace-source", Value: ex.PaceRule}}, true); err != nil {
+			return
+		}
+	}
 	e.Error = cutForLog(e.Error, maxLoggedValue)
-	c.logs.robots.write(e)
+	c.writeLine(c.logs.robots, e)
 	if ex.Start.IsZero() {
 		return
 	}
 	ce := crawlEntry(ex, e.URL, scheduler.Authority(mustURL(e.URL)), scheduler.KindRobots.String())
-	c.logs.crawl.write(ce)
+	c.writeLine(c.logs.crawl, ce)
 	c.tally.logged(ce)
-	c.archive(ex, []archive.Field{{Name: "robots-outcome", Value: e.Outcome}, {Name: "pace-source", Value: ex.PaceRule}}, true)
 }
 
 func mustURL(s string) *url.URL {

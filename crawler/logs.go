@@ -12,10 +12,15 @@ import (
 )
 
 // jsonlFile appends JSON lines to one file, each line in one write so that
-// a kill -9 never loses or tears a line. Safe for concurrent use.
+// a kill -9 never loses or tears a line. A write that fails (a full disk)
+// is cut back off the file, so no part of its line stays, and every later
+// write returns the same error: no line follows a lost one. Safe for
+// concurrent use.
 type jsonlFile struct {
-	mu sync.Mutex
-	f  *os.File
+	mu   sync.Mutex
+	f    *os.File
+	size int64 // the file's length: where a failed write is cut back to
+	err  error // the first failed write
 }
 
 func openJSONL(dir, name string) (*jsonlFile, error) {
@@ -23,7 +28,12 @@ func openJSONL(dir, name string) (*jsonlFile, error) {
 	if err != nil {
 		return nil, fmt.Errorf("crawler: open %s: %w", name, err)
 	}
-	return &jsonlFile{f: f}, nil
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("crawler: open %s: %w", name, err)
+	}
+	return &jsonlFile{f: f, size: st.Size()}, nil
 }
 
 // openLines opens a file of lines for appending, creating it if need be.
@@ -58,9 +68,15 @@ func (j *jsonlFile) write(v any) error {
 	b = append(b, '\n')
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	if _, err := j.f.Write(b); err != nil {
-		return fmt.Errorf("crawler: write log: %w", err)
+	if j.err != nil {
+		return j.err
 	}
+	if _, err := j.f.Write(b); err != nil {
+		j.f.Truncate(j.size) // no part of the line stays
+		j.err = fmt.Errorf("crawler: %w", err)
+		return j.err
+	}
+	j.size += int64(len(b))
 	return nil
 }
 

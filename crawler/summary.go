@@ -41,7 +41,7 @@ func (c *crawl) finish(interrupted bool) *crawllog.Summary {
 	dups := c.tally.duplicates
 	c.tally.mu.Unlock()
 	if err := endRun(c.runs, crawllog.ModeCrawl, interrupted, dups); err != nil {
-		c.log.Error("run end not logged", "err", err)
+		c.fail(WroteLog, err)
 	}
 	if dropped, reloaded := c.robots.Squeezed(); dropped > 0 {
 		c.log.Warn("robots cache was full this run", "cache_bytes", c.cfg.Robots.CacheBytes,
@@ -125,11 +125,13 @@ func (c *crawl) finish(interrupted bool) *crawllog.Summary {
 	switch {
 	case interrupted:
 		s.ExitCode = 130
+	case c.failure() != nil:
+		s.ExitCode = 1 // a write failed: the crawl stopped
 	case s.Totals.DroppedHosts > 0 && !c.opts.Ephemeral:
 		s.ExitCode = ExitHostsGivenUp
 	}
 	if err := writeSummary(c.cfg.Out, s); err != nil {
-		c.log.Error("summary not written", "err", err)
+		c.fail(WroteLog, err)
 	}
 	return s
 }
@@ -235,7 +237,11 @@ func writeSummary(dir string, s *crawllog.Summary) error {
 	}
 	tmp := filepath.Join(dir, crawllog.SummaryFile+".tmp")
 	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
-		return fmt.Errorf("crawler: write summary: %w", err)
+		os.Remove(tmp) // the old summary stays whole
+		return fmt.Errorf("crawler: %w", err)
 	}
-	return os.Rename(tmp, filepath.Join(dir, crawllog.SummaryFile))
+	if err := os.Rename(tmp, filepath.Join(dir, crawllog.SummaryFile)); err != nil {
+		return fmt.Errorf("crawler: %w", err)
+	}
+	return nil
 }

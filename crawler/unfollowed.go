@@ -167,7 +167,7 @@ func (u *unfollowed) close() {
 func (c *crawl) holdUnfollowed(s scheduler.Skip) {
 	full, err := c.unfollowed.hold(s)
 	if err != nil {
-		c.log.Error("links not followed not kept on disk from here on (a kill -9 would lose their skip lines; the end of the run still logs them)", "url", s.URL, "err", err)
+		c.fail(WroteLog, err) // the link stays held: the end of the run logs it
 	}
 	if full {
 		c.settleUnfollowed(true)
@@ -213,6 +213,6 @@ func (c *crawl) settleUnfollowed(final bool) {
 		c.recordSkip(s)
 	}
 	if err := c.unfollowed.keep(rest); err != nil {
-		c.log.Error("links not followed not kept for the next run; they stay logged as queued", "err", err)
+		c.fail(WroteLog, err) // they stay logged as queued
 	}
 }

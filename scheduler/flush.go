@@ -2,6 +2,7 @@ package scheduler
 
 import (
 	"container/heap"
+	"fmt"
 	"time"
 )
 
@@ -37,6 +38,7 @@ type flushBatch struct {
 	refills []refillJob
 	size    int
 	drops   []dropJob
+	failed  error // the store's first error, if a commit failed before
 }
 
 // flushResult is what a commit brought back: the entries read for each
@@ -127,13 +129,21 @@ func (s *Scheduler) takeBatch(spare []Op) flushBatch {
 	}
 	s.drops = nil
 	s.busy = true
+	b.failed = s.err
 	return b
 }
 
 // commit writes b to the store, reads its refills and drains its dropped
-// hosts, stopping at the first error. It runs without s.mu.
+// hosts, stopping at the first error. After a failed commit nothing is
+// written: a later change applied without an earlier one (a page's lease
+// finished without the links it queued) would lose URLs. It runs without
+// s.mu.
 func (s *Scheduler) commit(b flushBatch) flushResult {
 	var res flushResult
+	if b.failed != nil {
+		res.err = b.failed
+		return res
+	}
 	if len(b.ops) > 0 {
 		res.err = s.store.Apply(b.ops)
 	}
@@ -175,7 +185,7 @@ func (s *Scheduler) settle(b flushBatch, res flushResult) {
 	s.busy = false
 	s.flushSeen = nil
 	if res.err != nil && s.err == nil {
-		s.err = res.err
+		s.err = fmt.Errorf("%w: %w", ErrStore, res.err)
 	}
 	s.flushed = b.gen
 	now := time.Now()

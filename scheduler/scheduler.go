@@ -29,6 +29,11 @@ var (
 	// ErrStoreLocked is wrapped by OpenBolt's error when another process
 	// holds the frontier file (another crawl of the same output dir).
 	ErrStoreLocked = errors.New("scheduler: frontier in use by another process")
+	// ErrStore wraps the first error of the Store (a write that failed
+	// on a full disk): Next, Wait, Add when it waits for room, Flush and
+	// Close return it from then on, and nothing more is written, so the
+	// store keeps the history up to the change that failed.
+	ErrStore = errors.New("scheduler: frontier store failed")
 )
 
 // perHostCache and cacheBudget bound the in-RAM heads of the host queues:

@@ -93,8 +93,29 @@ func reportRun(ctx context.Context, cfg config.Config, sum *crawllog.Summary, er
 	if err == nil && sum != nil && sum.ExitCode == crawler.ExitHostsGivenUp {
 		return &givenUpError{hosts: sum.Totals.DroppedHosts}
 	}
+	var we *crawler.WriteError
+	if errors.As(err, &we) {
+		return &writeFailedError{we}
+	}
 	return err
 }
+
+// writeFailedError is the one line a crawl stopped by a failed write ends
+// with (exit 1): what could not be written, the file, the error, and that
+// running the same command again once there is room loses nothing.
+type writeFailedError struct{ we *crawler.WriteError }
+
+func (e *writeFailedError) Error() string {
+	where := e.we.Err.Error()
+	var pe *os.PathError
+	if errors.As(e.we.Err, &pe) {
+		where = pe.Path + ": " + pe.Err.Error()
+	}
+	return fmt.Sprintf("%s write failed: %s; the crawl stopped, and what was not written is still queued: free space and run the same command again",
+		e.we.What, where)
+}
+
+func (e *writeFailedError) Unwrap() error { return e.we }
 
 // packWACZ writes the WACZ of a crawl that ended (archive.wacz): the whole
 // crawl of cfg.Out so far, replacing the one an earlier run wrote.
