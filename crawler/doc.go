@@ -40,9 +40,10 @@
 //   - WARC 1.1 through package archive: request and response records hold
 //     the bytes written to and read from the connection.
 //   - Links are read as a browser reads them (linktags.go,
-//     pageenc.CleanRef): <a> and <area> href, <frame> and <iframe> src
-//     and a <meta http-equiv="refresh"> target (HTML Standard 4.2.5.3) are
-//     pages; with fetch.requisites, <img> src and lowsrc, background on
+//     pageenc.CleanRef): <a> and <area> href, a <link> href naming a
+//     related document (HTML Standard 4.6.7: search, alternate, next...),
+//     <frame> and <iframe> src and a <meta http-equiv="refresh"> target
+//     (HTML Standard 4.2.5.3) are pages; with fetch.requisites, <img> src and lowsrc, background on
 //     <body>, <table>, <td> and <th>, <script>, <embed>, <audio>,
 //     <source> and <track> src, <video> src and poster, <object> data,
 //     <input type=image> src, style sheet and icon <link>s, every

@@ -12,7 +12,7 @@ import (
 type pageEncoding = pageenc.Encoding
 
 // pageLinkSelector matches the elements pageRef reads, for colly.
-const pageLinkSelector = "a[href], area[href], frame[src], iframe[src], meta[http-equiv]"
+const pageLinkSelector = "a[href], area[href], link[href], frame[src], iframe[src], meta[http-equiv]"
 
 // requisiteSelector matches the elements requisiteRefs and styleRefs
 // read, for colly.
@@ -22,7 +22,9 @@ const requisiteSelector = "img[src], img[lowsrc], img[srcset], script[src], link
 	"style, [style]"
 
 // pageRef returns the reference to another page that the element tag
-// holds, read by attr: <a href> and <area href>; the documents of a
+// holds, read by attr: <a href> and <area href>; a <link href> that names
+// a document related to the page (see linksDocument: search, alternate,
+// next, license...), as wget follows it; the documents of a
 // frameset, <frame src>, and of an <iframe src>, without which a site of
 // frames archives as an empty frame set (wget follows them too); and the
 // target of a <meta http-equiv="refresh">, which is how a static site
@@ -32,6 +34,10 @@ func pageRef(tag string, attr func(string) string) (string, bool) {
 	switch tag {
 	case "a", "area":
 		ref = attr("href")
+	case "link":
+		if linksDocument(strings.ToLower(attr("rel"))) {
+			ref = attr("href")
+		}
 	case "frame", "iframe":
 		ref = attr("src")
 	case "meta":
@@ -120,6 +126,25 @@ var preloadDestinations = []string{"fetch", "audio", "audioworklet", "document",
 // scriptLikeDestinations are the Fetch Standard's script-like
 // destinations, the as values of a <link rel=modulepreload>.
 var scriptLikeDestinations = []string{"audioworklet", "paintworklet", "script", "serviceworker", "sharedworker", "worker"}
+
+// linksDocument reports whether a <link> with the rel value rel
+// (lower-cased) names another document (HTML Standard 4.6.7, link types:
+// alternate, search, next, help, license...) rather than a part of the
+// page (stylesheet, icon, preload, modulepreload: requisites) or a hint
+// or endpoint that is no document to keep (dns-prefetch, preconnect,
+// pingback, webmention).
+func linksDocument(rel string) bool {
+	if strings.TrimSpace(rel) == "" || strings.Contains(rel, "stylesheet") || strings.Contains(rel, "icon") {
+		return false
+	}
+	for _, kind := range strings.Fields(rel) {
+		switch kind {
+		case "preload", "modulepreload", "dns-prefetch", "preconnect", "pingback", "webmention":
+			return false
+		}
+	}
+	return true
+}
 
 // relHas reports whether the rel value rel (lower-cased) holds the link
 // type kind among its space-separated keywords.

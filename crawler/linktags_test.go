@@ -39,6 +39,15 @@ func TestPageRefAndRequisiteRefs(t *testing.T) {
 		{"meta", attrs("name", "robots", "content", "nofollow"), ""},
 		{"img", attrs("src", "/i.png"), ""},
 		{"a", attrs("name", "top"), ""},
+		{"link", attrs("rel", "search", "type", "application/opensearchdescription+xml", "href", "_static/opensearch.xml"), "_static/opensearch.xml"},
+		{"link", attrs("rel", "Alternate", "href", "/fr/"), "/fr/"},
+		{"link", attrs("rel", "next", "href", "p2.html"), "p2.html"},
+		{"link", attrs("rel", "stylesheet", "href", "s.css"), ""},
+		{"link", attrs("rel", "shortcut icon", "href", "f.ico"), ""},
+		{"link", attrs("rel", "preload", "as", "font", "href", "f.woff2"), ""},
+		{"link", attrs("rel", "dns-prefetch", "href", "//cdn.example/"), ""},
+		{"link", attrs("rel", "pingback", "href", "/xmlrpc.php"), ""},
+		{"link", attrs("href", "/no-rel"), ""},
 	}
 	for _, c := range pages {
 		got, ok := pageRef(c.tag, c.attr)
@@ -190,5 +199,28 @@ func TestStyleRefs(t *testing.T) {
 		if strings.Join(got, " ") != c.want {
 			t.Errorf("styleRefs(%s, %q) = %q, want %q", c.tag, c.text, got, c.want)
 		}
+	}
+}
+
+// TestLinkToRelatedDocumentIsFollowed: a <link href> naming a related
+// document (rel=search, as every Sphinx page has for its OpenSearch
+// description) is fetched as a page is, so the mirror and the archive
+// hold it; a style sheet link without fetch.requisites is not.
+func TestLinkToRelatedDocumentIsFollowed(t *testing.T) {
+	t.Parallel()
+	h := newTestHost(t)
+	h.robotsText("User-agent: *\nDisallow:\n")
+	h.pages["/"] = func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte(`<html><head><link rel="search" type="application/opensearchdescription+xml" href="/os.xml">` +
+			`<link rel="stylesheet" href="/s.css"></head><body>x</body></html>`))
+	}
+	h.html("/os.xml")
+	h.html("/s.css")
+	cfg := testConfig(t)
+	crawlFor(t, cfg, h.URL("/"))
+	got := h.paths()
+	if !slices.Contains(got, "/os.xml") || slices.Contains(got, "/s.css") {
+		t.Errorf("requests %v; want /os.xml (a related document) and not /s.css (a requisite, off)", got)
 	}
 }
