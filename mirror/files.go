@@ -93,7 +93,8 @@ func (m *Mirror) isDirPageFile(p string) bool {
 	return ok && m.files[key].dirPage
 }
 
-// move renames a mirrored file and updates the maps. Callers hold m.mu.
+// move renames a mirrored file and updates the maps, remembering whose
+// file stood at from (see Mirror.movedTo). Callers hold m.mu.
 func (m *Mirror) move(from, to string) error {
 	if err := os.Rename(from, to); err != nil {
 		return fmt.Errorf("mirror: %w", err)
@@ -102,6 +103,9 @@ func (m *Mirror) move(from, to string) error {
 		delete(m.byPath, from)
 		m.byPath[to] = key
 		m.files[key].path = to
+		if _, ok := m.movedFrom[from]; !ok {
+			m.movedFrom[from] = key
+		}
 	}
 	return nil
 }

@@ -28,8 +28,12 @@ type Mirror struct {
 	byPath    map[string]string      // file path -> mirrorKey
 	norm      map[string]string      // normKey -> the least mirrorKey with it
 	redirects map[string]*url.URL    // normKey of a redirecting URL -> its target
-	tmpSeq    uint64                 // names the temporary files
-	tmpMade   bool                   // root/@tmp was created by writeFile
+	// movedFrom maps a path a file was moved away from in this run to the
+	// mirrorKey of that file: what the links of earlier runs to the path
+	// meant (see movedTo).
+	movedFrom map[string]string
+	tmpSeq    uint64 // names the temporary files
+	tmpMade   bool   // root/@tmp was created by writeFile
 }
 
 // mirrorFile is one stored URL.
@@ -58,7 +62,7 @@ type mirrorFile struct {
 func New(root string) *Mirror {
 	os.RemoveAll(filepath.Join(root, tmpDirName))
 	return &Mirror{root: root, files: make(map[string]*mirrorFile), byPath: make(map[string]string),
-		norm: make(map[string]string), redirects: make(map[string]*url.URL)}
+		norm: make(map[string]string), redirects: make(map[string]*url.URL), movedFrom: make(map[string]string)}
 }
 
 // isHTML reports whether a media type is an HTML document.
