@@ -101,6 +101,35 @@ func hostileURLs() []string {
 		"http://example.com/-rf",
 		"http://example.com/%252Drf",
 		"http://example.com/a.-b",
+		// names that look like the mirror's marks, and the marks' places
+		"http://example.com/a@f",
+		"http://example.com/a%40f",
+		"http://example.com/index@d.html",
+		"http://example.com/index%40d.html",
+		"http://example.com/@e/x",
+		"http://example.com/@long",
+		"http://example.com/logo@2x.png",
+		"http://example.com/dir/?q=1",
+		"http://example.com/dir/index.html?q=1",
+		// a query after '?' with the extension repeated, in its own
+		// spelling; a '?' of the path
+		"http://example.com/x.css?v=1",
+		"http://example.com/x.css?v=1.css",
+		"http://example.com/x.css?v=1@f",
+		"http://example.com/x.css?v=1%40f",
+		"http://example.com/q?a/b",
+		"http://example.com/q?a%2Fb",
+		"http://example.com/q?a%2fb",
+		"http://example.com/q?a%%2Fb",
+		"http://example.com/q?a%",
+		"http://example.com/q?a%25",
+		"http://example.com/a%3Fb",
+		"http://example.com/a?b",
+		// characters that hide or reorder a name, bytes that are not UTF-8
+		"http://example.com/%E2%80%AEgnp.exe",
+		"http://example.com/%C2%85",
+		"http://example.com/%C3",
+		"http://example.com/%C3%A9",
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/crawlproject/crawl/archive"
 )
@@ -221,4 +222,38 @@ func reversed(s []string) []string {
 		r[len(s)-1-i] = v
 	}
 	return r
+}
+
+// TestMirrorLongNamesStayUTF8: a name cut to maxComponent bytes is cut
+// between characters and between escapes, so it stays UTF-8 and every
+// escape whole, and two long names that differ only at their ends stay
+// apart.
+func TestMirrorLongNamesStayUTF8(t *testing.T) {
+	seen := map[string]string{}
+	for _, seg := range []string{
+		strings.Repeat("%C3%A9", 150),
+		strings.Repeat("%C3%A9", 150) + "x",
+		"a" + strings.Repeat("%E2%82%AC", 100) + ".html",
+		"ab" + strings.Repeat("%E2%82%AC", 100) + ".html",
+		strings.Repeat("%2B", 120),
+		"x" + strings.Repeat("%2B", 120),
+	} {
+		u, _ := url.Parse("http://example.com/" + seg)
+		p, err := Path("/out/mirror", u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := filepath.Base(p)
+		if len(name) > maxComponent || !utf8.ValidString(name) || !hashMark.MatchString(strings.TrimSuffix(name, ".html")) {
+			t.Errorf("%.30q...: name %q (%d bytes)", seg, name, len(name))
+		}
+		stem := name[:strings.Index(name, hashTag)]
+		if i := strings.LastIndexByte(stem, '%'); i >= 0 && i > len(stem)-3 {
+			t.Errorf("%.30q...: name %q cuts an escape", seg, name)
+		}
+		if other, dup := seen[name]; dup {
+			t.Errorf("%.30q... and %.30q... share %q", seg, other, name)
+		}
+		seen[name] = seg
+	}
 }
