@@ -75,6 +75,27 @@ func TestMirrorNamesLikeWget(t *testing.T) {
 	}
 }
 
+// dirAndIndex reports whether one of two URLs is a directory URL ("/d/",
+// "/d/?q") and the other names its index.html ("/d/index.html",
+// "/d/index.html?q"): the one pair of URLs Path gives one name, which
+// Mirror.Store tells apart.
+func dirAndIndex(a, b string) bool {
+	ua, erra := url.Parse(a)
+	ub, errb := url.Parse(b)
+	if erra != nil || errb != nil || isDirPage(ua) == isDirPage(ub) {
+		return false
+	}
+	if isDirPage(ub) {
+		ua, ub = ub, ua
+	}
+	withIndex := *ua
+	withIndex.Path += "index.html"
+	if withIndex.RawPath != "" {
+		withIndex.RawPath += "index.html"
+	}
+	return mirrorKey(&withIndex) == mirrorKey(ub)
+}
+
 // orSame is a table's wget column, "" read as the same name.
 func orSame(s string) string {
 	if s == "" {
