@@ -27,8 +27,10 @@ import (
 // windows-1252 sheet sent in gzip, with scope.max_depth 1. The server's
 // own log shows every file of the site requested once and the names that
 // appear only in a CSS comment or string never; the index holds each as a
-// 200 response; and in the mirror every reference of every page and sheet
-// leads to a file.
+// 200 response; and in the mirror every file lies at its URL's own path
+// ("img/café.png" for /img/caf%C3%A9.png, "index.html" for "/"), so a
+// static server serves the copy from the site's paths, and every
+// reference of every page and sheet leads to a file.
 func TestThemedSiteArchivedWhole(t *testing.T) {
 	site := themedsite.Start(t)
 	cfg := testConfig(t)
@@ -61,8 +63,17 @@ func TestThemedSiteArchivedWhole(t *testing.T) {
 		}
 	}
 	root := filepath.Join(cfg.Out, "archive", "mirror")
+	su, _ := url.Parse(site.URL)
+	hostDir := filepath.Join(root, su.Hostname()+"_"+su.Port())
 	for _, f := range files {
 		checkMirrorRefs(t, root, site.URL, site.URL+f)
+		own, _ := url.PathUnescape(f)
+		if strings.HasSuffix(own, "/") {
+			own += "index.html"
+		}
+		if _, err := os.Stat(filepath.Join(hostDir, filepath.FromSlash(own))); err != nil {
+			t.Errorf("%s is not mirrored at its own path: %v", f, err)
+		}
 	}
 }
 

@@ -66,7 +66,7 @@ func TestMirrorKeepsPageBytes(t *testing.T) {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	bq := filepath.Base(mustMirrorPath(t, filepath.Join(dir, "mirror"), "http://example.com/b.html?x=1&y=2"))
+	bq := relLink(filepath.Base(mustMirrorPath(t, filepath.Join(dir, "mirror"), "http://example.com/b.html?x=1&y=2")))
 	tests := []struct {
 		file string
 		in   []byte

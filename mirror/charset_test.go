@@ -56,7 +56,7 @@ func TestMirrorLinksInThePageEncoding(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := strings.ReplaceAll(filepath.ToSlash(rel), "%", "%25")
+			want := relLink(filepath.ToSlash(rel))
 			if !strings.Contains(string(b), `"`+want+`"`) {
 				t.Errorf("%s: no link to the file of %s (%q) in %q", c.page, l, want, b)
 			}

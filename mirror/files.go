@@ -10,14 +10,15 @@ import (
 	"strings"
 )
 
-// fileTag marks a mirror file moved aside because a directory of its name
-// is needed (or already exists): "a" becomes "a@f", "v1.2" "v1@f.2". No
-// Path name carries it.
-const fileTag = "@f"
-
-// fileVariant is p with fileTag inserted before its extension.
-func fileVariant(p string) string {
-	return filepath.Join(filepath.Dir(p), withTags(filepath.Base(p), fileTag))
+// variant is the name the file p takes when it yields its name: with
+// dirPageTag for the page of a directory URL, else with fileTag, inserted
+// before its extension. No Path name carries either mark.
+func variant(p string, dirPage bool) string {
+	tag := fileTag
+	if dirPage {
+		tag = dirPageTag
+	}
+	return filepath.Join(filepath.Dir(p), withTags(filepath.Base(p), tag))
 }
 
 // tmpDirName is the directory below the mirror root that holds files being
@@ -26,10 +27,40 @@ func fileVariant(p string) string {
 // page; New empties it and Close removes it.
 const tmpDirName = "@tmp"
 
+// place returns the file a URL that has none yet is stored in: its Path
+// p, after making room for it. The names Path gives are one-to-one but
+// for two collisions, resolved the same whatever order the URLs come in:
+//   - A file and a directory of one name ("/a" and "/a/b"): the directory
+//     keeps the name and the file moves to its variant ("a@f"), now or
+//     when the directory is first needed (see makeRoom).
+//   - A directory URL and the URL that names its index.html ("/d/" and
+//     "/d/index.html"): the URL that names the file keeps it, and the
+//     directory's page moves to its variant ("d/index@d.html").
+//
+// dirPage tells whether the URL is a directory URL (isDirPage). Callers
+// hold m.mu.
+func (m *Mirror) place(p string, dirPage bool) (string, error) {
+	p, err := m.makeRoom(p, dirPage)
+	if err != nil {
+		return "", err
+	}
+	key, taken := m.byPath[p]
+	switch {
+	case !taken:
+	case dirPage:
+		p = variant(p, true)
+	case m.files[key].dirPage:
+		if err := m.move(p, variant(p, true)); err != nil {
+			return "", err
+		}
+	}
+	return p, nil
+}
+
 // makeRoom creates p's parent directories. A regular file standing where a
-// directory is needed moves to its fileVariant; if p itself is already a
-// directory, the file is stored as fileVariant(p). Callers hold m.mu.
-func (m *Mirror) makeRoom(p string) (string, error) {
+// directory is needed moves to its variant; if p itself is already a
+// directory, the file is stored as variant(p, dirPage). Callers hold m.mu.
+func (m *Mirror) makeRoom(p string, dirPage bool) (string, error) {
 	rel, err := filepath.Rel(m.root, filepath.Dir(p))
 	if err != nil {
 		return "", fmt.Errorf("mirror: %w", err)
@@ -39,7 +70,7 @@ func (m *Mirror) makeRoom(p string) (string, error) {
 		dir = filepath.Join(dir, part)
 		st, err := os.Lstat(dir)
 		if err == nil && !st.IsDir() {
-			if err := m.move(dir, fileVariant(dir)); err != nil {
+			if err := m.move(dir, variant(dir, m.isDirPageFile(dir))); err != nil {
 				return "", err
 			}
 		} else if err != nil && !os.IsNotExist(err) {
@@ -50,12 +81,20 @@ func (m *Mirror) makeRoom(p string) (string, error) {
 		return "", fmt.Errorf("mirror: %w", err)
 	}
 	if st, err := os.Lstat(p); err == nil && st.IsDir() {
-		return fileVariant(p), nil
+		return variant(p, dirPage), nil
 	}
 	return p, nil
 }
 
-// move renames a mirrored file and updates the maps. Callers hold m.mu.
+// isDirPageFile reports whether the file p holds a directory URL's page.
+// Callers hold m.mu.
+func (m *Mirror) isDirPageFile(p string) bool {
+	key, ok := m.byPath[p]
+	return ok && m.files[key].dirPage
+}
+
+// move renames a mirrored file and updates the maps, remembering whose
+// file stood at from (see Mirror.movedTo). Callers hold m.mu.
 func (m *Mirror) move(from, to string) error {
 	if err := os.Rename(from, to); err != nil {
 		return fmt.Errorf("mirror: %w", err)
@@ -64,6 +103,9 @@ func (m *Mirror) move(from, to string) error {
 		delete(m.byPath, from)
 		m.byPath[to] = key
 		m.files[key].path = to
+		if _, ok := m.movedFrom[from]; !ok {
+			m.movedFrom[from] = key
+		}
 	}
 	return nil
 }

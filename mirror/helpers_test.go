@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -33,6 +34,11 @@ func page(url, path, body string) archive.Exchange {
 			len(body), body)),
 	}
 }
+
+// relLink is the link a rewritten page holds to the file at the relative
+// slash-separated path rel: rel percent-encoded as a URL path, so that a
+// browser asks for that file ("b?x=1" is "b%3Fx=1", "a%2Fb" "a%252Fb").
+func relLink(rel string) string { return (&url.URL{Path: rel}).String() }
 
 // openMirrorWriter opens a Writer with the mirror on in a new directory,
 // and returns it with a WriteExchange that fails the test on error.

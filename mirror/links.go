@@ -225,7 +225,11 @@ func (m *Mirror) linkFor(pageKey string, base *url.URL, f *mirrorFile, href stri
 		mirrorKey(target) == pageKey {
 		return "", false // "#frag" or "": this document
 	}
-	if to, frag, ok := m.find(target); ok {
+	to, frag, ok := m.movedTo(f, ref)
+	if !ok {
+		to, frag, ok = m.find(target)
+	}
+	if ok {
 		rel, err := filepath.Rel(filepath.Dir(f.path), to.path)
 		if err != nil {
 			return "", false
@@ -266,11 +270,33 @@ func (m *Mirror) find(target *url.URL) (*mirrorFile, string, bool) {
 	}
 }
 
+// movedTo returns the file that a link ref of f, written by an earlier
+// run, meant, if that file has moved since: ref is then a relative file
+// path that names where it stood ("index.html" for the page of "/d/",
+// moved to "index@d.html" when "/d/index.html" came), which read as a URL
+// would name another one. Callers hold m.mu.
+func (m *Mirror) movedTo(f *mirrorFile, ref *url.URL) (*mirrorFile, string, bool) {
+	if !f.recalled || len(m.movedFrom) == 0 || !isFileRef(ref) {
+		return nil, "", false
+	}
+	key, ok := m.movedFrom[filepath.Join(filepath.Dir(f.path), filepath.FromSlash(ref.Path))]
+	if !ok {
+		return nil, "", false
+	}
+	return m.files[key], ref.Fragment, true
+}
+
+// isFileRef reports whether ref is a relative file path: no scheme, host
+// or query, and a path that does not start at the root.
+func isFileRef(ref *url.URL) bool {
+	return ref.Scheme == "" && ref.Host == "" && ref.RawQuery == "" && !ref.ForceQuery && ref.Path != "" && !strings.HasPrefix(ref.Path, "/")
+}
+
 // namesFile reports whether ref is a relative file path (no scheme, host
 // or query) that names, from f's directory, a file of the mirror: the form
 // of a link an earlier run rewrote. Callers hold m.mu.
 func (m *Mirror) namesFile(f *mirrorFile, ref *url.URL) bool {
-	if ref.Scheme != "" || ref.Host != "" || ref.RawQuery != "" || ref.ForceQuery || ref.Path == "" || strings.HasPrefix(ref.Path, "/") {
+	if !isFileRef(ref) {
 		return false
 	}
 	_, ok := m.byPath[filepath.Join(filepath.Dir(f.path), filepath.FromSlash(ref.Path))]

@@ -28,8 +28,12 @@ type Mirror struct {
 	byPath    map[string]string      // file path -> mirrorKey
 	norm      map[string]string      // normKey -> the least mirrorKey with it
 	redirects map[string]*url.URL    // normKey of a redirecting URL -> its target
-	tmpSeq    uint64                 // names the temporary files
-	tmpMade   bool                   // root/@tmp was created by writeFile
+	// movedFrom maps a path a file was moved away from in this run to the
+	// mirrorKey of that file: what the links of earlier runs to the path
+	// meant (see movedTo).
+	movedFrom map[string]string
+	tmpSeq    uint64 // names the temporary files
+	tmpMade   bool   // root/@tmp was created by writeFile
 }
 
 // mirrorFile is one stored URL.
@@ -38,6 +42,9 @@ type mirrorFile struct {
 	path string
 	html bool
 	css  bool // a style sheet (isStyleSheet), whose references are rewritten too
+	// dirPage marks the page of a directory URL ("/d/"), which yields its
+	// name to "/d/index.html" (see Mirror.place).
+	dirPage bool
 	// contentType is the response's Content-Type, which names the charset
 	// the page's links are read in (with its <meta>; pageenc.Of).
 	contentType string
@@ -55,7 +62,7 @@ type mirrorFile struct {
 func New(root string) *Mirror {
 	os.RemoveAll(filepath.Join(root, tmpDirName))
 	return &Mirror{root: root, files: make(map[string]*mirrorFile), byPath: make(map[string]string),
-		norm: make(map[string]string), redirects: make(map[string]*url.URL)}
+		norm: make(map[string]string), redirects: make(map[string]*url.URL), movedFrom: make(map[string]string)}
 }
 
 // isHTML reports whether a media type is an HTML document.
@@ -70,7 +77,10 @@ func mediaType(contentType string) string {
 }
 
 // Recall registers a URL mirrored by an earlier run, if its file exists,
-// so that links lead to it and Close rewrites its links again.
+// so that links lead to it and Close rewrites its links again. The file is
+// looked for where Store may have put it: at Path or at its variant (see
+// Mirror.place), the variant first for a directory URL, whose Path may
+// hold the page of the URL that names it.
 func (m *Mirror) Recall(rawURL, contentType string) {
 	u, err := url.Parse(rawURL)
 	if err != nil {
@@ -80,12 +90,22 @@ func (m *Mirror) Recall(rawURL, contentType string) {
 	if err != nil {
 		return
 	}
+	dirPage := isDirPage(u)
+	cands := []string{p, variant(p, false)}
+	if dirPage {
+		cands = []string{variant(p, true), p}
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	for _, cand := range []string{p, fileVariant(p)} {
+	key := mirrorKey(u)
+	for _, cand := range cands {
+		if other, ok := m.byPath[cand]; ok && other != key {
+			continue
+		}
 		if st, err := os.Stat(cand); err == nil && st.Mode().IsRegular() {
 			mt := mediaType(contentType)
-			m.register(u, mirrorKey(u), &mirrorFile{path: cand, html: isHTML(mt), css: isStyleSheet(mt, u), contentType: contentType, recalled: true})
+			m.register(u, key, &mirrorFile{path: cand, html: isHTML(mt), css: isStyleSheet(mt, u), dirPage: dirPage,
+				contentType: contentType, recalled: true})
 			return
 		}
 	}
@@ -105,10 +125,13 @@ func (m *Mirror) register(u *url.URL, key string, f *mirrorFile) {
 	}
 }
 
-// Store writes the decoded payload of a 2xx response to its mirror file.
-// Bodies with a coding it cannot undo (zstd, ...) are left out. The
-// payload of a truncated response is decoded as far as it goes. A refetch
-// of a URL replaces its own file.
+// Store writes the decoded payload of a 2xx response to its mirror file:
+// at its Path, unless another URL needs that name, in which case one of
+// the two takes a variant, the same whatever order they come in ("/a"
+// beside "/a/b" is "a@f", "/d/" beside "/d/index.html" is
+// "d/index@d.html"). Bodies with a coding it cannot undo (zstd, ...) are
+// left out. The payload of a truncated response is decoded as far as it
+// goes. A refetch of a URL replaces its own file.
 func (m *Mirror) Store(resp archive.MirrorResponse) error {
 	u, err := url.Parse(resp.URL)
 	if err != nil {
@@ -133,14 +156,15 @@ func (m *Mirror) Store(resp archive.MirrorResponse) error {
 	key := mirrorKey(u)
 	if old, ok := m.files[key]; ok {
 		p = old.path // a refetch replaces its own file only
-	} else if p, err = m.makeRoom(p); err != nil {
+	} else if p, err = m.place(p, isDirPage(u)); err != nil {
 		return err
 	}
 	if err := m.writeFile(p, body); err != nil {
 		return fmt.Errorf("mirror: %s: %w", resp.URL, err)
 	}
 	mt := mediaType(resp.ContentType)
-	m.register(u, key, &mirrorFile{path: p, html: isHTML(mt), css: isStyleSheet(mt, u), contentType: resp.ContentType})
+	m.register(u, key, &mirrorFile{path: p, html: isHTML(mt), css: isStyleSheet(mt, u), dirPage: isDirPage(u),
+		contentType: resp.ContentType})
 	return nil
 }
 

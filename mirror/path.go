@@ -15,51 +15,39 @@ const (
 	maxRelPath   = 2000 // bytes below the host directory (PATH_MAX is 4096)
 )
 
-// Path returns the file that mirrors u under root:
-// root/<host>[_<port>][@<scheme>]/<path segments>/<name>. The mapping is
-// made safe and one-to-one: two URLs share a file only if they are equal
-// after the normalisations of RFC 3986 section 6.2.2.1 (case of the scheme,
-// of the host and of percent-encodings' hex digits) and 6.2.2.2
-// (percent-encoded unreserved characters decoded).
+// Path returns the name the mirror gives u under root:
+// root/<host>[_<port>][@<scheme>]/<path>, where <path> is the URL's own
+// path, decoded as a web server decodes a request for it, wherever that
+// is a safe file name (see fileName and dirName). So a static file server
+// given root/<host> as its document root serves each mirrored URL at its
+// own path, and a link rewritten to the file leads a browser there.
 //
 //   - The host directory is the lower-cased host (bytes outside [a-z0-9.-]
-//     and a leading '.' or '-' written %XX), then "_<port>" when the URL names a port (":80" too),
-//     "@u<hash>" when it has user information, and "@<scheme>" for every
-//     scheme but http. So http://example.com/ is stored in "example.com",
-//     https://example.com/ in "example.com@https" and
-//     https://example.com:8443/ in "example.com_8443@https": an http host
-//     directory never holds '@', so it is never an https one.
-//   - Each path segment is read as RFC 3986 writes it: a literal byte is
-//     kept if it is in [A-Za-z0-9-_.~+,=] and else written %XX (so "/",
-//     "\", ":", NUL, controls and non-ASCII bytes can neither split nor
-//     escape a name); a percent-encoded byte is written %XX too, except
-//     that an encoded unreserved character is decoded ("%7e" is "~") and an
-//     encoded character that the URL could also have written literally (the
-//     sub-delims !$&'()*+,;= and :@[]) is written %%XX. So "a+b" is "a+b"
-//     and "a%2Bb" is "a%%2Bb", "s;p" is "s%3Bp" and "s%3Bp" is "s%%3Bp",
-//     "a%2Fb" is "a%2Fb". A segment made only of dots ("..", "%2e%2e")
-//     becomes "%2E%2E": names never mean "." or "..". A segment's leading
-//     '.' or '-' is written %2E or %2D ("/.htaccess" is "%2Ehtaccess",
-//     "/-rf" is "%2Drf"), so no name is a hidden file, a live web server
-//     file such as ".htaccess" or an option to a shell command. The escape
-//     reads back as the byte it encodes, as every other %XX does, and a
-//     literal '%' in a URL is itself written %25, so no other URL has
-//     the name.
-//   - '@' never survives that escaping, so names carry tags after '@' that
-//     no URL segment can produce: "@c<hash>" when a segment holds
-//     upper-case letters (distinct files on case-insensitive file systems),
-//     "@q<hash>" for a query string (even an empty one: "/x?"), "@h<hash>"
-//     for a name cut to maxComponent bytes, "@e" for an empty segment
-//     ("a//b"), "@l" for a literal "index.html"; tags go before a short
-//     extension ("page@q<hash>.html"). The mirror itself adds "@f" (a file
-//     moved aside for a directory of its name) and keeps its temporary
-//     files in root/@tmp, which no host directory can be.
-//   - A path ending in "/" (or empty) is stored as "index.html" in the
-//     directory; a path longer than maxRelPath bytes is stored as
-//     "@long/<hash of path and query>".
+//     and a leading '.' or '-' written %XX), then "_<port>" when the URL
+//     names a port (":80" too), "@u<hash>" when it has user information,
+//     and "@<scheme>" for every scheme but http. So http://example.com/ is
+//     stored in "example.com", https://example.com/ in "example.com@https"
+//     and https://example.com:8443/ in "example.com_8443@https": an http
+//     host directory never holds '@', so it is never an https one.
+//   - A path ending in "/" (or empty) names the file "index.html" in its
+//     directory, as with wget; the path "/dir/index.html" names the same
+//     file, and Mirror.Store leaves it to that URL.
+//   - A query is kept after a '?', as wget keeps it, and the extension of
+//     the path is repeated after it, as wget --adjust-extension (-E) does
+//     for pages and style sheets: "/_static/pydoctheme.css?2022.1" is
+//     "_static/pydoctheme.css?2022.1.css", which a static server and a
+//     browser reading file:// type by its extension, as text/css.
+//   - A path longer than maxRelPath bytes is stored as "@long/<hash of
+//     path and query>", a name longer than maxComponent bytes is cut and
+//     ends "@h<hash>", an empty segment ("a//b") is the directory "@e".
 //
-// It fails for URLs that are not absolute or have no host. The result is
-// always inside root.
+// Two URLs get one name only if RFC 3986 section 6.2.2.1 (case of the
+// scheme, of the host and of percent-encodings' hex digits) and 6.2.2.2
+// (percent-encoded unreserved characters decoded) make them equal, or if
+// one is the directory URL "/dir/" and the other "/dir/index.html"; the
+// names are case-sensitive, as the file systems the mirror is made for
+// (POSIX ones) are. It fails for URLs that are not absolute or have no
+// host. The result is always inside root.
 func Path(root string, u *url.URL) (string, error) {
 	if u == nil || u.Scheme == "" || u.Host == "" || u.Opaque != "" {
 		return "", fmt.Errorf("mirror: path: url %v is not absolute with a host", u)
@@ -77,19 +65,29 @@ func Path(root string, u *url.URL) (string, error) {
 	total := 0
 	query := rawQuery(u)
 	for i, seg := range segs {
-		final := i == len(segs)-1
-		names[i] = segmentName(seg, final, query)
+		if i < len(segs)-1 {
+			names[i] = dirName(seg)
+		} else {
+			names[i] = fileName(seg, query)
+		}
 		total += len(names[i]) + 1
 	}
 	if total > maxRelPath {
 		sum := sha256.Sum256([]byte(canon + query))
-		names = []string{"@long", hex.EncodeToString(sum[:16])}
+		names = []string{longDir, hex.EncodeToString(sum[:16])}
 	}
 	p := filepath.Join(append([]string{root, host}, names...)...)
 	if err := checkInside(root, p); err != nil {
 		return "", err
 	}
 	return p, nil
+}
+
+// isDirPage reports whether u names a directory ("/dir/", or the empty
+// path): its file is "index.html" in that directory.
+func isDirPage(u *url.URL) bool {
+	p := u.EscapedPath()
+	return p == "" || strings.HasSuffix(p, "/")
 }
 
 // rawQuery is u's query with its "?", or "" when u has none ("/x?" has
@@ -184,59 +182,9 @@ func isSegmentLiteral(c byte) bool {
 	return strings.IndexByte("!$&'()*+,;=:@[]", c) >= 0
 }
 
-// segmentName maps one canonical path segment to a file or directory name;
-// query is the URL's query with its "?" ("" for none).
-func segmentName(seg string, final bool, query string) string {
-	name, upper := escapeSegment(seg)
-	var tags string
-	switch {
-	case final && seg == "":
-		name = "index.html"
-	case seg == "":
-		name = "@e"
-	case final && strings.EqualFold(name, "index.html"):
-		tags += "@l"
-	}
-	if upper {
-		tags += "@c" + shortHash(name)
-	}
-	if final && query != "" {
-		tags += "@q" + shortHash(query[1:])
-	}
-	return capName(withTags(name, tags))
-}
-
-// escapeSegment writes a canonical segment as a name (see Path) and
-// reports whether the name holds upper-case letters outside its escapes.
-func escapeSegment(seg string) (name string, upper bool) {
-	dotsOnly := strings.Trim(seg, ".") == ""
-	var b strings.Builder
-	b.Grow(len(seg))
-	for i := 0; i < len(seg); i++ {
-		c := seg[i]
-		if c == '%' {
-			if v, ok := unhex2(seg, i+1); ok {
-				if isSegmentLiteral(v) {
-					b.WriteByte('%')
-				}
-				writePercent(&b, v)
-				i += 2
-				continue
-			}
-		}
-		if isNameByte(c) && !(dotsOnly && c == '.') && (i > 0 || !isLeadEscaped(c)) {
-			upper = upper || c >= 'A' && c <= 'Z'
-			b.WriteByte(c)
-		} else {
-			writePercent(&b, c)
-		}
-	}
-	return b.String(), upper
-}
-
-// escapeName percent-encodes every byte outside [A-Za-z0-9-_.~+,=] and a
-// leading '.' or '-'; a name of dots only has its dots escaped too, so it
-// never means "." or "..".
+// escapeName percent-encodes every byte of a host directory's port or
+// scheme outside [A-Za-z0-9-_.~+,=] and a leading '.' or '-'; a name of
+// dots only has its dots escaped too, so it never means "." or "..".
 func escapeName(s string) string {
 	dotsOnly := strings.Trim(s, ".") == ""
 	var b strings.Builder
@@ -256,57 +204,8 @@ func escapeName(s string) string {
 // web server) and a leading '-' a name a shell command reads as an option.
 func isLeadEscaped(c byte) bool { return c == '.' || c == '-' }
 
-// isNameByte reports whether c may appear unescaped in a mirror name.
+// isNameByte reports whether c may appear unescaped in a host
+// directory's name.
 func isNameByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("-_.~+,=", c) >= 0
-}
-
-// splitExt splits "name.ext" when ext is 1-10 letters or digits.
-func splitExt(name string) (stem, ext string) {
-	i := strings.LastIndexByte(name, '.')
-	if i <= 0 || len(name)-i-1 == 0 || len(name)-i-1 > 10 {
-		return name, ""
-	}
-	for _, c := range []byte(name[i+1:]) {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
-			return name, ""
-		}
-	}
-	return name[:i], name[i:]
-}
-
-// withTags inserts tags before the name's extension.
-func withTags(name, tags string) string {
-	if tags == "" {
-		return name
-	}
-	stem, ext := splitExt(name)
-	return stem + tags + ext
-}
-
-// capName cuts a name longer than maxComponent bytes, keeping its
-// extension and adding "@h" and a hash of the whole name.
-func capName(name string) string {
-	if len(name) <= maxComponent {
-		return name
-	}
-	stem, ext := splitExt(name)
-	if len(ext) > 12 {
-		ext = ""
-	}
-	keep := maxComponent - len(ext) - 2 - 24
-	cut := stem[:keep]
-	if i := strings.LastIndexByte(cut, '%'); i >= 0 && i > len(cut)-3 {
-		// do not split a %XX or %%XX escape
-		cut = strings.TrimSuffix(cut[:i], "%")
-	}
-	sum := sha256.Sum256([]byte(name))
-	return cut + "@h" + hex.EncodeToString(sum[:12]) + ext
-}
-
-// shortHash is 12 hex digits of SHA-256: distinct names for distinct inputs
-// with overwhelming probability.
-func shortHash(s string) string {
-	sum := sha256.Sum256([]byte(s))
-	return hex.EncodeToString(sum[:6])
 }
