@@ -4,6 +4,7 @@ go 1.26.8
 
 require (
 	github.com/gocolly/colly/v2 v2.3.0
+	github.com/jimsmart/grobotstxt v1.0.3
 	github.com/klauspost/compress v1.20.3
 	github.com/spf13/cobra v1.10.2
 	github.com/spf13/pflag v1.0.10
