@@ -266,7 +266,7 @@ func matcherBytes(m *matcher, t *texts) int {
 	// what their segments and failure tables were sized by (placeWild).
 	// The Verdicts' strings and the segments are parts of the body or of
 	// t's arena.
-	lits, segs, fails := len(m.labels)+8, 0, 0
+	lits, segs, fails := len(m.labels), 0, 0
 	for j := range m.wild {
 		i := maxRule - int32(m.wild[j].key&maxRule)
 		p := t.str(t.rules[i].pattern)

@@ -182,8 +182,7 @@ func (m *matcher) noRule() int64 {
 // end at the same place. Wildcard rules need the whole path: before trying
 // them walk checks that t is normal.
 func (m *matcher) walk(t string, normal bool, steps *int) (int32, bool) {
-	var pad [8]byte // short paths are walked from a copy that peek may read whole
-	w := walker{u: padded(&pad, t), key: m.noRule()}
+	w := walker{u: t, key: m.noRule()}
 	var set uint64
 	haveSet := false
 	for {
@@ -197,7 +196,7 @@ func (m *matcher) walk(t string, normal bool, steps *int) (int32, bool) {
 					*steps += w.d
 					return -1, false
 				}
-				w.u, normal, set, haveSet = padded(&pad, t[:end]), true, s, true
+				w.u, normal, set, haveSet = t[:end], true, s, true
 			} else if !haveSet {
 				set, haveSet = octetSet(0, w.u), true
 			}
@@ -229,17 +228,6 @@ const maxRule = 1<<31 - 1
 // the rule with the greatest key decides.
 func ruleKey(prio, a int, i int32) int64 {
 	return int64(prio<<1|a)<<31 | int64(maxRule-i)
-}
-
-// padded returns s, or for s shorter than eight octets a copy of s in pad,
-// followed by zeros.
-func padded(pad *[8]byte, s string) string {
-	if len(s) >= 8 {
-		return s
-	}
-	*pad = [8]byte{}
-	copy(pad[:], s)
-	return unsafe.String(&pad[0], len(s))
 }
 
 // walker is the state of a walk down the tree.
@@ -344,31 +332,35 @@ func (m *matcher) child(nd *node, fl uint32, b byte) int32 {
 
 // sameRest reports whether u[e:e+r] and m.labels[o:o+r] are equal; u
 // has those octets and r > 0. It compares eight octets at a time; labels
-// is followed by eight zeros, so that the last word can be read whole.
+// ends with eight zeros, so that its last word can be read whole.
 func (m *matcher) sameRest(u string, e, r, o int) bool {
-	p, q := unsafe.Pointer(unsafe.StringData(u)), unsafe.Pointer(unsafe.StringData(m.labels))
 	for ; r > 8; e, o, r = e+8, o+8, r-8 {
-		if loadAt(p, e) != loadAt(q, o) {
+		if load64(u[e:]) != load64(m.labels[o:]) {
 			return false
 		}
 	}
-	return (peek(u, e)^loadAt(q, o))&(^uint64(0)>>((64-8*r)&63)) == 0
+	return (peek(u, e)^load64(m.labels[o:]))&(^uint64(0)>>((64-8*r)&63)) == 0
 }
 
 // peek returns the octets of u from d on, up to eight, as one word,
-// zero-padded. A path shorter than eight octets must lie in a buffer of at
-// least eight (see walk).
+// zero-padded.
 func peek(u string, d int) uint64 {
-	p := unsafe.Pointer(unsafe.StringData(u))
-	if r := len(u) - d; r < 8 && len(u) >= 8 {
-		return loadAt(p, len(u)-8) >> ((64 - 8*r) & 63)
+	if len(u) < 8 {
+		return peekShort(u[d:])
 	}
-	return loadAt(p, d)
+	// The last eight octets, shifted, when fewer are left.
+	e := min(d, len(u)-8)
+	return load64(u[e:]) >> (8 * (d - e) & 63)
 }
 
-// loadAt returns the eight octets at p+i as one word.
-func loadAt(p unsafe.Pointer, i int) uint64 {
-	return binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(p, i))[:])
+// peekShort is peek for a path shorter than eight octets: s is what is
+// left of it.
+func peekShort(s string) uint64 {
+	var x uint64
+	for i := len(s) - 1; i >= 0; i-- {
+		x = x<<8 | uint64(s[i])
+	}
+	return x
 }
 
 // sameEnd reports whether a walk of the path t as written, which matched
@@ -430,15 +422,16 @@ func commonPrefix(a, b string) int {
 }
 
 // load64 returns the first eight octets of s, which must have that many,
-// as one word.
+// as one word. The conversion copies nothing: the compiler reads the
+// string's octets in place, with one load.
 func load64(s string) uint64 {
-	return binary.LittleEndian.Uint64((*[8]byte)(unsafe.Pointer(unsafe.StringData(s)))[:])
+	return binary.LittleEndian.Uint64([]byte(s[:8]))
 }
 
 // load32 returns the first four octets of s, which must have that many,
 // as one word.
 func load32(s string) uint32 {
-	return binary.LittleEndian.Uint32((*[4]byte)(unsafe.Pointer(unsafe.StringData(s)))[:])
+	return binary.LittleEndian.Uint32([]byte(s[:4]))
 }
 
 // decideSlow decides a path that needs rewriting into normal form, using
