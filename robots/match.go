@@ -6,7 +6,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"unsafe"
 )
 
 // rule is one Allow or Disallow line of a group. It holds no pointers, so
@@ -182,7 +181,8 @@ func (m *matcher) noRule() int64 {
 // end at the same place. Wildcard rules need the whole path: before trying
 // them walk checks that t is normal.
 func (m *matcher) walk(t string, normal bool, steps *int) (int32, bool) {
-	w := walker{u: t, key: m.noRule()}
+	var pad [8]byte // short paths are walked from a copy that peek may read whole
+	w := walker{u: padded(&pad, t), key: m.noRule()}
 	var set uint64
 	haveSet := false
 	for {
@@ -196,7 +196,7 @@ func (m *matcher) walk(t string, normal bool, steps *int) (int32, bool) {
 					*steps += w.d
 					return -1, false
 				}
-				w.u, normal, set, haveSet = t[:end], true, s, true
+				w.u, normal, set, haveSet = padded(&pad, t[:end]), true, s, true
 			} else if !haveSet {
 				set, haveSet = octetSet(0, w.u), true
 			}
@@ -335,32 +335,11 @@ func (m *matcher) child(nd *node, fl uint32, b byte) int32 {
 // ends with eight zeros, so that its last word can be read whole.
 func (m *matcher) sameRest(u string, e, r, o int) bool {
 	for ; r > 8; e, o, r = e+8, o+8, r-8 {
-		if load64(u[e:]) != load64(m.labels[o:]) {
+		if wordAt(u, e) != wordAt(m.labels, o) {
 			return false
 		}
 	}
-	return (peek(u, e)^load64(m.labels[o:]))&(^uint64(0)>>((64-8*r)&63)) == 0
-}
-
-// peek returns the octets of u from d on, up to eight, as one word,
-// zero-padded.
-func peek(u string, d int) uint64 {
-	if len(u) < 8 {
-		return peekShort(u[d:])
-	}
-	// The last eight octets, shifted, when fewer are left.
-	e := min(d, len(u)-8)
-	return load64(u[e:]) >> (8 * (d - e) & 63)
-}
-
-// peekShort is peek for a path shorter than eight octets: s is what is
-// left of it.
-func peekShort(s string) uint64 {
-	var x uint64
-	for i := len(s) - 1; i >= 0; i-- {
-		x = x<<8 | uint64(s[i])
-	}
-	return x
+	return (peek(u, e)^wordAt(m.labels, o))&(^uint64(0)>>((64-8*r)&63)) == 0
 }
 
 // sameEnd reports whether a walk of the path t as written, which matched
@@ -447,5 +426,5 @@ func (g *Group) decideSlow(path string, slash bool) (int, Reason) {
 	b = appendNormal(b, path, false)
 	var steps int
 	// The string is only read while deciding and never retained.
-	return g.decide(unsafe.String(unsafe.SliceData(b), len(b)), &steps)
+	return g.decide(bytesView(b), &steps)
 }

@@ -126,7 +126,7 @@ func parse(body []byte, limit int, fast bool) *Robots {
 		body, r.truncated = cut[:end], true
 		r.warnings = append(r.warnings, Warning{Message: fmt.Sprintf("robots.txt is longer than %s: parsed up to the last whole line within the limit", sizeWords(limit))})
 	}
-	src := unsafe.String(unsafe.SliceData(body), len(body)) // see Parse: body is ours now
+	src := bytesView(body) // see Parse: body is ours now
 	r.body = src
 	// Real files have a group per 300 octets or more: a first guess at the
 	// number of groups for the slices that grow with them.

@@ -5,7 +5,8 @@ package robots
 // check, a file of pure prefix rules asked about a path, costs one call.
 // It returns what walk returns.
 func (m *matcher) quick(t string) (int32, bool) {
-	u := t
+	var pad [8]byte // short paths are walked from a copy that peek may read whole
+	u := padded(&pad, t)
 	n, d, key := int32(0), 0, m.noRule()
 	part, leaf, seen := int32(-1), false, uint32(0) // seen: the flags of the nodes passed
 	nodes := m.nodes
@@ -36,7 +37,7 @@ walk:
 						switch {
 						case len(u)-e < r:
 						case r <= 8:
-							x := peek(u, e) ^ load64(m.labels[s.restOff:])
+							x := peek(u, e) ^ wordAt(m.labels, int(s.restOff))
 							same = x&(^uint64(0)>>((64-8*r)&63)) == 0
 						default:
 							same = m.sameRest(u, e, r, int(s.restOff))
