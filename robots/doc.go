@@ -108,12 +108,11 @@
 // same agent for every URL, and then Robots.Allowed costs one string
 // comparison more than Group.Allowed.
 //
-// Parse reads the common line shapes in one pass over their octets:
-// "Allow:"/"Disallow:" at the start of a line with a pattern already in
-// normal form (checked in the same pass that finds its end), "Key: value
-// # comment" with a correctly spelt key, blank and comment lines. Any
-// other line takes the general path; FuzzFastLines checks that both give
-// the same result.
+// Parse reads each line once, in one reader: a line whose key ends at a
+// ':' is read key first, and an Allow, Disallow or extension line inside
+// a group ends there, its value read when the group is first used; the
+// value, the comment and the warnings are read only where they are
+// needed.
 //
 // Product tokens are [a-zA-Z_-] only (RFC 9309 2.2.1), so any other octet
 // ends them, on both sides: "User-agent: MJ12bot" is read as the token

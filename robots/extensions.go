@@ -21,7 +21,8 @@ const (
 )
 
 // extension reads a per-group extension directive into p.cur.
-func (p *parser) extension(d directive, s, val string, n int) {
+func (p *parser) extension(d directive, sf, vf field, n int) {
+	s, val := sf.s, vf.s
 	g := p.cur
 	if g.ext == nil {
 		g.ext = &pacing{}
@@ -34,7 +35,7 @@ func (p *parser) extension(d directive, s, val string, n int) {
 			p.warn(g, n, s, msg)
 		}
 		if !x.hasDelay || delay > x.delay {
-			x.delay, x.hasDelay, x.delayAt, x.delayTxt = delay, true, int32(n), p.spanOf(s)
+			x.delay, x.hasDelay, x.delayAt, x.delayTxt = delay, true, int32(n), sf.span()
 		}
 	case dRequestRate:
 		rate, msgs := parseRate(val)
@@ -95,7 +96,7 @@ func (p *parser) extension(d directive, s, val string, n int) {
 		}
 		x.hasVer = true
 		if val != "" {
-			x.version = p.spanOf(val)
+			x.version = vf.span()
 		}
 		if val != "1.0" && val != "2.0" && val != "1.0.0" && val != "2.0.0" {
 			p.warn(g, n, s, "unknown Robot-version; rules are read per RFC 9309 anyway")

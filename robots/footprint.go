@@ -99,29 +99,11 @@ func (r *Robots) Footprint() int {
 	return n
 }
 
-// indexBytes is the memory of r's agent index: its merged groups' list
-// and the one allocation its slots share with the token ends and the
-// lower-cased tokens (see parser.finish).
+// indexBytes is the memory of r's agent index: its slots, its merged
+// groups' list and its lower-cased tokens, one allocation.
 func (r *Robots) indexBytes() int {
 	x := &r.index
-	n := cap(x.merged) * sizePointer
-	nslots := len(x.slots)
-	if nslots == 0 {
-		return n
-	}
-	// The agents the allocation was sized for are those before merging:
-	// the token ends (four octets each) lie between the slots and the
-	// keys. Without keys no group was merged, so all agents are those.
-	agents := r.txt.agents
-	if len(x.keys) > 0 {
-		off := int(uintptr(unsafe.Pointer(unsafe.StringData(x.keys))) - uintptr(unsafe.Pointer(unsafe.SliceData(x.slots))))
-		agents = agents[:min(max((off-nslots*sizeSlot)/4, 0), len(agents))]
-	}
-	size := 0
-	for _, s := range agents {
-		size += int(s.n)
-	}
-	return n + (nslots+(4*len(agents)+size+sizeSlot-1)/sizeSlot)*sizeSlot
+	return cap(x.merged)*sizePointer + cap(x.slots)*sizeSlot + len(x.keys)
 }
 
 // warningBytes is the memory of r's warnings: the list, and the messages
