@@ -4,6 +4,12 @@ package robots
 // requested, with the walk's state in local variables: the commonest
 // check, a file of pure prefix rules asked about a path, costs one call.
 // It returns what walk returns.
+//
+// It is one function on purpose, the walk and the end check written out:
+// with the comparison of a jump's landing label and the end check as
+// methods of their own, BenchmarkCheck/wiki took 33.2-34.4 ns against
+// 31.5-31.8 ns (best of 8 and 10 interleaved runs), temoto's 635-670 ns:
+// under the 20x this package keeps (19x against 20.4x).
 func (m *matcher) quick(t string) (int32, bool) {
 	var pad [8]byte // short paths are walked from a copy that peek may read whole
 	u := padded(&pad, t)
