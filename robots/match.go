@@ -407,12 +407,6 @@ func load64(s string) uint64 {
 	return binary.LittleEndian.Uint64([]byte(s[:8]))
 }
 
-// load32 returns the first four octets of s, which must have that many,
-// as one word.
-func load32(s string) uint32 {
-	return binary.LittleEndian.Uint32([]byte(s[:4]))
-}
-
 // decideSlow decides a path that needs rewriting into normal form, using
 // a stack buffer for paths of ordinary length.
 //

@@ -11,13 +11,15 @@ import (
 //
 // The check path (BenchmarkCheck, one Robots.Group and Group.Allowed, the
 // ratio to temoto's TestAgent that this package promises to keep at 20x
-// or more): the wiki-like file's check is the tightest, at about 20x. On
-// the development machine, best of 12 interleaved runs, it took 31.9 ns
-// with the unchecked reads below and 34.2 ns with bounds-checked reads
-// (peek and wordAt through load64, paths shorter than eight octets read
-// octet by octet), temoto 626-663 ns: 20x against 19x. Remembering the
-// last agent by its octets instead of its address (lastAgent) cost
-// another 2.1 ns (36.3 ns, 18x).
+// or more, with no allocation): the wiki-like file's check is the
+// tightest, at about 20x. On the 2-core development machine, best of 12
+// runs of BenchmarkCheck/wiki alternating the builds, it took 31.9 ns with
+// the unchecked reads below and 34.2 ns with bounds-checked reads (peek
+// and wordAt through load64, paths shorter than eight octets read octet
+// by octet; under callgrind 469 instructions a check against 329), while
+// temoto's took 626-663 ns: 20x against 19x. Remembering the last agent
+// by a copy of its octets, in atomic words, instead of by its address
+// (lastAgent) cost another 2.1 ns (36.3 ns, 18x; 618 instructions).
 //
 // The zero-copy views (bytesView) are behaviour, not speed: Parse keeps
 // the caller's buffer, which Body returns (TestParse_KeepsBody), and
