@@ -5,6 +5,7 @@ go 1.26.8
 require (
 	github.com/andybalholm/brotli v1.2.8
 	github.com/gocolly/colly/v2 v2.3.0
+	github.com/jimsmart/grobotstxt v1.0.3
 	github.com/klauspost/compress v1.20.3
 	github.com/nlnwa/gowarc/v3 v3.1.0
 	github.com/spf13/cobra v1.10.2

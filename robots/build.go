@@ -1,23 +1,19 @@
 package robots
 
 import (
-	"bytes"
-	"encoding/binary"
-	"math/bits"
 	"slices"
 	"strings"
-	"unsafe"
 )
 
 // builder holds the state of newMatcher: the rules' literal prefixes (the
-// parts before the first '*') back to back in lits, lit i being
-// lits[off[i]:off[i+1]], and the radix tree over them, built by inserting
+// parts before the first '*') back to back in lits, then eight zeros, lit
+// i being lits[off[i]:off[i+1]], and the radix tree over them, built by inserting
 // the literals one by one. Nothing in it holds a pointer but the strings
 // it reads, so building costs the garbage collector nothing.
 type builder struct {
 	rules []rule
 	t     *texts
-	lits  []byte
+	lits  string
 	off   []int32
 	nodes []bnode
 	wilds []wildAt // the rules with '*' or '$', in lists by the node where their literals end
@@ -51,16 +47,18 @@ func newMatcher(rules []rule, t *texts) *matcher {
 	for i := range rules {
 		size += int(rules[i].pattern.n)
 	}
-	b.lits = make([]byte, 0, size+8) // 8: see commonPrefixBytes
+	var lits strings.Builder
+	lits.Grow(size + 8)
 	for i := range rules {
 		p := t.str(rules[i].pattern)
 		if k := strings.IndexByte(p, '*'); k >= 0 {
 			p = p[:k]
 		}
-		b.lits = append(b.lits, p...)
-		b.off[i+1] = int32(len(b.lits))
+		lits.WriteString(p)
+		b.off[i+1] = int32(lits.Len())
 	}
-	b.lits = append(b.lits, 0, 0, 0, 0, 0, 0, 0, 0)[:len(b.lits)]
+	lits.WriteString("\x00\x00\x00\x00\x00\x00\x00\x00") // see sameRest
+	b.lits = lits.String()
 	b.nodes = make([]bnode, 1, 2*len(rules)+1)
 	b.nodes[0] = bnode{first: -1, next: -1, simple: -1, wild: -1}
 	b.path = make([]step, 1, 16)
@@ -85,7 +83,7 @@ func (m *matcher) hotCopy(v []Verdict) *matcher {
 }
 
 // lit returns the literal of rule i.
-func (b *builder) lit(i int32) []byte { return b.lits[b.off[i]:b.off[i+1]] }
+func (b *builder) lit(i int32) string { return b.lits[b.off[i]:b.off[i+1]] }
 
 // add appends x to the tree and returns its number.
 func (b *builder) add(x bnode) int32 {
@@ -102,7 +100,7 @@ func (b *builder) insert(i int32) {
 	lit := b.lit(i)
 	hint := int32(-1) // a child of the start node, on the last literal's path
 	if i > 0 {
-		l := int32(commonPrefixBytes(b.lit(i-1), lit))
+		l := int32(commonPrefix(b.lit(i-1), lit))
 		last := len(b.path)
 		for b.path[len(b.path)-1].depth > l {
 			b.path = b.path[:len(b.path)-1]
@@ -143,7 +141,7 @@ func (b *builder) insert(i int32) {
 		}
 		hint = -1
 		cn := b.nodes[c]
-		k := int32(commonPrefixBytes(b.lit(cn.src)[d:cn.depth], lit[d:]))
+		k := int32(commonPrefix(b.lit(cn.src)[d:cn.depth], lit[d:]))
 		if d+k < cn.depth {
 			// The literal leaves c's label: split it, c keeping the
 			// upper part and its place among its siblings.
@@ -183,7 +181,7 @@ func (b *builder) layout(m *matcher) []int32 {
 		}
 	}
 	m.wide = make([]wideKids, 0, wide)
-	pct := bytes.IndexByte(b.lits, '%') >= 0
+	pct := strings.IndexByte(b.lits, '%') >= 0
 	m.pct = pct
 	for q := 0; q < len(order); q++ {
 		bn := &b.nodes[order[q]]
@@ -206,12 +204,12 @@ func (b *builder) layout(m *matcher) []int32 {
 			order = append(order, c)
 			// The child's label.
 			from, to := b.off[cb.src]+bn.depth, b.off[cb.src]+cb.depth
-			lab := b.lits[from : to : len(b.lits)+8]
+			lab := b.lits[from:to]
 			cd.labOff = from
 			cd.lab |= uint32(len(lab))
 			cd.shift = uint8(64 - 8*min(len(lab), 8))
-			cd.head = binary.LittleEndian.Uint64(lab[:8]) & (^uint64(0) >> cd.shift)
-			if pct && !escapesKept(unsafe.String(unsafe.SliceData(lab), len(lab)), bytes.IndexByte(lab, '%'), len(lab)) {
+			cd.head = load64(b.lits[from:]) & (^uint64(0) >> cd.shift)
+			if pct && !escapesKept(lab, strings.IndexByte(lab, '%'), len(lab)) {
 				cd.lab |= nodePct << labBits // see sameEscapes
 			}
 			// Its first octet, among its siblings'.
@@ -246,23 +244,8 @@ func (b *builder) layout(m *matcher) []int32 {
 			nd.lab |= nodeWide << labBits
 		}
 	}
-	// The labels are parts of the literals, which are followed by eight
-	// octets (see sameRest) and never change from here on.
-	m.labels = unsafe.String(unsafe.SliceData(b.lits), len(b.lits))
+	// The labels are parts of the literals, which end with eight zeros
+	// (see sameRest).
+	m.labels = b.lits
 	return order
-}
-
-// commonPrefixBytes is commonPrefix for parts of builder.lits, which is
-// followed by eight octets, so that their last word can be read whole.
-func commonPrefixBytes(a, b []byte) int {
-	n := min(len(a), len(b))
-	if n == 0 {
-		return 0
-	}
-	p, q := unsafe.Pointer(unsafe.SliceData(a)), unsafe.Pointer(unsafe.SliceData(b))
-	for l := 0; ; l += 8 {
-		if x := loadAt(p, l) ^ loadAt(q, l); x != 0 || l+8 >= n {
-			return min(n, l+bits.TrailingZeros64(x)/8)
-		}
-	}
 }

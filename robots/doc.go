@@ -6,17 +6,23 @@
 //
 // # Specifications followed
 //
-//   - RFC 9309, Robots Exclusion Protocol (the 2019 Internet-Draft text in
-//     /work/shared/spec/robots-exclusion-protocol-draft.md): groups, product
-//     token matching, merging of groups, longest match, percent-encoding
-//     normalisation, '*' and '$', the implicit /robots.txt allow, the 500 KiB
-//     parsing limit and the status-code policy (FromFetch, Classify).
-//   - "A Standard for Robot Exclusion" (Koster, 1994): the original format.
+//   - RFC 9309, the Robots Exclusion Protocol: groups and product-token
+//     matching, with groups naming one token merged (section 2.2.1); Allow
+//     and Disallow, longest match, percent-encoding normalisation and the
+//     implicit allow of /robots.txt (section 2.2.2); '*', '$' and '#'
+//     (section 2.2.3); the status-code policy, FromFetch and Classify
+//     (section 2.3.1: successful access, redirects, unavailable and
+//     unreachable status, parsing errors); caching (section 2.4); the
+//     parsing limit of at least 500 KiB (section 2.5).
+//   - "A Standard for Robot Exclusion" (Koster, 1994): the original format
+//     ("The Format").
 //   - "A Method for Web Robots Control" (Koster, 1996 Internet-Draft): its
-//     %xx matching table, which RFC 9309 keeps.
-//   - "An Extended Standard for Robot Exclusion" (Conner, 1996): Request-rate,
-//     Visit-time, Comment and Robot-version, parsed per group and exposed as
-//     typed values (Group.RequestRates, Group.VisitTimes, Group.Comments,
+//     %xx matching table (section 3.2.2, "The Allow and Disallow lines"),
+//     which RFC 9309 keeps.
+//   - The 1996 extended standard, "An Extended Standard for Robot
+//     Exclusion" (Conner, 1996): its Request-rate, Visit-time, Comment and
+//     Robot-version directives, parsed per group and exposed as typed
+//     values (Group.RequestRates, Group.VisitTimes, Group.Comments,
 //     Group.RobotVersion, Group.Pace, Group.VisitAllowed, Group.NextVisit).
 //   - Common extensions: Crawl-delay (fractional seconds) and the file-wide
 //     Sitemap.
@@ -108,12 +114,11 @@
 // same agent for every URL, and then Robots.Allowed costs one string
 // comparison more than Group.Allowed.
 //
-// Parse reads the common line shapes in one pass over their octets:
-// "Allow:"/"Disallow:" at the start of a line with a pattern already in
-// normal form (checked in the same pass that finds its end), "Key: value
-// # comment" with a correctly spelt key, blank and comment lines. Any
-// other line takes the general path; FuzzFastLines checks that both give
-// the same result.
+// Parse reads each line once, in one reader: a line whose key ends at a
+// ':' is read key first, and an Allow, Disallow or extension line inside
+// a group ends there, its value read when the group is first used; the
+// value, the comment and the warnings are read only where they are
+// needed.
 //
 // Product tokens are [a-zA-Z_-] only (RFC 9309 2.2.1), so any other octet
 // ends them, on both sides: "User-agent: MJ12bot" is read as the token

@@ -20,8 +20,9 @@ const (
 	MaxDelay = 24 * time.Hour
 )
 
-// extension reads a per-group extension directive into p.cur.
-func (p *parser) extension(d directive, s, val string, n int) {
+// extension reads a per-group extension directive into p.cur: the line
+// s, its value val.
+func (p *parser) extension(d directive, s, val field, n int) {
 	g := p.cur
 	if g.ext == nil {
 		g.ext = &pacing{}
@@ -29,77 +30,94 @@ func (p *parser) extension(d directive, s, val string, n int) {
 	x := g.ext
 	switch d {
 	case dCrawlDelay:
-		delay, msg := parseDelay(val)
+		delay, msg := parseDelay(val.s)
 		if msg != "" {
-			p.warn(g, n, s, msg)
+			p.warn(g, n, s.s, msg)
 		}
 		if !x.hasDelay || delay > x.delay {
-			x.delay, x.hasDelay, x.delayAt, x.delayTxt = delay, true, int32(n), p.spanOf(s)
+			x.delay, x.hasDelay, x.delayAt, x.delayTxt = delay, true, int32(n), s.span()
 		}
 	case dRequestRate:
-		rate, msgs := parseRate(val)
-		for _, m := range msgs {
-			p.warn(g, n, s, m)
-		}
-		rate.Line, rate.Text = n, quoteLine(s)
-		l := x.list()
-		if l.rates == nil {
-			l.rates = make([]RequestRate, 0, 4) // files with rates tend to have several
-		}
-		l.rates = append(l.rates, rate)
+		p.requestRate(x, s.s, val.s, n)
 	case dVisitTime:
-		var buf [4]Window
-		ws, zone, ok := appendWindows(buf[:0], val)
-		if !ok || len(ws) == 0 {
-			p.warn(g, n, s, "Visit-time is not \"HHMM-HHMM\" or \"HHMM HHMM\" (UTC); ignored")
-			return
-		}
-		switch {
-		case zone.other != "":
-			// Cautious: the first window, read as written in the UTC the
-			// 1996 extended standard prescribes, rather than no window at
-			// all; a later one may be what the word excludes ("0100-0200
-			// except 1300-1400") or narrows ("Mon-Fri").
-			ws = ws[:1]
-			p.warn(g, n, s, fmt.Sprintf("Visit-time: %q is a word this crawler does not read (it reads UTC, GMT, Z or a numeric offset); only the line's first window is kept, read as UTC as the 1996 extended standard defines it: %s",
-				zone.other, windowSpans(ws)))
-		case zone.hasOffset && zone.offset != 0:
-			p.warn(g, n, s, zone.offsetNote("Visit-time", ws))
-		}
-		l := x.list()
-		if room := MaxVisitWindows - len(l.visits); len(ws) > room {
-			// Fewer windows only ever mean fewer visits; and the windows
-			// are kept with the host's record in the crawler's frontier.
-			p.warn(g, n, s, fmt.Sprintf("more than %d Visit-time windows in the group; the rest are ignored", MaxVisitWindows))
-			ws = ws[:max(room, 0)]
-		}
-		for i := range ws {
-			ws[i].Line = n
-		}
-		if len(ws) > 0 {
-			ws[0].Text = quoteLine(s) // once per line: see Window.Text
-		}
-		l.visits = append(l.visits, ws...)
+		p.visitTime(x, s.s, val.s, n)
 	case dComment:
-		if val != "" {
+		if val.s != "" {
 			l := x.list()
 			if l.comments == nil {
 				l.comments = make([]string, 0, 2)
 			}
-			l.comments = append(l.comments, val)
+			l.comments = append(l.comments, val.s)
 		}
 	case dRobotVersion:
-		if x.hasVer {
-			p.warn(g, n, s, "second Robot-version in the group; the first one is kept")
-			return
-		}
-		x.hasVer = true
-		if val != "" {
-			x.version = p.spanOf(val)
-		}
-		if val != "1.0" && val != "2.0" && val != "1.0.0" && val != "2.0.0" {
-			p.warn(g, n, s, "unknown Robot-version; rules are read per RFC 9309 anyway")
-		}
+		p.robotVersion(x, s.s, val, n)
+	}
+}
+
+// requestRate reads a Request-rate line s, whose value is val, into x.
+func (p *parser) requestRate(x *pacing, s, val string, n int) {
+	rate, msgs := parseRate(val)
+	for _, m := range msgs {
+		p.warn(p.cur, n, s, m)
+	}
+	rate.Line, rate.Text = n, quoteLine(s)
+	l := x.list()
+	if l.rates == nil {
+		l.rates = make([]RequestRate, 0, 4) // files with rates tend to have several
+	}
+	l.rates = append(l.rates, rate)
+}
+
+// visitTime reads a Visit-time line s, whose value is val, into x.
+func (p *parser) visitTime(x *pacing, s, val string, n int) {
+	g := p.cur
+	var buf [4]Window
+	ws, zone, ok := appendWindows(buf[:0], val)
+	if !ok || len(ws) == 0 {
+		p.warn(g, n, s, "Visit-time is not \"HHMM-HHMM\" or \"HHMM HHMM\" (UTC); ignored")
+		return
+	}
+	switch {
+	case zone.other != "":
+		// Cautious: the first window, read as written in the UTC the
+		// 1996 extended standard prescribes, rather than no window at
+		// all; a later one may be what the word excludes ("0100-0200
+		// except 1300-1400") or narrows ("Mon-Fri").
+		ws = ws[:1]
+		p.warn(g, n, s, fmt.Sprintf("Visit-time: %q is a word this crawler does not read (it reads UTC, GMT, Z or a numeric offset); only the line's first window is kept, read as UTC as the 1996 extended standard defines it: %s",
+			zone.other, windowSpans(ws)))
+	case zone.hasOffset && zone.offset != 0:
+		p.warn(g, n, s, zone.offsetNote("Visit-time", ws))
+	}
+	l := x.list()
+	if room := MaxVisitWindows - len(l.visits); len(ws) > room {
+		// Fewer windows only ever mean fewer visits; and the windows
+		// are kept with the host's record in the crawler's frontier.
+		p.warn(g, n, s, fmt.Sprintf("more than %d Visit-time windows in the group; the rest are ignored", MaxVisitWindows))
+		ws = ws[:max(room, 0)]
+	}
+	for i := range ws {
+		ws[i].Line = n
+	}
+	if len(ws) > 0 {
+		ws[0].Text = quoteLine(s) // once per line: see Window.Text
+	}
+	l.visits = append(l.visits, ws...)
+}
+
+// robotVersion reads a Robot-version line s, whose value is val, into x:
+// the group's first one counts.
+func (p *parser) robotVersion(x *pacing, s string, val field, n int) {
+	if x.hasVer {
+		p.warn(p.cur, n, s, "second Robot-version in the group; the first one is kept")
+		return
+	}
+	x.hasVer = true
+	if val.s != "" {
+		x.version = val.span()
+	}
+	if v := val.s; v != "1.0" && v != "2.0" && v != "1.0.0" && v != "2.0.0" {
+		p.warn(p.cur, n, s, "unknown Robot-version; rules are read per RFC 9309 anyway")
 	}
 }
 

@@ -196,8 +196,8 @@ func TestFootprintPolicies(t *testing.T) {
 		before := r.Footprint()
 		// A Robots struct and its group: positive, and far from the
 		// kilobytes of a file's parts.
-		if before < sizeRobots || before > 2*sizeRobots {
-			t.Errorf("%s: Footprint %d B, want between %d and %d", name, before, sizeRobots, 2*sizeRobots)
+		if before < sizeOf[Robots]() || before > 2*sizeOf[Robots]() {
+			t.Errorf("%s: Footprint %d B, want between %d and %d", name, before, sizeOf[Robots](), 2*sizeOf[Robots]())
 		}
 		r.Allowed("ExampleBot", "/a")
 		r.Allowed("ExampleBot", "/a")

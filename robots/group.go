@@ -63,7 +63,7 @@ func (g *Group) read() {
 	}
 	body := g.file.body
 	lines := body[g.from:g.to]
-	p := parser{body: body, fast: true, late: true, cur: g,
+	p := parser{body: body, late: true, cur: g,
 		rules: make([]rule, 0, strings.Count(lines, "\n")+1)}
 	p.scan(int(g.from), int(g.to), int(g.line), strings.IndexByte(lines, '\r') >= 0)
 	g.txt = &texts{body: body, arena: string(p.arena), rules: p.rules}

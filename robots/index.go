@@ -1,5 +1,7 @@
 package robots
 
+import "strings"
+
 // agentIndex maps lower-cased product tokens to their (merged) groups. It
 // is an open-addressing hash table whose slots hold no pointers, so it
 // costs the garbage collector nothing to scan, and a lookup folds the case
@@ -69,4 +71,85 @@ func (x *agentIndex) get(tok string) (int32, bool) {
 		return s.group, true
 	}
 	return 0, false
+}
+
+// indexAgents fills the index with every group's product tokens,
+// lower-cased (RFC 9309 2.2.1). It returns the groups of each token that
+// several groups name, by the offset of the token's key, and the groups
+// that name "*".
+func (p *parser) indexAgents() (dups map[uint32][]int32, stars []int32) {
+	keys, ends := p.agentKeys()
+	nslots := 2 // at most three quarters full, so a probe always ends
+	for 3*nslots < 4*len(p.agents) {
+		nslots *= 2
+	}
+	x := &p.r.index
+	x.keys, x.slots = keys, make([]agentSlot, nslots)
+	recs := p.r.recs
+	for gi := range recs {
+		for i := recs[gi].agentFrom; i < recs[gi].agentTo; i++ {
+			start := int32(0)
+			if i > 0 {
+				start = ends[i-1]
+			}
+			key := keys[start:ends[i]]
+			switch {
+			case key == "":
+				continue
+			case key == "*":
+				if len(stars) == 0 || stars[len(stars)-1] != int32(gi) {
+					stars = append(stars, int32(gi))
+				}
+				continue
+			}
+			h := foldHash(key)
+			s := x.find(key, h)
+			if s.n == 0 {
+				*s = agentSlot{hash: h, off: uint32(start), n: uint32(len(key)), group: int32(gi)}
+				continue
+			}
+			if s.group == int32(gi) {
+				continue
+			}
+			if dups == nil {
+				dups = map[uint32][]int32{}
+			}
+			if dups[s.off] == nil {
+				dups[s.off] = []int32{s.group}
+			}
+			if l := dups[s.off]; l[len(l)-1] != int32(gi) {
+				dups[s.off] = append(l, int32(gi))
+			}
+		}
+	}
+	return dups, stars
+}
+
+// agentKeys returns the product tokens of p.agents, lower-cased, back to
+// back in one string ("*" for a "*" value), and where each ends in it.
+func (p *parser) agentKeys() (string, []int32) {
+	size := 0
+	for _, s := range p.agents {
+		size += int(s.n)
+	}
+	var keys strings.Builder
+	keys.Grow(size)
+	ends := make([]int32, len(p.agents))
+	for i, s := range p.agents {
+		a := p.body[s.off : s.off+s.n]
+		if a == "*" || len(a) > 1 && a[0] == '*' && isWS(a[1]) {
+			keys.WriteByte('*')
+		} else {
+			// The product token, lower-cased (RFC 9309 2.2.1).
+			for j := 0; j < len(a); j++ {
+				c := tokenLower[a[j]]
+				if c == 0 {
+					break
+				}
+				keys.WriteByte(c)
+			}
+		}
+		ends[i] = int32(keys.Len())
+	}
+	return keys.String(), ends
 }

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"unsafe"
 )
 
 // rule is one Allow or Disallow line of a group. It holds no pointers, so
@@ -231,17 +230,6 @@ func ruleKey(prio, a int, i int32) int64 {
 	return int64(prio<<1|a)<<31 | int64(maxRule-i)
 }
 
-// padded returns s, or for s shorter than eight octets a copy of s in pad,
-// followed by zeros.
-func padded(pad *[8]byte, s string) string {
-	if len(s) >= 8 {
-		return s
-	}
-	*pad = [8]byte{}
-	copy(pad[:], s)
-	return unsafe.String(&pad[0], len(s))
-}
-
 // walker is the state of a walk down the tree.
 type walker struct {
 	u     string // the path
@@ -344,31 +332,14 @@ func (m *matcher) child(nd *node, fl uint32, b byte) int32 {
 
 // sameRest reports whether u[e:e+r] and m.labels[o:o+r] are equal; u
 // has those octets and r > 0. It compares eight octets at a time; labels
-// is followed by eight zeros, so that the last word can be read whole.
+// ends with eight zeros, so that its last word can be read whole.
 func (m *matcher) sameRest(u string, e, r, o int) bool {
-	p, q := unsafe.Pointer(unsafe.StringData(u)), unsafe.Pointer(unsafe.StringData(m.labels))
 	for ; r > 8; e, o, r = e+8, o+8, r-8 {
-		if loadAt(p, e) != loadAt(q, o) {
+		if wordAt(u, e) != wordAt(m.labels, o) {
 			return false
 		}
 	}
-	return (peek(u, e)^loadAt(q, o))&(^uint64(0)>>((64-8*r)&63)) == 0
-}
-
-// peek returns the octets of u from d on, up to eight, as one word,
-// zero-padded. A path shorter than eight octets must lie in a buffer of at
-// least eight (see walk).
-func peek(u string, d int) uint64 {
-	p := unsafe.Pointer(unsafe.StringData(u))
-	if r := len(u) - d; r < 8 && len(u) >= 8 {
-		return loadAt(p, len(u)-8) >> ((64 - 8*r) & 63)
-	}
-	return loadAt(p, d)
-}
-
-// loadAt returns the eight octets at p+i as one word.
-func loadAt(p unsafe.Pointer, i int) uint64 {
-	return binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(p, i))[:])
+	return (peek(u, e)^wordAt(m.labels, o))&(^uint64(0)>>((64-8*r)&63)) == 0
 }
 
 // sameEnd reports whether a walk of the path t as written, which matched
@@ -430,15 +401,10 @@ func commonPrefix(a, b string) int {
 }
 
 // load64 returns the first eight octets of s, which must have that many,
-// as one word.
+// as one word. The conversion copies nothing: the compiler reads the
+// string's octets in place, with one load.
 func load64(s string) uint64 {
-	return binary.LittleEndian.Uint64((*[8]byte)(unsafe.Pointer(unsafe.StringData(s)))[:])
-}
-
-// load32 returns the first four octets of s, which must have that many,
-// as one word.
-func load32(s string) uint32 {
-	return binary.LittleEndian.Uint32((*[4]byte)(unsafe.Pointer(unsafe.StringData(s)))[:])
+	return binary.LittleEndian.Uint64([]byte(s[:8]))
 }
 
 // decideSlow decides a path that needs rewriting into normal form, using
@@ -454,5 +420,5 @@ func (g *Group) decideSlow(path string, slash bool) (int, Reason) {
 	b = appendNormal(b, path, false)
 	var steps int
 	// The string is only read while deciding and never retained.
-	return g.decide(unsafe.String(unsafe.SliceData(b), len(b)), &steps)
+	return g.decide(bytesView(b), &steps)
 }

@@ -248,7 +248,7 @@ func TestCrawlDelay_OutOfRange(t *testing.T) {
 		{"s", FallbackDelay, notNumber},
 		{"1e-400", 0, ""}, // a number too small for a float64 is 0
 		// A number and a unit is read in that unit, not as the 10 s of a
-		// value that is not a number (review 2: "1m" was paced 10 s).
+		// value that is not a number: "1m" is paced one minute, not 10 s.
 		{"1m", time.Minute, `Crawl-delay is in seconds; "1m" read as 60 seconds`},
 		{"2 min", 2 * time.Minute, `Crawl-delay is in seconds; "2 min" read as 120 seconds`},
 		{"1h", time.Hour, `Crawl-delay is in seconds; "1h" read as 3600 seconds`},
@@ -337,7 +337,7 @@ func TestExtended1996_RequestRatePeriod(t *testing.T) {
 			"more than 10^9 documents per period; read as 10^9"}},
 		// Text after the count that is not '/' and a period: at least
 		// FallbackDelay, and never faster than any reading of its numbers
-		// (review 2: "1 per 10s" was paced 1 s, "1,000/1h" 1 s).
+		// ("1 per 10s" is not one per second, nor "1,000/1h").
 		{"1 per 10s", 1, 10 * time.Second, 10 * time.Second, "", []string{
 			`"per 10s" after the count is not '/' and a period; read as one document per 10s (the slowest reading of its numbers, at least 10 s)`}},
 		{"1 per 30 seconds", 1, 30 * time.Second, 30 * time.Second, "", []string{

@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 	"sync/atomic"
-	"unsafe"
 )
 
 // The directives Parse knows.
@@ -90,7 +89,7 @@ func keyDirective(k string) (d directive, typo bool) {
 // the group is first used (Robots.Group, Groups, Warnings), once, as
 // Google's parser reads only the groups that apply to the crawler asking.
 func Parse(body []byte) *Robots {
-	return parse(body, MaxSize, true)
+	return parse(body, MaxSize)
 }
 
 // ParseLimit is Parse with a parsing limit of limit bytes instead of
@@ -103,35 +102,22 @@ func ParseLimit(body []byte, limit int) *Robots {
 	if limit < 1 {
 		limit = MaxSize
 	}
-	return parse(body, min(limit, MaxLimit), true)
+	return parse(body, min(limit, MaxLimit))
 }
 
-// parse is ParseLimit; fast false reads every line with the general line
-// method, which tests compare the one-pass readers against.
-func parse(body []byte, limit int, fast bool) *Robots {
+// parse is ParseLimit.
+func parse(body []byte, limit int) *Robots {
 	r := &Robots{avail: Available}
 	if len(body) > limit {
-		cut := body[:limit]
-		// A line whose end (the octet at index limit) is just past the
-		// limit has all its content within it: it is whole.
-		end := 0
-		if body[limit] == '\n' || body[limit] == '\r' {
-			end = limit
-		}
-		for i := len(cut) - 1; end == 0 && i >= 0; i-- {
-			if cut[i] == '\n' || cut[i] == '\r' {
-				end = i + 1
-			}
-		}
-		body, r.truncated = cut[:end], true
+		body, r.truncated = body[:lastLineEnd(body, limit)], true
 		r.warnings = append(r.warnings, Warning{Message: fmt.Sprintf("robots.txt is longer than %s: parsed up to the last whole line within the limit", sizeWords(limit))})
 	}
-	src := unsafe.String(unsafe.SliceData(body), len(body)) // see Parse: body is ours now
+	src := bytesView(body) // see Parse: body is ours now
 	r.body = src
 	// Real files have a group per 300 octets or more: a first guess at the
 	// number of groups for the slices that grow with them.
 	est := 4 + len(src)/300
-	p := parser{r: r, body: src, fast: fast, agents: make([]span, 0, 2*est)}
+	p := parser{r: r, body: src, agents: make([]span, 0, 2*est)}
 	r.recs = make([]groupRec, 0, est)
 	i := 0
 	for k := 0; k < 3 && i < len(src) && src[i] == "\xEF\xBB\xBF"[k]; k++ {
@@ -142,7 +128,23 @@ func parse(body []byte, limit int, fast bool) *Robots {
 	return r
 }
 
-// scan reads the lines of p.body[from:to], the first of which is line n.
+// lastLineEnd returns where the body, longer than limit, is cut: after the
+// last whole line within the limit, or 0 if there is none. A line whose
+// end (the octet at index limit) is just past the limit has all its
+// content within it: it is whole.
+func lastLineEnd(body []byte, limit int) int {
+	if body[limit] == '\n' || body[limit] == '\r' {
+		return limit
+	}
+	for i := limit - 1; i >= 0; i-- {
+		if body[i] == '\n' || body[i] == '\r' {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// scan reads the lines of p.body[i:to], the first of which is line n.
 func (p *parser) scan(i, to, n int, hasCR bool) {
 	src := p.body[:to]
 	for ; i < len(src); n++ {
@@ -158,14 +160,7 @@ func (p *parser) scan(i, to, n int, hasCR bool) {
 				}
 			}
 		}
-		switch raw := src[i:end]; {
-		case p.fast && (len(raw) == 0 || raw[0] == '#'):
-			// Blank lines and comments from the start of the line, a
-			// third of most files, need nothing read (fastLine accepts
-			// them as they are).
-		case !p.fast || !p.fastRule(raw, n) && !p.fastLine(raw, n):
-			p.line(raw, n)
-		}
+		p.line(field{src[i:end], i}, n)
 		i = next
 	}
 }
@@ -175,7 +170,6 @@ func (p *parser) scan(i, to, n int, hasCR bool) {
 type parser struct {
 	r      *Robots // nil when late
 	body   string  // the parsed body, which every span points into
-	fast   bool    // use the one-pass line readers
 	late   bool    // reading the rules and extensions of cur
 	cur    *Group  // late: the group being read; else r.none after the first user-agent, nil before
 	open   bool    // the group still takes user-agent lines: no Allow/Disallow yet
@@ -225,44 +219,120 @@ func trimWS(s string) string {
 	return s
 }
 
-// splitLine splits a comment-free, trimmed line into key and value. A line
-// without ':' is accepted if it is exactly two words ("Disallow /x"), as
-// Google's parser does; colon reports whether the ':' was there.
-func splitLine(s string) (key, value string, colon, ok bool) {
-	if i := strings.IndexByte(s, ':'); i >= 0 {
-		return trimWS(s[:i]), trimWS(s[i+1:]), true, true
-	}
+// hasWS reports whether s holds white space.
+func hasWS(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if isWS(s[i]) {
-			v := trimWS(s[i:])
-			for j := 0; j < len(v); j++ {
-				if isWS(v[j]) {
-					return "", "", false, false
-				}
-			}
-			return s[:i], v, false, true
+			return true
 		}
 	}
-	return "", "", false, false
+	return false
 }
 
-func (p *parser) line(raw string, n int) {
+// A field is a part of a line being read, s, which lies at offset at of
+// the body.
+type field struct {
+	s  string
+	at int
+}
+
+// span returns where f lies in the body.
+func (f field) span() span { return span{uint32(f.at), uint32(len(f.s))} }
+
+// sub returns f.s[i:j] as a field.
+func (f field) sub(i, j int) field { return field{f.s[i:j], f.at + i} }
+
+// trim returns f without the white space around it.
+func (f field) trim() field {
+	i, j := 0, len(f.s)
+	for i < j && isWS(f.s[i]) {
+		i++
+	}
+	for j > i && isWS(f.s[j-1]) {
+		j--
+	}
+	return f.sub(i, j)
+}
+
+// line reads one line, raw, which is line n: its text, trimmed and without
+// its '#' comment, is "key: value" (or "key value", with a warning), and
+// a known key's directive is applied. While Parse reads the file, lines
+// it cannot use become warnings; a group's deferred lines are read again
+// later (late), with the warnings about their values only.
+func (p *parser) line(raw field, n int) {
+	if len(raw.s) == 0 || raw.s[0] == '#' {
+		return // a third of most files: nothing to read
+	}
+	c := strings.IndexByte(raw.s, ':')
+	if c < 0 || strings.IndexByte(raw.s[:c], '#') >= 0 {
+		p.colonless(raw, n)
+		return
+	}
+	key := raw.sub(0, c).trim()
+	d, typo := keyDirective(key.s)
+	if p.deferred(d, typo) {
+		return
+	}
 	s := raw
-	if h := strings.IndexByte(s, '#'); h >= 0 {
-		s = s[:h]
+	if h := strings.IndexByte(raw.s[c:], '#'); h >= 0 {
+		s = raw.sub(0, c+h)
 	}
-	s = trimWS(s)
-	if s == "" {
+	s = s.trim() // it holds the ':'
+	val := raw.sub(c+1, s.at-raw.at+len(s.s)).trim()
+	p.keyValue(d, typo, key, val, s, true, n)
+}
+
+// deferred reports whether a line with the key of directive d (misspelt
+// if typo), a well-formed "key:" line, is one whose reading Parse leaves
+// to the group's first use: an Allow, Disallow or extension line inside a
+// group, which gives no warning until then.
+func (p *parser) deferred(d directive, typo bool) bool {
+	if p.late || typo || p.cur == nil {
+		return false
+	}
+	switch d {
+	case dAllow, dDisallow:
+		p.open = false // the rule itself is read with its group's (Group.read)
+		return true
+	case dCrawlDelay, dRequestRate, dVisitTime, dComment, dRobotVersion:
+		return true
+	}
+	return false
+}
+
+// colonless reads a line whose text holds no ':' before its comment: it
+// is accepted if it is exactly two words ("Disallow /x"), as Google's
+// parser does.
+func (p *parser) colonless(raw field, n int) {
+	s := raw
+	if h := strings.IndexByte(s.s, '#'); h >= 0 {
+		s = s.sub(0, h)
+	}
+	s = s.trim()
+	if s.s == "" {
 		return
 	}
-	key, val, colon, ok := splitLine(s)
-	if !ok {
-		if !p.late {
-			p.warn(p.cur, n, s, "not a \"key: value\" line; ignored")
+	for i := 0; i < len(s.s); i++ {
+		if !isWS(s.s[i]) {
+			continue
 		}
+		key, val := s.sub(0, i), s.sub(i, len(s.s)).trim()
+		if hasWS(val.s) {
+			break // more than two words
+		}
+		d, typo := keyDirective(key.s)
+		p.keyValue(d, typo, key, val, s, false, n)
 		return
 	}
-	d, typo := keyDirective(key)
+	if !p.late {
+		p.warn(p.cur, n, s.s, "not a \"key: value\" line; ignored")
+	}
+}
+
+// keyValue applies a line s whose key is that of directive d (misspelt
+// if typo) and whose value is val; colon reports whether a ':' parted
+// them.
+func (p *parser) keyValue(d directive, typo bool, key, val, s field, colon bool, n int) {
 	if p.late {
 		// The line's own warnings were given when the file was parsed.
 		if d != dUnknown {
@@ -270,26 +340,25 @@ func (p *parser) line(raw string, n int) {
 		}
 		return
 	}
-	if d == dUnknown {
-		if key == "" {
-			p.warn(p.cur, n, s, "empty key; ignored")
-		} else {
-			p.warn(p.cur, n, s, "unknown directive \""+key+"\"; ignored")
-		}
+	switch {
+	case d == dUnknown && key.s == "":
+		p.warn(p.cur, n, s.s, "empty key; ignored")
 		return
-	}
-	if !colon {
-		p.warn(p.cur, n, s, "missing ':' after the key; read as \""+key+": "+val+"\"")
+	case d == dUnknown:
+		p.warn(p.cur, n, s.s, "unknown directive \""+key.s+"\"; ignored")
+		return
+	case !colon:
+		p.warn(p.cur, n, s.s, "missing ':' after the key; read as \""+key.s+": "+val.s+"\"")
 	}
 	if typo {
-		p.warn(p.cur, n, s, "misspelt key \""+key+"\"; accepted")
+		p.warn(p.cur, n, s.s, "misspelt key \""+key.s+"\"; accepted")
 	}
 	p.directive(d, s, val, n)
 }
 
 // directive applies a line with a known key; s is the line as written,
 // trimmed and without comment, val its trimmed value.
-func (p *parser) directive(d directive, s, val string, n int) {
+func (p *parser) directive(d directive, s, val field, n int) {
 	if p.late {
 		switch d {
 		case dAllow, dDisallow:
@@ -305,72 +374,66 @@ func (p *parser) directive(d directive, s, val string, n int) {
 	case dAllow, dDisallow:
 		p.rule(s, val, n, d == dAllow)
 	case dSitemap:
-		if val == "" {
-			p.warn(nil, n, s, "empty Sitemap; ignored")
+		if val.s == "" {
+			p.warn(nil, n, s.s, "empty Sitemap; ignored")
 			return
 		}
-		p.r.sitemaps = append(p.r.sitemaps, val)
+		p.r.sitemaps = append(p.r.sitemaps, val.s)
 	case dIgnored:
 	default:
 		if p.cur == nil {
-			p.warn(nil, n, s, "directive before the first user-agent line; ignored")
+			p.warn(nil, n, s.s, "directive before the first user-agent line; ignored")
 		}
 		// A group's extension lines are read with its rules (Group.read).
 	}
 }
 
-func (p *parser) userAgent(s, val string, n int) {
+func (p *parser) userAgent(s, val field, n int) {
 	if p.cur == nil || !p.open {
-		p.r.recs = append(p.r.recs, groupRec{from: int32(p.spanOf(s).off), line: int32(n), agentFrom: int32(len(p.agents)),
+		p.r.recs = append(p.r.recs, groupRec{from: int32(s.at), line: int32(n), agentFrom: int32(len(p.agents)),
 			warnFrom: int32(len(p.r.warnings))})
 		// Groups are r.recs until they are first used: while Parse reads
 		// the file, cur only tells that a group is open.
 		p.cur = &p.r.noGroup
 		p.open = true
 	}
-	if val == "" {
-		p.warn(p.cur, n, s, "empty user-agent; it matches no crawler")
+	if val.s == "" {
+		p.warn(p.cur, n, s.s, "empty user-agent; it matches no crawler")
 	}
 	s0 := span{}
-	if val != "" {
-		s0 = p.spanOf(val)
+	if val.s != "" {
+		s0 = val.span()
 	}
 	p.agents = append(p.agents, s0)
 }
 
-func (p *parser) rule(s, val string, n int, allow bool) {
+func (p *parser) rule(s, val field, n int, allow bool) {
 	if p.cur == nil {
-		p.warn(nil, n, s, "rule before the first user-agent line; ignored (RFC 9309 2.2.2)")
+		p.warn(nil, n, s.s, "rule before the first user-agent line; ignored (RFC 9309 2.2.2)")
 		return
 	}
 	p.open = false
-	if !p.late || val == "" {
+	if !p.late || val.s == "" {
 		return // read with the group's other rules; an empty pattern is no rule
 	}
-	if val[0] != '/' && val[0] != '*' {
-		p.warn(p.cur, n, s, "pattern does not start with '/' or '*'; matched as written, so it matches no path")
+	if v := val.s[0]; v != '/' && v != '*' {
+		p.warn(p.cur, n, s.s, "pattern does not start with '/' or '*'; matched as written, so it matches no path")
 	}
-	r := rule{allow: allow, line: int32(n), text: p.spanOf(s)}
-	clean, anchored := patternIsNormal(val)
+	r := rule{allow: allow, line: int32(n), text: s.span()}
+	clean, anchored := patternIsNormal(val.s)
 	r.anchored = anchored
 	if clean {
-		r.pattern = p.spanOf(val)
+		r.pattern = val.span()
 		if anchored {
 			r.pattern.n--
 		}
 	} else {
 		start := len(p.arena)
-		p.arena = appendNormal(p.arena, strings.TrimSuffix(val, "$"), true)
+		p.arena = appendNormal(p.arena, strings.TrimSuffix(val.s, "$"), true)
 		r.pattern = span{uint32(start) | inArena, uint32(len(p.arena) - start)}
 		p.arena = append(p.arena, '$')
 	}
 	p.rules = append(p.rules, r)
-}
-
-// spanOf locates s, a non-empty substring of the body, in the body.
-func (p *parser) spanOf(s string) span {
-	off := uintptr(unsafe.Pointer(unsafe.StringData(s))) - uintptr(unsafe.Pointer(unsafe.StringData(p.body)))
-	return span{uint32(off), uint32(len(s))}
 }
 
 // finish indexes the groups by product token, merging groups that name the
@@ -378,7 +441,29 @@ func (p *parser) spanOf(s string) span {
 func (p *parser) finish() {
 	r := p.r
 	r.none = &r.noGroup
-	// A group ends where the next one starts.
+	r.txt.body = r.body
+	p.endGroups()
+	p.joinNames()
+	dups, stars := p.indexAgents()
+	r.made = make([]atomic.Pointer[Group], len(r.recs))
+	p.mergeDuplicates(dups)
+	switch len(stars) {
+	case 0:
+	case 1:
+		// Most files have a "*" group: it lives inside r.
+		r.initGroup(&r.starGroup, stars[0])
+		r.star = &r.starGroup
+		r.made[stars[0]].Store(r.star)
+	default:
+		r.star = p.merge(stars)
+	}
+	r.txt.agents, r.txt.arena = p.agents, string(p.arena)
+}
+
+// endGroups sets where each group's lines, user-agents and warnings end:
+// where the next group's start.
+func (p *parser) endGroups() {
+	r := p.r
 	recs := r.recs
 	for i := range recs {
 		if i+1 < len(recs) {
@@ -388,8 +473,12 @@ func (p *parser) finish() {
 			recs[i].to, recs[i].agentTo, recs[i].warnTo = int32(len(r.body)), int32(len(p.agents)), int32(len(r.warnings))
 		}
 	}
-	r.txt.body = r.body
-	agent := func(s span) string { return r.body[s.off : s.off+s.n] }
+}
+
+// joinNames names each group: its user-agent value, or for a group of
+// several their values joined by ", " in the arena.
+func (p *parser) joinNames() {
+	recs := p.r.recs
 	nameLen := 0 // the arena grows once for the joined names
 	for _, g := range recs {
 		if g.agentTo-g.agentFrom > 1 {
@@ -405,118 +494,29 @@ func (p *parser) finish() {
 			g.name = p.agents[g.agentFrom]
 			continue
 		}
-		// Joined names go to the arena.
 		start := len(p.arena)
 		for k, s := range p.agents[g.agentFrom:g.agentTo] {
 			if k > 0 {
 				p.arena = append(p.arena, ", "...)
 			}
-			p.arena = append(p.arena, agent(s)...)
+			p.arena = append(p.arena, p.body[s.off:s.off+s.n]...)
 		}
 		g.name = span{uint32(start) | inArena, uint32(len(p.arena) - start)}
 	}
-	// Lower-case every product token into one buffer, so that the keys
-	// share a single allocation; the token ends share another with the
-	// index's slots.
-	size := 0
-	for _, s := range p.agents {
-		size += int(s.n)
-	}
-	nslots := 2 // at most three quarters full, so a probe always ends
-	for 3*nslots < 4*len(p.agents) {
-		nslots *= 2
-	}
-	// The slots, the token ends and the tokens share one pointer-free
-	// allocation: slots first, then ends, then the tokens' octets.
-	x := &r.index
-	slotSize := int(unsafe.Sizeof(agentSlot{}))
-	x.slots = make([]agentSlot, nslots, nslots+(4*len(p.agents)+size+slotSize-1)/slotSize)
-	tail := unsafe.Pointer(unsafe.SliceData(x.slots[nslots:cap(x.slots)]))
-	ends := unsafe.Slice((*int32)(tail), len(p.agents))
-	buf := unsafe.Slice((*byte)(unsafe.Add(tail, 4*len(p.agents))), size)
-	w := 0
-	for i, s := range p.agents {
-		a := agent(s)
-		if a == "*" || len(a) > 1 && a[0] == '*' && isWS(a[1]) {
-			buf[w] = '*'
-			w++
-		} else {
-			// The product token, lower-cased (RFC 9309 2.2.1).
-			for j := 0; j < len(a); j++ {
-				c := tokenLower[a[j]]
-				if c == 0 {
-					break
-				}
-				buf[w] = c
-				w++
-			}
-		}
-		ends[i] = int32(w)
-	}
-	// buf is not written again: the keys share its memory.
-	keys := unsafe.String(unsafe.SliceData(buf), w)
-	x.keys = keys
-	var dups map[uint32][]int32 // the groups of a token named by several
-	var stars []int32
-	for gi := range recs {
-		for i := recs[gi].agentFrom; i < recs[gi].agentTo; i++ {
-			start := int32(0)
-			if i > 0 {
-				start = ends[i-1]
-			}
-			key := keys[start:ends[i]]
-			switch {
-			case key == "":
-				continue
-			case key == "*":
-				if len(stars) == 0 || stars[len(stars)-1] != int32(gi) {
-					stars = append(stars, int32(gi))
-				}
-				continue
-			}
-			h := foldHash(key)
-			s := x.find(key, h)
-			if s.n == 0 {
-				*s = agentSlot{hash: h, off: uint32(start), n: uint32(len(key)), group: int32(gi)}
-				continue
-			}
-			if s.group == int32(gi) {
-				continue
-			}
-			if dups == nil {
-				dups = map[uint32][]int32{}
-			}
-			if dups[s.off] == nil {
-				dups[s.off] = []int32{s.group}
-			}
-			if l := dups[s.off]; l[len(l)-1] != int32(gi) {
-				dups[s.off] = append(l, int32(gi))
-			}
+}
+
+// mergeDuplicates points the index's slot of each token that several
+// groups name (dups, by the offset of the token's key) at a group merging
+// them.
+func (p *parser) mergeDuplicates(dups map[uint32][]int32) {
+	x := &p.r.index
+	for k := range x.slots {
+		s := &x.slots[k]
+		if l := dups[s.off]; s.n != 0 && l != nil {
+			s.group = -1 - int32(len(x.merged))
+			x.merged = append(x.merged, p.merge(l))
 		}
 	}
-	r.made = make([]atomic.Pointer[Group], len(recs))
-	if dups != nil {
-		for k := range x.slots[:nslots] {
-			s := &x.slots[k]
-			if l := dups[s.off]; s.n != 0 && l != nil {
-				s.group = -1 - int32(len(x.merged))
-				x.merged = append(x.merged, p.merge(l))
-			}
-		}
-	}
-	x.slots = x.slots[:nslots:nslots]
-	switch len(stars) {
-	case 0:
-	case 1:
-		// Most files have a "*" group: it lives inside r.
-		r.initGroup(&r.starGroup, stars[0])
-		r.star = &r.starGroup
-		r.made[stars[0]].Store(r.star)
-	default:
-		r.star = p.merge(stars)
-	}
-	// The parser is done with the arena: the string shares its memory.
-	r.txt.agents, r.txt.arena = p.agents, unsafe.String(unsafe.SliceData(p.arena), len(p.arena))
 }
 
 // tokenLower maps the octets of a product token ([a-zA-Z_-], RFC 9309

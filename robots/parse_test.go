@@ -1,10 +1,10 @@
 package robots
 
 import (
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
-	"unsafe"
 )
 
 func TestParse_LineEndsAndBOM(t *testing.T) {
@@ -180,7 +180,7 @@ func TestTokenLowerAgreesWithProductToken(t *testing.T) {
 func TestParse_KeepsBody(t *testing.T) {
 	body := []byte("User-agent: a\nDisallow: /x\n")
 	r := Parse(body)
-	if got := r.Body(); unsafe.StringData(got) != &body[0] || len(got) != len(body) {
+	if got := r.Body(); stringAddr(&got) != reflect.ValueOf(body).Pointer() || len(got) != len(body) {
 		t.Fatalf("Body() does not share the caller's buffer")
 	}
 	if v := r.Group("a").Allowed("/x"); v.Allowed || v.Line != 2 {

@@ -1,13 +1,15 @@
 package robots
 
-import (
-	"unsafe"
-)
-
 // quick is walk for matchers without wildcard rules and paths as
 // requested, with the walk's state in local variables: the commonest
 // check, a file of pure prefix rules asked about a path, costs one call.
 // It returns what walk returns.
+//
+// It is one function on purpose, the walk and the end check written out:
+// with the comparison of a jump's landing label and the end check as
+// methods of their own, BenchmarkCheck/wiki took 33.2-34.4 ns against
+// 31.5-31.8 ns (best of 8 and 10 interleaved runs), temoto's 635-670 ns:
+// under the 20x this package keeps (19x against 20.4x).
 func (m *matcher) quick(t string) (int32, bool) {
 	var pad [8]byte // short paths are walked from a copy that peek may read whole
 	u := padded(&pad, t)
@@ -41,7 +43,7 @@ walk:
 						switch {
 						case len(u)-e < r:
 						case r <= 8:
-							x := peek(u, e) ^ loadAt(unsafe.Pointer(unsafe.StringData(m.labels)), int(s.restOff))
+							x := peek(u, e) ^ wordAt(m.labels, int(s.restOff))
 							same = x&(^uint64(0)>>((64-8*r)&63)) == 0
 						default:
 							same = m.sameRest(u, e, r, int(s.restOff))

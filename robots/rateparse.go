@@ -36,8 +36,21 @@ func parseRate(val string) (RequestRate, []string) {
 		num = -num
 		msgs = append(msgs, "negative request count; read as its magnitude")
 	}
-	s = trimWS(s)
-	var per float64 // the period in nanoseconds
+	num, per, s, msgs := ratePeriod(val, trimWS(s), num, msgs)
+	rate, msgs := rateOf(num, per, msgs)
+	if s = trimWS(s); s != "" {
+		msgs = rate.readWindow(s, msgs)
+	}
+	rate.Malformed = len(msgs) > 0
+	return rate, msgs
+}
+
+// ratePeriod reads what follows the count num in the Request-rate value
+// val: s, '/' and a period, or no period. It returns the count and the
+// period (in nanoseconds) as read, what follows the period, and msgs with
+// the warnings about them appended.
+func ratePeriod(val, s string, num float64, msgs []string) (float64, float64, string, []string) {
+	var per float64
 	if rest, slash := strings.CutPrefix(s, "/"); !slash && (s == "" || isWindow(s)) {
 		// "Request-rate: 10": the slower reading is one document per 10 s.
 		msgs = append(msgs, "no period; read as one document per that many seconds")
@@ -63,6 +76,14 @@ func parseRate(val string) (RequestRate, []string) {
 			msgs = append(msgs, bad+"; read as one document per "+durationText(per)+" (the count as seconds, at least 10 s)")
 		}
 	}
+	return num, per, s, msgs
+}
+
+// rateOf returns the rate of num documents (not negative) per per
+// nanoseconds: a whole count of at least one and at most maxRequests, a
+// fraction folded into the period, a period that fits a Duration. It
+// appends the warnings about them to msgs.
+func rateOf(num, per float64, msgs []string) (RequestRate, []string) {
 	rate := RequestRate{}
 	switch {
 	case num == 0:
@@ -88,25 +109,28 @@ func parseRate(val string) (RequestRate, []string) {
 		rate.Requests, per = 1, min(interval, float64(MaxDelay))
 	}
 	rate.Per = max(time.Duration(per), time.Nanosecond)
-	if s = trimWS(s); s != "" {
-		var one [2]Window
-		ws, zone, ok := appendWindows(one[:0], s)
-		switch {
-		case ok && len(ws) == 1 && zone.other != "":
-			// The window's hours are unknown: the rate all day is the
-			// cautious reading, as for any unreadable window.
-			msgs = append(msgs, fmt.Sprintf("%q is not a time zone this crawler reads (UTC, GMT, Z or a numeric offset); the rate applies all day", zone.other))
-		case ok && len(ws) == 1:
-			rate.Window, rate.Windowed = ws[0], true
-			if note := zone.offsetNote("Request-rate window", ws); note != "" {
-				msgs = append(msgs, note)
-			}
-		default:
-			msgs = append(msgs, "unreadable time window; the rate applies all day")
-		}
-	}
-	rate.Malformed = len(msgs) > 0
 	return rate, msgs
+}
+
+// readWindow reads s, the text after a rate, as the rate's time window,
+// and returns msgs with the warnings about it appended.
+func (rate *RequestRate) readWindow(s string, msgs []string) []string {
+	var one [2]Window
+	ws, zone, ok := appendWindows(one[:0], s)
+	switch {
+	case ok && len(ws) == 1 && zone.other != "":
+		// The window's hours are unknown: the rate all day is the
+		// cautious reading, as for any unreadable window.
+		msgs = append(msgs, fmt.Sprintf("%q is not a time zone this crawler reads (UTC, GMT, Z or a numeric offset); the rate applies all day", zone.other))
+	case ok && len(ws) == 1:
+		rate.Window, rate.Windowed = ws[0], true
+		if note := zone.offsetNote("Request-rate window", ws); note != "" {
+			msgs = append(msgs, note)
+		}
+	default:
+		msgs = append(msgs, "unreadable time window; the rate applies all day")
+	}
+	return msgs
 }
 
 // isWindow reports whether s is one time window and nothing else.

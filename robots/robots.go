@@ -3,7 +3,6 @@ package robots
 import (
 	"slices"
 	"sync/atomic"
-	"unsafe"
 )
 
 // MaxSize is the number of bytes of a robots.txt that Parse reads: RFC 9309
@@ -44,7 +43,9 @@ type Robots struct {
 // a crawler asks with the same agent over and over. It is a sequence lock
 // built from atomics, so lookups stay allocation-free and safe for
 // concurrent use: a reader uses the fields only if seq was even and
-// unchanged around reading them.
+// unchanged around reading them. It keeps the agent's address, not its
+// octets: a crawler asks with one string, which is then recognised by its
+// address alone (see stringData).
 type lastAgent struct {
 	seq   atomic.Uint64 // odd while a writer fills the fields
 	agent atomic.Pointer[byte]
@@ -62,7 +63,7 @@ func (l *lastAgent) get(agent string) *Group {
 	if l.seq.Load() != s || g == nil || int(n) != len(agent) {
 		return nil
 	}
-	if p != unsafe.StringData(agent) && unsafe.String(p, n) != agent {
+	if p != stringData(agent) && stringAt(p, int(n)) != agent {
 		return nil
 	}
 	return g
@@ -74,7 +75,7 @@ func (l *lastAgent) put(agent string, g *Group) {
 	if s&1 != 0 || !l.seq.CompareAndSwap(s, s+1) {
 		return
 	}
-	l.agent.Store(unsafe.StringData(agent))
+	l.agent.Store(stringData(agent))
 	l.n.Store(int64(len(agent)))
 	l.g.Store(g)
 	l.seq.Store(s + 2)

@@ -7,7 +7,7 @@ import "testing"
 // URI (fragment aside, and however its octets are percent-encoded), not
 // every URI whose path is /robots.txt. "/robots.txt?page=7" is another
 // URI, which a server may route anywhere and a page may link without
-// end: the rules decide it like any URL (review 28 finding 4).
+// end: the rules decide it like any URL.
 func TestRFC9309_2_2_2_OnlyTheRobotsTxtURIIsImplicitlyAllowed(t *testing.T) {
 	const body = "User-agent: *\nDisallow: /\n\nUser-agent: narrow\nDisallow: /robots\nAllow: /robots.txt?ok\n"
 	cases := []struct {

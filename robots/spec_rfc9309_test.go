@@ -58,8 +58,8 @@ func TestRFC9309_2_2_2_AllowDisallow(t *testing.T) {
 }
 
 // TestRFC9309_2_2_2_PercentEncoding checks every row of the example table
-// of RFC 9309 section 2.2.2 (as in /work/shared/spec; the published RFC
-// writes "https" where the draft writes "http"):
+// of RFC 9309 section 2.2.2 (as in its Internet-Draft text; the published
+// RFC writes "https" where the draft writes "http"):
 //
 //	Path                        | Encoded Path                      | Path to match
 //	/foo/bar?baz=quz            | /foo/bar?baz=quz                  | /foo/bar?baz=quz
@@ -218,8 +218,8 @@ func TestRFC9309_5_2_LongestMatch(t *testing.T) {
 // cuts. RFC 9309 2.5: "Crawlers MAY impose a parsing limit that MUST be at
 // least 500 kibibytes (KiB)." A line all of whose content lies within the
 // first MaxSize octets is parsed, whether or not its line end follows
-// (the reviewer's edge_exact.txt and edge_plus.txt); a line that crosses
-// the limit is not.
+// (a file that ends exactly at the limit, and one with more after it); a
+// line that crosses the limit is not.
 func TestRFC9309_2_5_LimitEdge(t *testing.T) {
 	const rule = "Disallow: /edge"
 	head := "User-agent: *\n"

@@ -6,9 +6,9 @@ import (
 )
 
 // TestVisitTimeZones1996 proves the 1996 extended standard's reading of
-// Visit-time: "<time> is in UT (or GMT)" (robots-extended-standard-1996.txt),
-// so a UTC, GMT, UT or Z suffix, in any case and glued or apart, only says
-// so, and the window is read, not ignored (review 28 finding 5). A numeric
+// Visit-time: "<time> is in UT (or GMT)" (its Visit-time directive), so a
+// UTC, GMT, UT or Z suffix, in any case and glued or apart, only says so,
+// and the window is read, not ignored. A numeric
 // offset is read exactly, with a warning; another zone keeps the times as
 // UTC, with a warning naming the line.
 func TestVisitTimeZones1996(t *testing.T) {
@@ -38,8 +38,8 @@ func TestVisitTimeZones1996(t *testing.T) {
 		{"GMT+0 says nothing", "0100-0200 GMT+0", []int{60}, []int{120}, ""},
 		{"unknown zone: times as UTC, warned", "0100-0200 CET", []int{60}, []int{120}, `"CET" is a word this crawler does not read`},
 		{"a word: times as UTC, warned", "0100-0200 weekdays", []int{60}, []int{120}, `"weekdays" is a word this crawler does not read`},
-		// Review 30: the windows after a word may be what it excludes; the
-		// first alone is the cautious reading.
+		// The windows after a word may be what it excludes; the first
+		// alone is the cautious reading.
 		{"a word: only the first window", "0100-0200 except 1300-1400", []int{60}, []int{120}, "only the line's first window is kept"},
 		{"days: only the first window", "Mon-Fri 1300-1400, 1500-1600", []int{780}, []int{840}, `"Mon" is a word this crawler does not read`},
 	}
