@@ -141,6 +141,15 @@ func FuzzParse(f *testing.F) {
 		if line, text := g1.CrawlDelayLine(); line > 0 && !inPaceRecords(g1, line, text) {
 			t.Fatalf("Crawl-delay from line %d %q, which no record of PaceRecords holds", line, text)
 		}
+		// Parse finds the groups of several 1996 records as reading a
+		// group's lines again does.
+		for i, g := range r1.Groups() {
+			pr := &paceReader{collect: true}
+			readRecords(g, pr)
+			if g.split != (len(pr.records) > 1) {
+				t.Fatalf("group %d: split %v, but its lines hold %d records", i, g.split, len(pr.records))
+			}
+		}
 	})
 }
 

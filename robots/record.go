@@ -179,7 +179,7 @@ type Record struct {
 	Pace []Line
 }
 
-// parts returns the groups as written that g is made of: its parts, or g.
+// groups returns the groups as written that g is made of: its parts, or g.
 func (g *Group) groups() []*Group {
 	if g.parts != nil {
 		return *g.parts
