@@ -17,8 +17,9 @@
 //   - The robots layer (package robotscache) fetches, caches
 //     (robots.cache_ttl, at most 24 h) and persists each host's
 //     robots.txt, and turns its group for the agent into the scheduler's
-//     rules: Crawl-delay, Request-rate and Visit-time (1996 extended
-//     standard), or disallow-all while it cannot be fetched.
+//     rules: the access rules of its RFC 9309 group, and the Crawl-delay,
+//     Request-rate and Visit-time of the 1996 records naming the agent
+//     (or "*"), or disallow-all while it cannot be fetched.
 //   - colly (collector.go) is configured once: the polite transport, the
 //     crawl's context, and no robots.txt handling of its own (the robots
 //     layer decides); it parses pages for links and requisites.

@@ -20,10 +20,13 @@
 //     %xx matching table (section 3.2.2, "The Allow and Disallow lines"),
 //     which RFC 9309 keeps.
 //   - The 1996 extended standard, "An Extended Standard for Robot
-//     Exclusion" (Conner, 1996): its Request-rate, Visit-time, Comment and
-//     Robot-version directives, parsed per group and exposed as typed
-//     values (Group.RequestRates, Group.VisitTimes, Group.Comments,
-//     Group.RobotVersion, Group.Pace, Group.VisitAllowed, Group.NextVisit).
+//     Exclusion" (Conner, 1996): its record ("The Format": one or more
+//     User-agent lines followed by other directives), which scopes the
+//     extension lines, and its Request-rate, Visit-time, Comment and
+//     Robot-version directives, exposed as typed values
+//     (Group.RequestRates, Group.VisitTimes, Group.Comments,
+//     Group.RobotVersion, Group.Pace, Group.VisitAllowed, Group.NextVisit,
+//     Group.PaceRecords).
 //   - Common extensions: Crawl-delay (fractional seconds) and the file-wide
 //     Sitemap.
 //
@@ -35,9 +38,39 @@
 // case-insensitively. Every line it cannot use becomes a Warning with its
 // line number. A user-agent line opens a group; consecutive user-agent
 // lines share one; the group stays open for more user-agent lines until its
-// first Allow or Disallow line (as in Google's parser, so pacing lines
-// placed between user-agent lines apply to all of them). Rules before the
-// first user-agent line are ignored.
+// first Allow or Disallow line (RFC 9309 section 2.1, as in Google's
+// parser: an extension line between user-agent lines does not end the
+// group, section 2.2.4), and its Allow and Disallow lines apply to every
+// agent it names. Rules before the first user-agent line are ignored. The
+// extension lines are scoped by records instead (see "Records").
+//
+// # Records
+//
+// Crawl-delay, Request-rate, Visit-time, Comment and Robot-version apply
+// to the agents of their 1996 record: the user-agent lines directly above
+// them. A user-agent line that follows any other directive (known or not;
+// Sitemap and Host, which are file-wide, excepted) starts a new record, as
+// the 1996 extended standard's "series of rule sets" has it and as
+// Protego, crawler-commons, Yandex and Bing read Crawl-delay. So in
+//
+//	User-agent: spbot
+//	Crawl-delay: 2000
+//	User-agent: *
+//	Crawl-delay: 20
+//	Disallow: /wp-admin/
+//
+// one RFC 9309 group holds both agents and Disallow: /wp-admin/ applies to
+// both, but spbot waits 2000 s and every other robot 20 s. An agent's
+// extension directives are those of every record naming its product token
+// (merged as RFC 9309 section 2.2.1 merges groups: the longest
+// Crawl-delay, with a warning naming both lines when two records disagree;
+// every Request-rate, Visit-time and Comment; the first Robot-version); an
+// agent no user-agent line names gets those of the records naming "*".
+// Group.PaceRecords lists the records, Group.AgentLines the user-agent
+// lines of the access group, both with line numbers. A group that holds
+// one record, as nearly every group does, costs nothing more; an agent
+// named in a group of several gets, on first use, a view of that group
+// with its own pace (its rules compiled once more).
 //
 // Parse reads every line's key, the groups with their user-agents, and the
 // Sitemaps; each group remembers where its lines are. Its Allow, Disallow
@@ -142,7 +175,8 @@
 //     at least FallbackDelay (10 s); a value above
 //     MaxDelay (24 h), infinity and a number too large for a float64
 //     ("1e400") included, is capped at MaxDelay. Several Crawl-delay lines
-//     in a group: the longest wins.
+//     in a record: the longest wins; in several records naming one agent,
+//     the longest too, with a warning.
 //   - Request-rate that does not start with a number is one document per
 //     FallbackDelay (10 s).
 //   - Request-rate "10" (no period) is one document per 10 seconds, not ten
@@ -190,8 +224,14 @@
 //     windowed rate applies only inside its window; Pace returns the
 //     slowest of Crawl-delay and every rate in force.
 //
-// # Deviations
+// # Deviations and decisions
 //
+//   - Access rules and pace are grouped differently: Allow and Disallow by
+//     RFC 9309 groups (section 2.1; an extension line does not end a
+//     group, section 2.2.4), the extension lines by the 1996 extended
+//     standard's records (see "Records"). RFC 9309 says nothing of
+//     Crawl-delay; reading it by RFC 9309 groups would give every robot
+//     "User-agent: spbot / Crawl-delay: 2000 / User-agent: *"'s 2000 s.
 //   - The 1996 extended standard's in-order Allow/Disallow evaluation for
 //     Robot-version 2.0 groups, and its "explicit" and regular-expression
 //     patterns, are not used: every group is matched by RFC 9309 longest

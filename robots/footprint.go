@@ -63,6 +63,7 @@ func (r *Robots) Footprint() int {
 	if r.star != nil && r.star.parts != nil {
 		n += r.mergedBytes(r.star, merged)
 	}
+	n += r.viewBytes()
 	switch g := r.none; {
 	case g == nil:
 	case g == &r.noGroup:
@@ -132,6 +133,23 @@ func (r *Robots) mergedBytes(g *Group, earlier []*Group) int {
 		if c.m.Load() == nil && !readByEarlier(c, earlier) {
 			n += r.readBytes(c, r.earlyNotes(r.recIndex(c)), false)
 		}
+	}
+	return n
+}
+
+// viewBytes is the memory of the agents' views of split groups made so
+// far (Robots.view): each a group made of one other, and its entry in
+// the map of views.
+func (r *Robots) viewBytes() int {
+	v := r.views
+	if v == nil {
+		return 0
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	n := sizeOf[groupViews]()
+	for _, g := range v.m {
+		n += sizeOf[uint32]() + sizeOf[uintptr]() + sizeOf[paceScope]() + r.mergedBytes(g, nil)
 	}
 	return n
 }

@@ -77,6 +77,8 @@ func FuzzParse(f *testing.F) {
 		"Allow: /before-agent\nuser-agent:\tb # c\nDisallow: x/\nDisallow: /a b\nAllow: /%zz\nDisallow: *\nAllow:\n",
 		"User-Agent : c\nDisallow : /q\n  Disallow: /lead\nCrawl-delay: 2 # s\nSitemap: \nSitemap: http://h/s.xml\nHost: h\n",
 		"user-agents: a\nUSER-AGENT:b\nCrawl-delays: 3\ncrawl-DELAY :1\nallowx: /a\nAllo: /b\nDisallowed: /c\ncrawl-de: 4\nuser-agen: d\n",
+		// 1996 records inside one RFC 9309 group.
+		"User-agent: b\nCrawl-delay: 9\nuser agent: *\nComment: x\nUser-agent: b\nHost: h\nUser-agent: c\nCrawl-delay: 1\nDisallow: /lead\n",
 	} {
 		f.Add([]byte(s), "b", "/lead/x")
 	}
@@ -136,7 +138,31 @@ func FuzzParse(f *testing.F) {
 				t.Fatalf("warning without message: %#v", w)
 			}
 		}
+		if line, text := g1.CrawlDelayLine(); line > 0 && !inPaceRecords(g1, line, text) {
+			t.Fatalf("Crawl-delay from line %d %q, which no record of PaceRecords holds", line, text)
+		}
+		// Parse finds the groups of several 1996 records as reading a
+		// group's lines again does.
+		for i, g := range r1.Groups() {
+			pr := &paceReader{collect: true}
+			readRecords(g, pr)
+			if g.split != (len(pr.records) > 1) {
+				t.Fatalf("group %d: split %v, but its lines hold %d records", i, g.split, len(pr.records))
+			}
+		}
 	})
+}
+
+// inPaceRecords reports whether line n, text, is an extension line of
+// one of the records g's pace is read from.
+func inPaceRecords(g *Group, n int, text string) bool {
+	recs, _ := g.PaceRecords()
+	for _, rec := range recs {
+		if slices.Contains(rec.Pace, Line{N: n, Text: text}) {
+			return true
+		}
+	}
+	return false
 }
 
 // sameParse reports how a and b differ in what the API shows, or "".

@@ -12,7 +12,11 @@ import (
 // A Group is the set of directives that applies to one crawler: the rules
 // of every group naming its product token, merged (RFC 9309 2.2.1), or of
 // the "*" groups. Besides Allow and Disallow it holds the 1996 extended
-// standard's per-group directives and the common Crawl-delay.
+// standard's per-record directives and the common Crawl-delay, read from
+// the 1996 records that name the crawler (or, for a crawler no user-agent
+// line names, "*"), merged: a Crawl-delay written under another agent's
+// user-agent line does not apply to it even when RFC 9309 puts both
+// agents in one group (see PaceRecords).
 //
 // A Group's answers never change, but its parts are made on first use:
 // its Allow, Disallow and extension lines are read under a sync.Once, and
@@ -24,8 +28,10 @@ type Group struct {
 	groupRec // where the group is in the file (a merged group: agents and name only)
 	deny     Reason
 	deferred bool        // rules and extensions are read on first use (read)
+	split    bool        // a group as written that holds several 1996 records
 	file     *texts      // the file: its body, agents and joined names
 	parts    *[]*Group   // a merged group: the groups it merges, in file order
+	scope    *paceScope  // a merged group: whose records its extensions are read from
 	notes    *groupNotes // nil while the group's lines gave no warnings
 	readOnce sync.Once
 
@@ -470,6 +476,9 @@ func (g *Group) Warnings() []Warning {
 		for _, c := range *g.parts {
 			out = append(out, c.Warnings()...)
 		}
+		if g.notes != nil {
+			out = byLine(out, g.notes.late) // the Crawl-delays a slower one overrode
+		}
 		return out
 	}
 	if g.notes == nil {
@@ -563,15 +572,16 @@ func (g *Group) NextVisit(now time.Time) time.Time {
 	return next
 }
 
-// merge returns a new group holding the directives of gs in order. Its
-// agents are added to p.agents and its name to p.arena; its rules and
-// extensions are those of gs, gathered on first use (readMerged).
-func (p *parser) merge(idx []int32) *Group {
+// merge returns a new group holding the directives of gs in order, its
+// extensions read from the records naming sc's agent. Its agents are
+// added to p.agents and its name to p.arena; its rules and extensions are
+// those of gs, gathered on first use (readMerged).
+func (p *parser) merge(idx []int32, sc *paceScope) *Group {
 	gs := make([]*Group, len(idx))
 	for i, k := range idx {
 		gs[i] = p.r.group(k)
 	}
-	m := &Group{groupRec: groupRec{agentFrom: int32(len(p.agents))}, file: &p.r.txt, parts: &gs, deferred: true}
+	m := &Group{groupRec: groupRec{agentFrom: int32(len(p.agents))}, file: &p.r.txt, parts: &gs, deferred: true, scope: sc}
 	seen := map[string]bool{}
 	nameStart := len(p.arena)
 	for _, g := range gs {
@@ -592,8 +602,10 @@ func (p *parser) merge(idx []int32) *Group {
 }
 
 // readMerged gathers the rules and extension directives of the groups g
-// merges: rules in line order, the longest Crawl-delay, every Request-rate,
-// Visit-time and Comment, the first Robot-version.
+// merges: rules in line order; of the records naming g's agent (all of a
+// group holding one record, which names it), the longest Crawl-delay,
+// every Request-rate, Visit-time and Comment, the first Robot-version
+// (mergePace).
 func (g *Group) readMerged() {
 	var rules []rule
 	var arena []byte
@@ -607,23 +619,13 @@ func (g *Group) readMerged() {
 			}
 			rules = append(rules, r)
 		}
-		if x := c.ext; x != nil {
-			if g.ext == nil {
-				g.ext = &pacing{}
+		switch {
+		case c.split:
+			for _, x := range recordPaces(c, g.scope) {
+				g.mergePace(x)
 			}
-			mx := g.ext
-			if x.hasDelay && (!mx.hasDelay || x.delay > mx.delay) {
-				mx.delay, mx.hasDelay, mx.delayAt, mx.delayTxt = x.delay, true, x.delayAt, x.delayTxt
-			}
-			if x.lists != nil {
-				l := mx.list()
-				l.rates = append(l.rates, x.lists.rates...)
-				l.visits = append(l.visits, x.lists.visits...)
-				l.comments = append(l.comments, x.lists.comments...)
-			}
-			if x.hasVer && !mx.hasVer {
-				mx.version, mx.hasVer = x.version, true
-			}
+		case c.ext != nil:
+			g.mergePace(c.ext)
 		}
 	}
 	slices.SortStableFunc(rules, func(a, b rule) int { return int(a.line - b.line) })

@@ -64,13 +64,22 @@ func (x *agentIndex) find(tok string, h uint32) *agentSlot {
 // get returns the group for tok, a non-empty product token in any case
 // (see agentSlot.group), and whether there is one.
 func (x *agentIndex) get(tok string) (int32, bool) {
-	if len(x.slots) == 0 {
-		return 0, false
-	}
-	if s := x.find(tok, foldHash(tok)); s.n != 0 {
+	if s := x.slot(tok); s != nil {
 		return s.group, true
 	}
 	return 0, false
+}
+
+// slot returns the slot holding tok, a non-empty product token in any
+// case, or nil if there is none.
+func (x *agentIndex) slot(tok string) *agentSlot {
+	if len(x.slots) == 0 {
+		return nil
+	}
+	if s := x.find(tok, foldHash(tok)); s.n != 0 {
+		return s
+	}
+	return nil
 }
 
 // indexAgents fills the index with every group's product tokens,
@@ -137,7 +146,7 @@ func (p *parser) agentKeys() (string, []int32) {
 	ends := make([]int32, len(p.agents))
 	for i, s := range p.agents {
 		a := p.body[s.off : s.off+s.n]
-		if a == "*" || len(a) > 1 && a[0] == '*' && isWS(a[1]) {
+		if isStar(a) {
 			keys.WriteByte('*')
 		} else {
 			// The product token, lower-cased (RFC 9309 2.2.1).

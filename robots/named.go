@@ -26,6 +26,24 @@ func (r *Robots) GroupNamed(name string) *Group {
 	if ProductToken(tok) == tok {
 		return r.Group(tok)
 	}
+	idx := r.namedGroups(tok)
+	switch len(idx) {
+	case 0:
+		return r.Group("")
+	case 1:
+		g := r.group(idx[0])
+		if g.split {
+			g = g.scoped(&paceScope{tok: tok, byName: true})
+		}
+		g.ensure()
+		return g
+	}
+	return r.mergeNamed(idx, tok)
+}
+
+// namedGroups returns the groups (indexes in r.recs) with a user-agent
+// line naming tok, a name with digits, as GroupNamed reads it.
+func (r *Robots) namedGroups(tok string) []int32 {
 	var idx []int32
 	for i := range r.recs {
 		rec := &r.recs[i]
@@ -36,15 +54,25 @@ func (r *Robots) GroupNamed(name string) *Group {
 			}
 		}
 	}
-	switch len(idx) {
-	case 0:
-		return r.Group("")
-	case 1:
-		g := r.group(idx[0])
-		g.ensure()
-		return g
+	return idx
+}
+
+// Names reports whether a user-agent line names the robot called name,
+// as GroupNamed reads names. If none does, GroupNamed gives the "*"
+// groups, and the robot's pace is read from the records naming "*".
+func (r *Robots) Names(name string) bool {
+	if r == nil {
+		return false
 	}
-	return r.mergeNamed(idx)
+	tok := NameToken(name)
+	switch {
+	case tok == "":
+		return false
+	case ProductToken(tok) == tok:
+		_, ok := r.index.get(tok)
+		return ok
+	}
+	return len(r.namedGroups(tok)) > 0
 }
 
 // NameToken returns the leading run of [a-zA-Z0-9_-] of s: a robot's name
@@ -67,9 +95,10 @@ func NameToken(s string) string {
 
 // mergeNamed returns a new group holding the directives of the groups
 // r.recs[idx...], in file order, as the parser's merge does for groups
-// naming one product token; its agents and joined name live in texts of
-// its own, as r's are not written after Parse.
-func (r *Robots) mergeNamed(idx []int32) *Group {
+// naming one product token, its extensions read from the records naming
+// tok; its agents and joined name live in texts of its own, as r's are
+// not written after Parse.
+func (r *Robots) mergeNamed(idx []int32, tok string) *Group {
 	gs := make([]*Group, len(idx))
 	var agents []span
 	var name []byte
@@ -88,7 +117,8 @@ func (r *Robots) mergeNamed(idx []int32) *Group {
 		}
 	}
 	txt := &texts{body: r.txt.body, arena: string(name), agents: agents}
-	m := &Group{groupRec: groupRec{agentTo: int32(len(agents)), name: span{inArena, uint32(len(name))}}, file: txt, parts: &gs, deferred: true}
+	m := &Group{groupRec: groupRec{agentTo: int32(len(agents)), name: span{inArena, uint32(len(name))}}, file: txt, parts: &gs, deferred: true,
+		scope: &paceScope{tok: tok, byName: true}}
 	m.ensure()
 	return m
 }

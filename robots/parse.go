@@ -21,7 +21,8 @@ const (
 	dVisitTime
 	dComment
 	dRobotVersion
-	dIgnored // known to other crawlers, no meaning here (Host, Clean-param, ...)
+	dHost    // Yandex's preferred host: file-wide, so it ends no record
+	dIgnored // known to other crawlers, no meaning here (Clean-param, Noindex)
 )
 
 // keyDirective maps a key to its directive. typo reports a misspelling
@@ -57,7 +58,9 @@ func keyDirective(k string) (d directive, typo bool) {
 		return dComment, false
 	case "robot-version":
 		return dRobotVersion, false
-	case "host", "noindex", "clean-param":
+	case "host":
+		return dHost, false
+	case "noindex", "clean-param":
 		return dIgnored, false
 	case "useragent", "user agent":
 		return dUserAgent, true
@@ -168,14 +171,16 @@ func (p *parser) scan(i, to, n int, hasCR bool) {
 // parser holds the state of one Parse, or of reading one group's deferred
 // lines (late).
 type parser struct {
-	r      *Robots // nil when late
-	body   string  // the parsed body, which every span points into
-	late   bool    // reading the rules and extensions of cur
-	cur    *Group  // late: the group being read; else r.none after the first user-agent, nil before
-	open   bool    // the group still takes user-agent lines: no Allow/Disallow yet
-	rules  []rule  // late: the group's rules, in file order
-	arena  []byte  // late: rewritten patterns, each followed by a dollar sign; else joined group names
-	agents []span  // the user-agent values of all groups, in file order (merged groups' at the end)
+	r      *Robots     // nil when late
+	body   string      // the parsed body, which every span points into
+	late   bool        // reading the rules and extensions of cur
+	cur    *Group      // late: the group being read; else r.none after the first user-agent, nil before
+	open   bool        // the group still takes user-agent lines: no Allow/Disallow yet
+	record bool        // the 1996 record still takes user-agent lines: no other directive yet (see endsRecord)
+	pace   *paceReader // late: reads the extension lines of some records only, or collects records; nil if neither
+	rules  []rule      // late: the group's rules, in file order
+	arena  []byte      // late: rewritten patterns, each followed by a dollar sign; else joined group names
+	agents []span      // the user-agent values of all groups, in file order (merged groups' at the end)
 }
 
 // warn records a warning for line n; g is the group the line is in, if any.
@@ -292,9 +297,10 @@ func (p *parser) deferred(d directive, typo bool) bool {
 	}
 	switch d {
 	case dAllow, dDisallow:
-		p.open = false // the rule itself is read with its group's (Group.read)
+		p.open, p.record = false, false // the rule itself is read with its group's (Group.read)
 		return true
 	case dCrawlDelay, dRequestRate, dVisitTime, dComment, dRobotVersion:
+		p.record = false
 		return true
 	}
 	return false
@@ -333,6 +339,9 @@ func (p *parser) colonless(raw field, n int) {
 // if typo) and whose value is val; colon reports whether a ':' parted
 // them.
 func (p *parser) keyValue(d directive, typo bool, key, val, s field, colon bool, n int) {
+	if d != dUserAgent && endsRecord(d, key.s) {
+		p.record = false
+	}
 	if p.late {
 		// The line's own warnings were given when the file was parsed.
 		if d != dUnknown {
@@ -361,10 +370,16 @@ func (p *parser) keyValue(d directive, typo bool, key, val, s field, colon bool,
 func (p *parser) directive(d directive, s, val field, n int) {
 	if p.late {
 		switch d {
+		case dUserAgent:
+			p.lateAgent(s, val, n)
 		case dAllow, dDisallow:
-			p.rule(s, val, n, d == dAllow)
+			if p.pace == nil {
+				p.rule(s, val, n, d == dAllow)
+			}
 		case dCrawlDelay, dRequestRate, dVisitTime, dComment, dRobotVersion:
-			p.extension(d, s, val, n)
+			if p.pace == nil || p.pace.take(s, n) {
+				p.extension(d, s, val, n)
+			}
 		}
 		return
 	}
@@ -379,7 +394,7 @@ func (p *parser) directive(d directive, s, val field, n int) {
 			return
 		}
 		p.r.sitemaps = append(p.r.sitemaps, val.s)
-	case dIgnored:
+	case dIgnored, dHost:
 	default:
 		if p.cur == nil {
 			p.warn(nil, n, s.s, "directive before the first user-agent line; ignored")
@@ -389,14 +404,20 @@ func (p *parser) directive(d directive, s, val field, n int) {
 }
 
 func (p *parser) userAgent(s, val field, n int) {
-	if p.cur == nil || !p.open {
+	switch {
+	case p.cur == nil || !p.open:
 		p.r.recs = append(p.r.recs, groupRec{from: int32(s.at), line: int32(n), agentFrom: int32(len(p.agents)),
 			warnFrom: int32(len(p.r.warnings))})
 		// Groups are r.recs until they are first used: while Parse reads
 		// the file, cur only tells that a group is open.
 		p.cur = &p.r.noGroup
 		p.open = true
+	case !p.record:
+		// A user-agent line after an extension line (or another line
+		// that is not a rule) starts a new 1996 record inside the group.
+		p.markSplit()
 	}
+	p.record = true
 	if val.s == "" {
 		p.warn(p.cur, n, s.s, "empty user-agent; it matches no crawler")
 	}
@@ -446,16 +467,19 @@ func (p *parser) finish() {
 	p.joinNames()
 	dups, stars := p.indexAgents()
 	r.made = make([]atomic.Pointer[Group], len(r.recs))
+	if len(r.split) > 0 {
+		r.views = &groupViews{m: map[uint32]*Group{}}
+	}
 	p.mergeDuplicates(dups)
-	switch len(stars) {
-	case 0:
-	case 1:
+	switch {
+	case len(stars) == 0:
+	case len(stars) == 1 && !r.isSplit(stars[0]):
 		// Most files have a "*" group: it lives inside r.
 		r.initGroup(&r.starGroup, stars[0])
 		r.star = &r.starGroup
 		r.made[stars[0]].Store(r.star)
 	default:
-		r.star = p.merge(stars)
+		r.star = p.merge(stars, &paceScope{tok: "*"})
 	}
 	r.txt.agents, r.txt.arena = p.agents, string(p.arena)
 }
@@ -514,7 +538,7 @@ func (p *parser) mergeDuplicates(dups map[uint32][]int32) {
 		s := &x.slots[k]
 		if l := dups[s.off]; s.n != 0 && l != nil {
 			s.group = -1 - int32(len(x.merged))
-			x.merged = append(x.merged, p.merge(l))
+			x.merged = append(x.merged, p.merge(l, &paceScope{tok: x.keys[s.off : s.off+s.n]}))
 		}
 	}
 }

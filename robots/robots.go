@@ -30,7 +30,9 @@ type Robots struct {
 	none      *Group // returned when no group applies
 	sitemaps  []string
 	warnings  []Warning
-	warnGroup []int32 // warnGroup[i]: the group warnings[i] is about, -1 if none; nil if none is
+	warnGroup []int32     // warnGroup[i]: the group warnings[i] is about, -1 if none; nil if none is
+	split     []int32     // the groups (indexes in recs) holding several 1996 records, in order
+	views     *groupViews // the agents' views of split groups; nil if none is split
 	truncated bool
 	avail     Availability
 	last      lastAgent // the last agent looked up, and its group
@@ -151,6 +153,7 @@ func (r *Robots) group(i int32) *Group {
 // warnings Parse found about its lines.
 func (r *Robots) initGroup(g *Group, i int32) {
 	g.groupRec, g.file, g.deferred = r.recs[i], &r.txt, true
+	g.split = len(r.split) > 0 && r.isSplit(i)
 	for k := g.warnFrom; k < g.warnTo && r.warnGroup != nil; k++ {
 		if r.warnGroup[k] == i {
 			if g.notes == nil {
@@ -165,12 +168,14 @@ func (r *Robots) initGroup(g *Group, i int32) {
 func (r *Robots) lookup(agent string) *Group {
 	var g *Group
 	if tok := ProductToken(agent); tok != "" {
-		switch i, ok := r.index.get(tok); {
-		case !ok:
-		case i >= 0:
-			g = r.group(i)
+		switch s := r.index.slot(tok); {
+		case s == nil:
+		case s.group >= 0:
+			if g = r.group(s.group); g.split {
+				g = r.view(g, s)
+			}
 		default:
-			g = r.index.merged[-1-i]
+			g = r.index.merged[-1-s.group]
 		}
 	}
 	if g == nil {
@@ -204,7 +209,9 @@ func (r *Robots) Allowed(agent, target string) Verdict {
 	return r.Group(agent).Allowed(target)
 }
 
-// Groups returns the groups as written in the file, in order, before merging.
+// Groups returns the groups as written in the file, in order, before
+// merging. A group holding several 1996 records reads the extension lines
+// of all of them; Group gives an agent those of its own records only.
 func (r *Robots) Groups() []*Group {
 	if r == nil {
 		return nil

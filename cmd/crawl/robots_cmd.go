@@ -186,7 +186,11 @@ func newRobotsExplainCommand(opts robotsOptions) *cobra.Command {
 		Long: `Explain the robots.txt group that applies to the agent: its user-agent lines,
 the pace it asks for now and at other times (Crawl-delay, Request-rate with
 UTC windows), Visit-time windows, Comment lines, Robot-version, the file's
-Sitemaps and the lines that did not parse. Windows are in UTC and include
+Sitemaps and the lines that did not parse. The Allow and Disallow lines come
+from the RFC 9309 group (user-agent lines up to its first rule); the pace
+lines from the 1996 records naming the agent (the user-agent lines directly
+above them), or naming * when no user-agent line names it: both are listed
+with their line numbers. Windows are in UTC and include
 their last minute, as the crawl keeps them: "Visit-time: 0600-0845" is
 06:00 to 08:45:59 UTC (the 1996 example's 1300-1659, 1700-0459 and
 0500-1259 tile a day); in JSON, "to" is that last minute. For a fetched robots.txt, say how
@@ -198,7 +202,10 @@ unreachable: disallow all). With --json, print one object:
 {"requests", "seconds", "interval_seconds", "from", "to"}), "visit_times"
 (each {"from", "to"}),
 "comments", "sitemaps", "robot_version", "warnings", "rules" (each {"line",
-"rule"}), "agent" (the robot's name asked about), "group" ([<User-agent values>], ["*"], or null when no group
+"rule"}), "group_lines" (the group's User-agent lines, each {"line", "rule"}),
+"pace_record" ({"star_fallback", "user_agents", "lines"}: the records the pace
+comes from, their User-agent and pace lines each {"line", "rule"}; null when
+the fetch's policy decides), "agent" (the robot's name asked about), "group" ([<User-agent values>], ["*"], or null when no group
 applies or the fetch's policy decides), "pace_now" ({"interval_seconds",
 "line", "rule"} or null), "visit_open_now", "next_visit" (RFC 3339 or
 null), "at" (the moment pace_now and visit_open_now hold for)}.`,

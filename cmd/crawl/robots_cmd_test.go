@@ -165,7 +165,7 @@ func TestRobotsExplainJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := `{"robots_txt":{"source":"` + other + `","fetched":false,"status":null,"error":null,"outcome":"available","policy":"rules","truncated":false,"redirects":[]},"crawl_delay_seconds":null,"request_rates":[],"visit_times":[],"comments":[],"sitemaps":[],"robot_version":null,"warnings":[],` +
-		`"rules":[],"agent":"bot","group":null,"pace_now":null,"visit_open_now":true,"next_visit":null,"at":"2026-01-01T14:00:00Z"}` + "\n"
+		`"rules":[],"group_lines":[],"pace_record":{"star_fallback":true,"user_agents":[],"lines":[]},"agent":"bot","group":null,"pace_now":null,"visit_open_now":true,"next_visit":null,"at":"2026-01-01T14:00:00Z"}` + "\n"
 	if out != want {
 		t.Errorf("empty group: got %s want %s", out, want)
 	}

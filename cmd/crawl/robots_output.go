@@ -103,6 +103,12 @@ type explainJSON struct {
 	RobotVersion      *string           `json:"robot_version"`
 	Warnings          []string          `json:"warnings"`
 	Rules             []ruleJSON        `json:"rules"` // the group's Allow and Disallow lines; [] when the fetch's policy decides
+	// GroupLines are the User-agent lines of the RFC 9309 groups the rules
+	// come from; [] when the fetch's policy decides.
+	GroupLines []lineJSON `json:"group_lines"`
+	// PaceRecord is where the pace comes from: the 1996 records naming the
+	// agent, or "*"; null when the fetch's policy decides.
+	PaceRecord *paceRecordJSON `json:"pace_record"`
 	groupJSON
 }
 
@@ -151,8 +157,11 @@ func writeExplainJSON(w io.Writer, t robotsTxt, agent string, now time.Time) err
 		out.RobotVersion = &v
 	}
 	out.Warnings = append(out.Warnings, t.warnings()...)
+	out.Warnings = append(out.Warnings, paceConflicts(g)...)
+	out.GroupLines, out.PaceRecord = []lineJSON{}, paceRecord(t, g, agent)
 	if t.policyText() == "" {
 		out.Rules = groupRules(g)
+		out.GroupLines = jsonLines(g.AgentLines())
 	}
 	return encodeJSON(w, out)
 }
@@ -174,10 +183,14 @@ func writeExplainText(w io.Writer, t robotsTxt, asked askedAgent, now time.Time)
 		b.WriteString("rules: none (the policy decides every URL)\n")
 	} else {
 		fmt.Fprintf(&b, "agent %q -> %s\n", agent, groupName(t, agent))
+		writeLines(&b, g.AgentLines())
 		fmt.Fprintf(&b, "rules: %d (longest match wins, Allow wins a tie)\n", len(rules))
 	}
 	for _, rule := range rules {
 		fmt.Fprintf(&b, "  line %d: %s\n", rule.Line, crawllog.Printable(rule.Text))
+	}
+	if t.policyText() == "" {
+		writePaceRecords(&b, t, g, agent)
 	}
 	if g.VisitAllowed(now) {
 		fmt.Fprintf(&b, "pace now (%s): %s\n", now.UTC().Format("15:04 UTC"), paceWords(g, now))
@@ -219,7 +232,7 @@ func writeExplainText(w io.Writer, t robotsTxt, asked askedAgent, now time.Time)
 	for _, s := range r.Sitemaps() {
 		fmt.Fprintf(&b, "sitemap: %s\n", crawllog.Printable(s))
 	}
-	ws := t.warnings()
+	ws := append(t.warnings(), paceConflicts(g)...)
 	fmt.Fprintf(&b, "warnings: %d\n", len(ws))
 	for _, warn := range ws {
 		fmt.Fprintf(&b, "  %s\n", crawllog.Printable(warn))
