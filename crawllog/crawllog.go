@@ -312,6 +312,15 @@ func runLine(i int, r RunSummary, first time.Time) string {
 // used and what set it, deferred URLs and the site's Comment lines. Text
 // that may come from a server is written through Printable.
 func (s *Summary) Print(w io.Writer) {
+	s.printTotals(w)
+	s.printHosts(w)
+	s.printSkipReasons(w)
+	s.printUnfinished(w)
+}
+
+// printTotals writes the summary's heading, its totals and, over several
+// runs, a line per run.
+func (s *Summary) printTotals(w io.Writer) {
 	took, complete := s.RunTime()
 	ran := took.Round(time.Millisecond).String()
 	if !complete {
@@ -326,11 +335,15 @@ func (s *Summary) Print(w io.Writer) {
 			fmt.Fprintf(w, "    %s\n", runLine(i, r, s.Runs[0].Started))
 		}
 	}
+}
+
+// printHosts writes a paragraph per host. A crawl of thousands of hosts
+// would print thousands: past maxPrintedHosts hosts only those with
+// something to note are listed, up to that many; summary.json and
+// report.html have all.
+func (s *Summary) printHosts(w io.Writer) {
 	listed, quiet := 0, 0
 	for _, h := range s.Hosts {
-		// A crawl of thousands of hosts printed thousands of these: past
-		// maxPrintedHosts hosts only those with something to note are
-		// listed, up to that many; summary.json and report.html have all.
 		if len(s.Hosts) > maxPrintedHosts && !h.noteworthy() {
 			quiet++
 			continue
@@ -339,46 +352,66 @@ func (s *Summary) Print(w io.Writer) {
 			continue
 		}
 		listed++
-		fmt.Fprintf(w, "\n  %s  [%s]\n", Printable(h.Host), Printable(h.State))
-		fmt.Fprintf(w, "    pages: %s\n", Printable(statusMix(h.PagesByStatus)))
-		if h.PaceRule != "" {
-			fmt.Fprintf(w, "    pace:  %s, set by %s\n", RoundSeconds(h.PaceSeconds), Printable(h.PaceRule))
-		}
-		if h.Warning != "" {
-			fmt.Fprintf(w, "    warning: %s\n", Printable(h.Warning))
-		}
-		if h.DeferredUntil != nil {
-			fmt.Fprintf(w, "    deferred until %s (%s): %d URLs wait in the frontier\n", h.DeferredUntil.Format(time.RFC3339), Printable(h.DeferReason), h.Queued)
-		}
-		if h.DropReason != "" {
-			fmt.Fprintf(w, "    dropped: %s\n", Printable(h.DropReason))
-		}
-		if h.Robots != nil {
-			cs := h.Robots.Comments
-			shown := cs[:min(len(cs), maxPrintedComments)]
-			for _, c := range shown {
-				fmt.Fprintf(w, "    the site says: %s\n", Printable(c))
-			}
-			if more := len(cs) - len(shown) + h.Robots.CommentsOmitted; more > 0 {
-				fmt.Fprintf(w, "    (and %d more Comment lines in its robots.txt)\n", more)
-			}
-		}
+		h.print(w)
 	}
 	if n := len(s.Hosts) - listed; n > 0 {
 		fmt.Fprintf(w, "\n  %d more host(s) not listed (%d with nothing to note): see summary.json or report.html\n", n, quiet)
 	}
-	if len(s.SkipReasons) > 0 {
-		keys := make([]string, 0, len(s.SkipReasons))
-		for k := range s.SkipReasons {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		fmt.Fprintf(w, "\n  not fetched:")
-		for _, k := range keys {
-			fmt.Fprintf(w, " %s %d;", Printable(k), s.SkipReasons[k])
-		}
-		fmt.Fprintln(w, " (reasons in skips.jsonl)")
+}
+
+// print writes a host's paragraph: its state, pages by status, pace,
+// warning, deferral or drop, and the first Comment lines of its
+// robots.txt.
+func (h *HostSummary) print(w io.Writer) {
+	fmt.Fprintf(w, "\n  %s  [%s]\n", Printable(h.Host), Printable(h.State))
+	fmt.Fprintf(w, "    pages: %s\n", Printable(statusMix(h.PagesByStatus)))
+	if h.PaceRule != "" {
+		fmt.Fprintf(w, "    pace:  %s, set by %s\n", RoundSeconds(h.PaceSeconds), Printable(h.PaceRule))
 	}
+	if h.Warning != "" {
+		fmt.Fprintf(w, "    warning: %s\n", Printable(h.Warning))
+	}
+	if h.DeferredUntil != nil {
+		fmt.Fprintf(w, "    deferred until %s (%s): %d URLs wait in the frontier\n", h.DeferredUntil.Format(time.RFC3339), Printable(h.DeferReason), h.Queued)
+	}
+	if h.DropReason != "" {
+		fmt.Fprintf(w, "    dropped: %s\n", Printable(h.DropReason))
+	}
+	if h.Robots == nil {
+		return
+	}
+	cs := h.Robots.Comments
+	shown := cs[:min(len(cs), maxPrintedComments)]
+	for _, c := range shown {
+		fmt.Fprintf(w, "    the site says: %s\n", Printable(c))
+	}
+	if more := len(cs) - len(shown) + h.Robots.CommentsOmitted; more > 0 {
+		fmt.Fprintf(w, "    (and %d more Comment lines in its robots.txt)\n", more)
+	}
+}
+
+// printSkipReasons writes how many URLs each reason kept from being
+// fetched.
+func (s *Summary) printSkipReasons(w io.Writer) {
+	if len(s.SkipReasons) == 0 {
+		return
+	}
+	keys := make([]string, 0, len(s.SkipReasons))
+	for k := range s.SkipReasons {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	fmt.Fprintf(w, "\n  not fetched:")
+	for _, k := range keys {
+		fmt.Fprintf(w, " %s %d;", Printable(k), s.SkipReasons[k])
+	}
+	fmt.Fprintln(w, " (reasons in skips.jsonl)")
+}
+
+// printUnfinished says what a run of the same command would continue:
+// hosts given up and hosts deferred (a demo's sites end with it, so it
+// says so instead).
+func (s *Summary) printUnfinished(w io.Writer) {
 	if n := s.Totals.DroppedHosts; n > 0 {
 		if s.Ephemeral {
 			fmt.Fprintf(w, "\n  %d host(s) given up (see \"dropped\" above): their pages were not fetched.\n", n)
