@@ -100,7 +100,17 @@ async function replay(item) {
   await page.goto(item.page, { waitUntil: "load", timeout: 60000 });
   const deadline = Date.now() + 60000;
   let last = null;
+  // In a new profile ReplayWeb.page's service worker now and then never
+  // brings up the replay frame of the first load; a reload does, as it
+  // would for a reader. A page that still shows no frame is an error.
+  let loadedAt = Date.now();
+  let reloads = 0;
   while (Date.now() < deadline) {
+    if (last === null && reloads < 2 && Date.now() - loadedAt > 15000) {
+      await page.reload({ waitUntil: "load", timeout: 30000 });
+      reloads++;
+      loadedAt = Date.now();
+    }
     for (const frame of page.frames()) {
       const u = frame.url();
       if (!/[0-9]*mp_\//.test(u) || !u.includes(item.archived)) continue;
@@ -125,7 +135,7 @@ async function replay(item) {
   }
   const frames = page.frames().map((f) => f.url());
   await page.close();
-  throw new Error(`no replay frame of ${item.archived} with text within 60 s; last seen ${JSON.stringify(last)}; frames: ${frames.join(" ")}`);
+  throw new Error(`no replay frame of ${item.archived} with text within 60 s (${reloads} reloads); last seen ${JSON.stringify(last)}; frames: ${frames.join(" ")}`);
 }
 
 try {
