@@ -47,89 +47,9 @@ func (c *crawl) finish(interrupted bool) *crawllog.Summary {
 		c.log.Warn("robots cache was full this run", "cache_bytes", c.cfg.Robots.CacheBytes,
 			"busy_files_dropped", dropped, "parsed_again", reloaded)
 	}
-	now := time.Now()
-	s := &crawllog.Summary{Started: c.history.started(c.started).UTC(), Finished: now.UTC(), Agent: c.cfg.Agent.Token, UserAgent: c.cfg.UserAgentHeader(),
-		Out: c.cfg.Out, Interrupted: interrupted, SkipReasons: map[string]int{}, Ephemeral: c.opts.Ephemeral}
-	fin := now.UTC()
-	run := crawllog.RunSummary{Started: c.started.UTC(), Finished: &fin, Mode: crawllog.ModeCrawl, Interrupted: interrupted}
-	c.tally.runCounts(&run)
-	s.Runs = append(append([]crawllog.RunSummary{}, c.history.runs...), run)
-	// Errors are URLs that ended in error, each charged to the run of its
-	// last attempt: a URL retried with success, in this run or a later
-	// one, is none.
-	failedBy, failedIn := c.history.failing.counts()
-	for i := range s.Runs {
-		s.Runs[i].Errors = failedIn[s.Runs[i].Started.UTC()]
-	}
-	p := c.cfg.Politeness
-	s.Politeness = map[string]any{
-		"default_delay_seconds": p.DefaultDelay.Seconds(), "min_delay_seconds": p.MinDelay.Seconds(),
-		"fetch_time_factor": p.FetchTimeFactor, "per_host": p.PerHost, "max_wait_seconds": p.MaxWait.Seconds(),
-		"max_crawl_delay_seconds": p.MaxCrawlDelay.Seconds(), "crawl_delay_policy": p.CrawlDelayPolicy,
-	}
-	st := c.sched.Stats()
-	// A URL leased when the run stopped stays in the frontier: queued.
-	s.Totals = crawllog.Totals{Queued: st.Queued + st.Leased}
-	s.Totals.DuplicateLinks = c.history.duplicates + dups
-	tallies := map[string]hostTally{}
-	for _, t := range []*tally{c.history.tally, c.tally} {
-		t.mu.Lock()
-		for a, h := range t.hosts {
-			sum, ok := tallies[a]
-			if !ok {
-				sum = hostTally{byStatus: map[string]int{}, skipped: map[string]int{}}
-			}
-			sum.add(h)
-			tallies[a] = sum
-		}
-		t.mu.Unlock()
-	}
-	for a, sum := range tallies {
-		sum.errors = failedBy[a]
-		tallies[a] = sum
-	}
-	events := c.events.hostEvents()
-	for _, hs := range c.sched.Hosts() {
-		h := tallied(s, hs.Authority, tallies[hs.Authority])
-		delete(tallies, hs.Authority)
-		h.State, h.PaceSeconds, h.PaceRule = hs.State, hs.Interval.Seconds(), hs.PaceSource
-		h.Queued, h.DeferReason, h.DropReason, h.Warning = hs.Queued+hs.Leased, hs.DeferReason, hs.DropReason, hs.Warning
-		if evs := events[hs.Authority]; evs != nil {
-			h.Events = evs
-		}
-		if n, ok := c.opts.HostNotes[hs.Authority]; ok {
-			h.Label, h.Note = n.Label, n.Note
-		}
-		if h.DeferredUntil = utcOrNil(hs.DeferredUntil); h.DeferredUntil != nil {
-			s.Totals.DeferredHosts++
-		}
-		if hs.State == scheduler.StateDropped && h.Queued > 0 {
-			s.Totals.DroppedHosts++
-		}
-		if rs := c.robots.Peek(hs.Authority); rs != nil {
-			h.Robots = robotsSummary(rs)
-		}
-		s.Hosts = append(s.Hosts, h)
-	}
-	for a, t := range tallies { // hosts seen only through skips or robots redirects
-		h := tallied(s, a, t)
-		if a == "" || !t.admitted() {
-			// Links the crawl never took up (another host, a URL with no
-			// valid host): counted in the totals and skip reasons, but
-			// not a host of the crawl.
-			continue
-		}
-		s.Hosts = append(s.Hosts, h)
-	}
-	sort.Slice(s.Hosts, func(i, j int) bool { return s.Hosts[i].Host < s.Hosts[j].Host })
-	switch {
-	case interrupted:
-		s.ExitCode = 130
-	case c.failure() != nil:
-		s.ExitCode = 1 // a write failed: the crawl stopped
-	case s.Totals.DroppedHosts > 0 && !c.opts.Ephemeral:
-		s.ExitCode = ExitHostsGivenUp
-	}
+	s := c.newSummary(interrupted, dups)
+	c.addHosts(s, c.hostTallies())
+	s.ExitCode = c.exitCode(s, interrupted)
 	if err := writeSummary(c.cfg.Out, s); err != nil {
 		c.fail(WroteLog, err)
 	}
@@ -244,4 +164,115 @@ func writeSummary(dir string, s *crawllog.Summary) error {
 		return fmt.Errorf("crawler: %w", err)
 	}
 	return nil
+}
+
+// newSummary starts the summary of the crawl of the output directory: its
+// time span, agent and settings, every run's share (this one's last, each
+// charged the URLs whose last failed attempt it made), and the totals
+// the frontier knows.
+func (c *crawl) newSummary(interrupted bool, dups int) *crawllog.Summary {
+	now := time.Now()
+	s := &crawllog.Summary{Started: c.history.started(c.started).UTC(), Finished: now.UTC(), Agent: c.cfg.Agent.Token, UserAgent: c.cfg.UserAgentHeader(),
+		Out: c.cfg.Out, Interrupted: interrupted, SkipReasons: map[string]int{}, Ephemeral: c.opts.Ephemeral}
+	fin := now.UTC()
+	run := crawllog.RunSummary{Started: c.started.UTC(), Finished: &fin, Mode: crawllog.ModeCrawl, Interrupted: interrupted}
+	c.tally.runCounts(&run)
+	s.Runs = append(append([]crawllog.RunSummary{}, c.history.runs...), run)
+	// Errors are URLs that ended in error, each charged to the run of its
+	// last attempt: a URL retried with success, in this run or a later
+	// one, is none.
+	_, failedIn := c.history.failing.counts()
+	for i := range s.Runs {
+		s.Runs[i].Errors = failedIn[s.Runs[i].Started.UTC()]
+	}
+	p := c.cfg.Politeness
+	s.Politeness = map[string]any{
+		"default_delay_seconds": p.DefaultDelay.Seconds(), "min_delay_seconds": p.MinDelay.Seconds(),
+		"fetch_time_factor": p.FetchTimeFactor, "per_host": p.PerHost, "max_wait_seconds": p.MaxWait.Seconds(),
+		"max_crawl_delay_seconds": p.MaxCrawlDelay.Seconds(), "crawl_delay_policy": p.CrawlDelayPolicy,
+	}
+	st := c.sched.Stats()
+	// A URL leased when the run stopped stays in the frontier: queued.
+	s.Totals = crawllog.Totals{Queued: st.Queued + st.Leased}
+	s.Totals.DuplicateLinks = c.history.duplicates + dups
+	return s
+}
+
+// hostTallies adds up each host's counts over the earlier runs and this
+// one, with the URLs of the host that ended in error.
+func (c *crawl) hostTallies() map[string]hostTally {
+	tallies := map[string]hostTally{}
+	for _, t := range []*tally{c.history.tally, c.tally} {
+		t.mu.Lock()
+		for a, h := range t.hosts {
+			sum, ok := tallies[a]
+			if !ok {
+				sum = hostTally{byStatus: map[string]int{}, skipped: map[string]int{}}
+			}
+			sum.add(h)
+			tallies[a] = sum
+		}
+		t.mu.Unlock()
+	}
+	failedBy, _ := c.history.failing.counts()
+	for a, sum := range tallies {
+		sum.errors = failedBy[a]
+		tallies[a] = sum
+	}
+	return tallies
+}
+
+// addHosts adds a section per host the crawl contacted, with its state,
+// pace, events and robots.txt, counting deferred and given-up hosts, and
+// counts the hosts seen only through links in the totals, sorted by name.
+func (c *crawl) addHosts(s *crawllog.Summary, tallies map[string]hostTally) {
+	events := c.events.hostEvents()
+	for _, hs := range c.sched.Hosts() {
+		h := tallied(s, hs.Authority, tallies[hs.Authority])
+		delete(tallies, hs.Authority)
+		h.State, h.PaceSeconds, h.PaceRule = hs.State, hs.Interval.Seconds(), hs.PaceSource
+		h.Queued, h.DeferReason, h.DropReason, h.Warning = hs.Queued+hs.Leased, hs.DeferReason, hs.DropReason, hs.Warning
+		if evs := events[hs.Authority]; evs != nil {
+			h.Events = evs
+		}
+		if n, ok := c.opts.HostNotes[hs.Authority]; ok {
+			h.Label, h.Note = n.Label, n.Note
+		}
+		if h.DeferredUntil = utcOrNil(hs.DeferredUntil); h.DeferredUntil != nil {
+			s.Totals.DeferredHosts++
+		}
+		if hs.State == scheduler.StateDropped && h.Queued > 0 {
+			s.Totals.DroppedHosts++
+		}
+		if rs := c.robots.Peek(hs.Authority); rs != nil {
+			h.Robots = robotsSummary(rs)
+		}
+		s.Hosts = append(s.Hosts, h)
+	}
+	for a, t := range tallies { // hosts seen only through skips or robots redirects
+		h := tallied(s, a, t)
+		if a == "" || !t.admitted() {
+			// Links the crawl never took up (another host, a URL with no
+			// valid host): counted in the totals and skip reasons, but
+			// not a host of the crawl.
+			continue
+		}
+		s.Hosts = append(s.Hosts, h)
+	}
+	sort.Slice(s.Hosts, func(i, j int) bool { return s.Hosts[i].Host < s.Hosts[j].Host })
+}
+
+// exitCode is the status the run ends with: 130 interrupted, 1 a write
+// failed, ExitHostsGivenUp when hosts were given up with URLs queued (not
+// for a demo, whose sites end with it), else 0.
+func (c *crawl) exitCode(s *crawllog.Summary, interrupted bool) int {
+	switch {
+	case interrupted:
+		return 130
+	case c.failure() != nil:
+		return 1 // a write failed: the crawl stopped
+	case s.Totals.DroppedHosts > 0 && !c.opts.Ephemeral:
+		return ExitHostsGivenUp
+	}
+	return 0
 }
