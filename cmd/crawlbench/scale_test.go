@@ -24,12 +24,12 @@ const shortModeRSS = 160 << 20
 // shortModeRSS; its WARC files hold every page once; and a crawl killed
 // with SIGKILL at half way and resumed loses no page and fetches again
 // only the pages it had in flight (runScale checks both). Under the race
-// detector, which multiplies memory and time, the web is 1,500 pages of
-// 50 hosts and the memory bound is not checked.
+// detector, which multiplies memory and time, the web is 600 pages of
+// 20 hosts and the memory bound is not checked.
 func TestShortScale(t *testing.T) {
 	hosts, total := 500, 20_000
 	if raceEnabled {
-		hosts, total = 50, 1_500
+		hosts, total = 20, 600
 	}
 	var log bytes.Buffer
 	res, err := runScale(scaleOptions{Hosts: hosts, Total: total, Workers: 16, Rounds: 1, Resume: true, Log: &log, Stderr: os.Stderr})
