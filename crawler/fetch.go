@@ -219,7 +219,7 @@ func (c *crawl) finishSkip(l *scheduler.Lease, reason scheduler.Reason, detail, 
 // *WriteError) is returned: the crawl stops with the URL still queued.
 func (c *crawl) record(j *job) error {
 	l, ex := j.lease, j.ex
-	if !j.superseded { // else a later copy is archived instead
+	if !j.superseded && c.arch != nil && ex.RawResponse != nil { // a superseded copy: a later one is archived
 		if err := c.archive(ex, c.fetchMetadata(j), false); err != nil {
 			return err
 		}

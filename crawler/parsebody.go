@@ -30,10 +30,17 @@ func parseBody(h http.Header, path string, body []byte, limit int64) []byte {
 	if len(codings) == 0 && (strings.Contains(ct, "gzip") || strings.HasSuffix(strings.ToLower(path), ".xml.gz")) {
 		codings = []string{"gzip"}
 	}
+	return decodeOrKeep(codings, body, limit, "page body")
+}
+
+// decodeOrKeep returns body with the content codings undone, cut at limit
+// octets: what decodes of a body that ends early or is corrupt, or the
+// body as it is when there is no coding or nothing decodes.
+func decodeOrKeep(codings []string, body []byte, limit int64, what string) []byte {
 	if len(codings) == 0 {
 		return body
 	}
-	content, _, err := wire.DecodeCodings(codings, body, limit, "page body")
+	content, _, err := wire.DecodeCodings(codings, body, limit, what)
 	if err != nil && len(content) == 0 {
 		return body
 	}

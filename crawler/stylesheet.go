@@ -104,17 +104,8 @@ func isStyleSheet(h http.Header, rawURL string) bool {
 }
 
 // sheetContent returns the body of a style sheet with its content codings
-// undone (wire.DecodeCodings), cut at limit octets, as a page's body is
-// for its links: what decodes of a body that ends early or corrupt, or
-// the body as it is when nothing decodes.
+// undone, cut at limit octets, as a page's body is for its links
+// (decodeOrKeep).
 func sheetContent(h http.Header, body []byte, limit int64) []byte {
-	codings := wire.ContentCodings(h)
-	if len(codings) == 0 {
-		return body
-	}
-	content, _, err := wire.DecodeCodings(codings, body, limit, "style sheet")
-	if err != nil && len(content) == 0 {
-		return body
-	}
-	return content
+	return decodeOrKeep(wire.ContentCodings(h), body, limit, "style sheet")
 }

@@ -47,8 +47,9 @@ func (c *crawl) finish(interrupted bool) *crawllog.Summary {
 		c.log.Warn("robots cache was full this run", "cache_bytes", c.cfg.Robots.CacheBytes,
 			"busy_files_dropped", dropped, "parsed_again", reloaded)
 	}
-	s := c.newSummary(interrupted, dups)
-	c.addHosts(s, c.hostTallies())
+	failedBy, failedIn := c.history.failing.counts()
+	s := c.newSummary(interrupted, dups, failedIn)
+	c.addHosts(s, c.hostTallies(failedBy))
 	s.ExitCode = c.exitCode(s, interrupted)
 	if err := writeSummary(c.cfg.Out, s); err != nil {
 		c.fail(WroteLog, err)
@@ -170,7 +171,7 @@ func writeSummary(dir string, s *crawllog.Summary) error {
 // time span, agent and settings, every run's share (this one's last, each
 // charged the URLs whose last failed attempt it made), and the totals
 // the frontier knows.
-func (c *crawl) newSummary(interrupted bool, dups int) *crawllog.Summary {
+func (c *crawl) newSummary(interrupted bool, dups int, failedIn map[time.Time]int) *crawllog.Summary {
 	now := time.Now()
 	s := &crawllog.Summary{Started: c.history.started(c.started).UTC(), Finished: now.UTC(), Agent: c.cfg.Agent.Token, UserAgent: c.cfg.UserAgentHeader(),
 		Out: c.cfg.Out, Interrupted: interrupted, SkipReasons: map[string]int{}, Ephemeral: c.opts.Ephemeral}
@@ -181,7 +182,6 @@ func (c *crawl) newSummary(interrupted bool, dups int) *crawllog.Summary {
 	// Errors are URLs that ended in error, each charged to the run of its
 	// last attempt: a URL retried with success, in this run or a later
 	// one, is none.
-	_, failedIn := c.history.failing.counts()
 	for i := range s.Runs {
 		s.Runs[i].Errors = failedIn[s.Runs[i].Started.UTC()]
 	}
@@ -199,8 +199,8 @@ func (c *crawl) newSummary(interrupted bool, dups int) *crawllog.Summary {
 }
 
 // hostTallies adds up each host's counts over the earlier runs and this
-// one, with the URLs of the host that ended in error.
-func (c *crawl) hostTallies() map[string]hostTally {
+// one, with the URLs of each host that ended in error (failedBy).
+func (c *crawl) hostTallies(failedBy map[string]int) map[string]hostTally {
 	tallies := map[string]hostTally{}
 	for _, t := range []*tally{c.history.tally, c.tally} {
 		t.mu.Lock()
@@ -214,7 +214,6 @@ func (c *crawl) hostTallies() map[string]hostTally {
 		}
 		t.mu.Unlock()
 	}
-	failedBy, _ := c.history.failing.counts()
 	for a, sum := range tallies {
 		sum.errors = failedBy[a]
 		tallies[a] = sum
