@@ -13,6 +13,18 @@
 // the hosts' pace allows:
 //
 //	go run ./cmd/crawlbench -paced -hosts 30 -pages 12
+//
+// With -web it serves a web of that many hosts, one loopback address each
+// (127.1.0.0/16), and -total pages in all, and measures crawl at scale, each
+// crawler in a process of its own: crawl (archive on, report.html written
+// at the end, as the crawl command does) and plain colly at the same
+// concurrency, -rounds times interleaved, with pages per second of the
+// first and last tenth of the pages and each process's peak RSS; it checks
+// that the WARC files hold every page once, times crawl report on the
+// output, then kills a crawl with SIGKILL at half way, resumes it, times
+// how soon the resumed run fetches, and checks its WARC files again:
+//
+//	go run ./cmd/crawlbench -web 10000 -total 1000000
 package main
 
 import (
@@ -30,11 +42,13 @@ import (
 
 	"github.com/gocolly/colly/v2"
 
-	"github.com/crawlproject/crawl/config"
 	"github.com/crawlproject/crawl/crawler"
 )
 
 func main() {
+	if ran, status := childFromEnv(); ran {
+		os.Exit(status)
+	}
 	hosts := flag.Int("hosts", 200, "hosts in the test web")
 	pages := flag.Int("pages", 50, "pages per host")
 	workers := flag.Int("workers", 16, "concurrent fetches, for both crawlers")
@@ -43,7 +57,15 @@ func main() {
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the crawl runs to this file")
 	blockprofile := flag.String("blockprofile", "", "write a blocking profile of the whole run to this file")
 	paced := flag.Bool("paced", false, "instead: crawl hosts that ask for Crawl-delays and report pace violations and speed against the best the pace allows")
+	scale := scaleFlags()
 	flag.Parse()
+	if scale.hosts > 0 {
+		if err := scale.run(*workers, *rounds); err != nil {
+			fmt.Fprintln(os.Stderr, "crawlbench:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *paced {
 		if err := runPaced(*hosts, *pages, *workers); err != nil {
 			fmt.Fprintln(os.Stderr, "crawlbench:", err)
@@ -199,15 +221,7 @@ func runCrawl(seeds []string, workers int, archive bool) (int, time.Duration, er
 		return 0, 0, err
 	}
 	defer os.RemoveAll(dir)
-	cfg := config.Default()
-	cfg.Out = dir
-	cfg.Agent.Token = "crawlbench"
-	cfg.Politeness.DefaultDelay = 0
-	cfg.Politeness.FetchTimeFactor = 0
-	cfg.Politeness.Margin = 0
-	cfg.Fetch.Workers = workers
-	cfg.Archive.WARC = archive
-	cfg.Log.Progress = "never"
+	cfg := benchConfig(dir, workers, archive)
 	start := time.Now()
 	sum, err := crawler.Run(context.Background(), cfg, crawler.Options{Seeds: seeds})
 	if err != nil {

@@ -1,0 +1,24 @@
+//go:build unix
+
+package main
+
+import (
+	"fmt"
+	"syscall"
+)
+
+// raiseFileLimit raises the soft limit of open files to the hard limit:
+// the big web listens on one socket per host.
+func raiseFileLimit() error {
+	var l syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &l); err != nil {
+		return fmt.Errorf("crawlbench: open-file limit: %w", err)
+	}
+	if l.Cur < l.Max {
+		l.Cur = l.Max
+		if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &l); err != nil {
+			return fmt.Errorf("crawlbench: raise open-file limit: %w", err)
+		}
+	}
+	return nil
+}
