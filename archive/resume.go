@@ -57,17 +57,31 @@ func parseFileName(name, prefix string) (int, bool) {
 // resume reloads the existing WARC files: the journal supplies the index
 // entries of records it covers, and each file is scanned from the end of
 // its last journalled record. Every file must be valid except that the last
-// may end in a torn record, which is truncated away. It returns the last
-// file's path ("" when the directory has none).
+// may end in a torn record, which is truncated away. Each entry goes to the
+// journal begun by beginJournal, one at a time: nothing is held per record.
+// It returns the last file's path ("" when the directory has none).
 func (w *Writer) resume() (string, error) {
 	files, err := w.listFiles()
 	if err != nil || len(files) == 0 {
 		return "", err
 	}
-	journal := loadJournal(w.opts.Dir)
+	covered, err := journalCoverage(w.opts.Dir, files)
+	if err != nil {
+		return "", err
+	}
+	err = scanJournal(w.opts.Dir, func(e indexEntry) error {
+		if _, ok := covered[e.File]; !ok {
+			return nil
+		}
+		w.addEntry(e, true)
+		return w.journal.add(&e)
+	})
+	if err != nil {
+		return "", err
+	}
 	for i, wf := range files {
 		isLast := i == len(files)-1
-		if err := w.resumeFile(wf.path, journal[filepath.Base(wf.path)], isLast); err != nil {
+		if err := w.resumeFile(wf.path, covered[filepath.Base(wf.path)], isLast); err != nil {
 			return "", err
 		}
 		w.serial = wf.serial
@@ -75,39 +89,65 @@ func (w *Writer) resume() (string, error) {
 	return files[len(files)-1].path, nil
 }
 
-// resumeFile takes a file's journalled entries (if they fit the file) and
-// scans the rest; torn tails are truncated only in the last file, anywhere
-// else they are an error.
-func (w *Writer) resumeFile(path string, journalled []indexEntry, isLast bool) error {
+// journalCoverage returns, for each of files the journal has entries for,
+// the end of its last journalled record: how far the journal covers it. A
+// file the journal claims more of than it holds is left out (the journal is
+// ahead of the file: trust the file).
+func journalCoverage(dir string, files []warcFile) (map[string]int64, error) {
+	covered := map[string]int64{}
+	err := scanJournal(dir, func(e indexEntry) error {
+		covered[e.File] = max(covered[e.File], e.End)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	listed := make(map[string]bool, len(files))
+	for _, wf := range files {
+		base := filepath.Base(wf.path)
+		listed[base] = true
+		st, err := os.Stat(wf.path)
+		if err != nil {
+			return nil, fmt.Errorf("archive: resume: %w", err)
+		}
+		if covered[base] > st.Size() {
+			delete(covered, base)
+		}
+	}
+	for f := range covered {
+		if !listed[f] {
+			delete(covered, f)
+		}
+	}
+	return covered, nil
+}
+
+// resumeFile scans a file from covered, the end of its journalled records;
+// torn tails are truncated only in the last file, anywhere else they are an
+// error.
+func (w *Writer) resumeFile(path string, covered int64, isLast bool) error {
 	f, err := os.OpenFile(path, os.O_RDWR, 0)
 	if err != nil {
 		return fmt.Errorf("archive: resume: %w", err)
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return fmt.Errorf("archive: resume: %w", err)
-	}
-	var covered int64
-	for _, e := range journalled {
-		covered = max(covered, e.End)
-	}
-	if covered > st.Size() {
-		covered, journalled = 0, nil // the journal is ahead of the file: trust the file
-	}
-	for _, e := range journalled {
-		w.addEntry(e, true)
-	}
 	if _, err := f.Seek(covered, io.SeekStart); err != nil {
 		return fmt.Errorf("archive: resume: %w", err)
 	}
 	base := filepath.Base(path)
+	var jerr error
 	validEnd, bad, _ := scanMembers(f, covered, func(off, length int64, rec *Record) error {
 		if e, ok := entryFor(rec, base, off, length); ok {
 			w.addEntry(e, true)
+			if err := w.journal.add(&e); err != nil && jerr == nil {
+				jerr = err
+			}
 		}
 		return nil
 	})
+	if jerr != nil {
+		return jerr
+	}
 	if bad == nil {
 		return nil
 	}
