@@ -66,10 +66,11 @@ func requestOf(e *crawllog.CrawlEntry) request {
 // input is everything read from a crawl's output directory.
 type input struct {
 	summary  summary
-	requests []request
+	requests []request // all requests, or with large set those of the hosts with a section
 	skips    []skip
 	robots   []robotsFetch
-	notes    []string // missing optional files, ignored lines
+	notes    []string    // missing optional files, ignored lines
+	large    *largeInput // set when the log is not held whole (see limits)
 }
 
 // maxLine bounds one JSONL line; longer lines are skipped as malformed.
@@ -78,7 +79,10 @@ const maxLine = crawllog.MaxLine
 // readInput reads dir. A missing or unreadable summary.json is an error
 // (wrapping fs.ErrNotExist when it is absent); the JSONL files are optional
 // and their malformed lines are counted in notes and skipped.
-func readInput(dir string) (*input, error) {
+func readInput(dir string) (*input, error) { return readWithin(dir, defaultLimits()) }
+
+// readWithin is readInput within lim.
+func readWithin(dir string, lim limits) (*input, error) {
 	path := filepath.Join(dir, SummaryFile)
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -88,11 +92,7 @@ func readInput(dir string) (*input, error) {
 	if err := json.Unmarshal(b, &in.summary); err != nil {
 		return nil, fmt.Errorf("report: parse %s: %w", path, err)
 	}
-	err = eachLine(dir, CrawlFile, &in.notes, func(e crawllog.CrawlEntry) {
-		r := requestOf(&e)
-		share(&r)
-		in.requests = append(in.requests, r)
-	})
+	counts, err := countRequests(dir, in.summary.Runs, &in.notes)
 	if err != nil {
 		return nil, err
 	}
@@ -102,7 +102,44 @@ func readInput(dir string) (*input, error) {
 	if in.robots, err = readJSONL[robotsFetch](dir, RobotsFile, &in.notes); err != nil {
 		return nil, err
 	}
-	return in, nil
+	hosts := in.hosts(counts)
+	if counts.total > lim.held || len(hosts) > lim.sections {
+		return in, readLarge(dir, in, counts, hosts, lim)
+	}
+	var again []string // the notes of the first reading stand
+	err = eachLine(dir, CrawlFile, &again, func(e crawllog.CrawlEntry) {
+		r := requestOf(&e)
+		share(&r)
+		in.requests = append(in.requests, r)
+	})
+	return in, err
+}
+
+// hosts returns the hosts the report shows, in the order it shows them:
+// the summary's, then those the logs name (crawl.jsonl as counts found
+// them, skips.jsonl, robots.jsonl).
+func (in *input) hosts(counts *requestCounts) []string {
+	seen := map[string]bool{"": true}
+	var out []string
+	add := func(h string) {
+		if !seen[h] {
+			seen[h] = true
+			out = append(out, h)
+		}
+	}
+	for _, hs := range in.summary.Hosts {
+		add(hs.Host)
+	}
+	for _, h := range counts.order {
+		add(h)
+	}
+	for _, k := range in.skips {
+		add(hostOf(k.Host, k.URL))
+	}
+	for _, f := range in.robots {
+		add(hostOf(f.Host, f.URL))
+	}
+	return out
 }
 
 // readJSONL decodes each line of dir/name into a T. A missing file yields
