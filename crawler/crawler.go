@@ -32,6 +32,13 @@ const ArchiveDir = "archive"
 type Options struct {
 	// Seeds are the seed URLs (see ReadSeeds).
 	Seeds []string
+	// SeedStream, if set, holds more seeds, read and offered as the crawl
+	// runs, after Seeds: a seed list of millions of lines starts at once
+	// and is never held whole. The crawl does not end before it is read.
+	SeedStream *SeedReader
+	// BadSeed, if set, is called with each bad line of SeedStream, from
+	// the goroutine that reads it.
+	BadSeed func(*SeedError)
 	// Logger receives diagnostic logs; nil discards them.
 	Logger *slog.Logger
 	// Progress receives the live progress line; nil shows none.
@@ -80,6 +87,8 @@ type crawl struct {
 	tally  *tally
 	events *eventSink
 	logged *loggedOnceSet // URLs whose repeatable skip this run logged (history.refused: earlier runs)
+	listed *loggedOnceSet // the seeds listed so far, to log a seed listed twice
+	held   heldLinks      // links out of the seed hosts' scope while seeds are still read
 	// unfollowed holds the links not followed (nofollow) until they are
 	// settled: logged, at the end of a run, if nothing else brought them.
 	unfollowed unfollowed
@@ -106,11 +115,15 @@ func Run(ctx context.Context, cfg config.Config, opts Options) (*crawllog.Summar
 		return nil, err
 	}
 	c.addSeeds(opts.Seeds)
+	feedErr := c.feedSeeds(ctx, opts.SeedStream)
 	// colly takes the context of its requests from a field, not from
 	// Request: setting it here makes a cancelled crawl abort the requests
 	// in flight at once instead of waiting out fetch.timeout.
 	c.col.Context = ctx
 	runErr := c.loop(ctx)
+	if err := feedErr(); runErr == nil {
+		runErr = err
+	}
 	c.settleUnfollowed(opts.Ephemeral || ctx.Err() == nil && runErr == nil && c.sched.Stats().Queued == 0)
 	sum := c.finish(ctx.Err() != nil)
 	if cerr := c.close(); cerr != nil && runErr == nil {
@@ -135,7 +148,8 @@ func start(cfg config.Config, opts Options) (*crawl, error) {
 	if log == nil {
 		log = discardLogger()
 	}
-	c := &crawl{cfg: cfg, opts: opts, log: log, tally: newTally(), logged: newLoggedOnceSet(maxLoggedOnce)}
+	c := &crawl{cfg: cfg, opts: opts, log: log, tally: newTally(), logged: newLoggedOnceSet(maxLoggedOnce),
+		listed: newLoggedOnceSet(maxListedSeeds)}
 	c.events = &eventSink{fn: opts.Events, log: log}
 	store, err := scheduler.OpenBolt(filepath.Join(cfg.Out, FrontierFile))
 	if err != nil {
@@ -248,19 +262,22 @@ func (c *crawl) worker(ctx context.Context) error {
 // seed already in the frontier from an earlier run of this output
 // directory is not, or every resume would log the whole seed list.
 func (c *crawl) addSeeds(seeds []string) {
-	listed := make(map[string]bool, len(seeds))
 	for _, s := range seeds {
-		if u, err := scheduler.Canonicalize(s, nil); err == nil {
-			key := u.String()
-			if listed[key] {
-				c.recordSkip(scheduler.Skip{URL: key, Authority: scheduler.Authority(u), Reason: scheduler.ReasonDuplicate,
-					Detail: "seed listed more than once"})
-				continue
-			}
-			listed[key] = true
-		}
-		c.add(scheduler.Candidate{URL: s, Depth: 0, Kind: scheduler.KindPage, Seed: true})
+		c.addSeed(s)
 	}
+}
+
+// addSeed offers one seed (see addSeeds).
+func (c *crawl) addSeed(s string) {
+	if u, err := scheduler.Canonicalize(s, nil); err == nil {
+		key := u.String()
+		if !c.listed.add(key) {
+			c.recordSkip(scheduler.Skip{URL: key, Authority: scheduler.Authority(u), Reason: scheduler.ReasonDuplicate,
+				Detail: "seed listed more than once"})
+			return
+		}
+	}
+	c.add(scheduler.Candidate{URL: s, Depth: 0, Kind: scheduler.KindPage, Seed: true})
 }
 
 // add offers a candidate to the scheduler and logs a skip if it is refused.
@@ -279,6 +296,9 @@ func (c *crawl) add(cand scheduler.Candidate) {
 	if skip.Reason == scheduler.ReasonNofollow {
 		c.holdUnfollowed(*skip)
 		return
+	}
+	if skip.Reason == scheduler.ReasonOutOfScope && c.held.hold(cand, skip.URL) {
+		return // offered again once every seed host is known
 	}
 	if skip.Reason == scheduler.ReasonDuplicate && !cand.Seed && cand.Kind != scheduler.KindSitemap {
 		// Links to pages already seen are counted, not logged: a site's

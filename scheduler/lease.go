@@ -164,9 +164,9 @@ func awaitChange(ctx context.Context, st nextStep) error {
 }
 
 // idleLocked reports whether nothing can change the frontier by itself: no
-// lease out, no refill or drop in progress.
+// lease out, no refill or drop in progress, no feed open.
 func (s *Scheduler) idleLocked() bool {
-	return s.leases == 0 && s.hops == 0 && len(s.refills) == 0 && len(s.drops) == 0 && !s.busy
+	return s.leases == 0 && s.hops == 0 && len(s.refills) == 0 && len(s.drops) == 0 && !s.busy && s.feeds == 0
 }
 
 // popHead removes and returns the entry at the head of h's queue in RAM,

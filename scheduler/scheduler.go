@@ -73,6 +73,7 @@ type Scheduler struct {
 	cacheTotal  int
 	leases      int
 	hops        int                // hop requests in flight, over all hosts: the crawl is not idle while any is
+	feeds       int                // feeds open (Feed): the crawl is not idle while any is
 	waiters     int                // goroutines in awaitFlush
 	hurry       chan struct{}      // cuts the flusher's coalescing wait short when a goroutine starts waiting for a flush (capacity 1)
 	pages       int                // pages fetched, as counted by Scope.MaxPages

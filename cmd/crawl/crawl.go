@@ -25,35 +25,37 @@ import (
 // binary or a wrong file given as --seed would print thousands).
 const maxSeedErrorsShown = 20
 
-// runCrawl reads the seeds, runs the crawl and prints the summary.
+// runCrawl reads the seeds, runs the crawl and prints the summary. The
+// seed file is read as the crawl runs (crawler.Options.SeedStream), up to
+// its first usable seed before it starts: a list of millions of lines
+// starts at once and is never held whole. A dry run reads it whole.
 func runCrawl(ctx context.Context, cfg config.Config, stdout, stderr io.Writer) error {
 	f, err := openSeedFile(cfg.Seed)
 	if err != nil {
 		return err
 	}
-	seeds, bad, err := crawler.ReadSeeds(f, cfg.Scope.MaxURLLength)
-	f.Close()
-	if err != nil {
-		return usagef("seed file %s: %v", cfg.Seed, err)
-	}
-	for i, b := range bad {
-		if i == maxSeedErrorsShown {
-			fmt.Fprintf(stderr, "crawl: %s: %d more bad lines not shown (skipped)\n", cfg.Seed, len(bad)-i)
-			break
-		}
-		fmt.Fprintf(stderr, "crawl: %s: %v (skipped)\n", cfg.Seed, b)
-	}
-	if len(seeds) == 0 {
-		return usagef("seed file %s has no usable URL", cfg.Seed)
-	}
+	defer f.Close()
+	stream := crawler.NewSeedReader(f, cfg.Scope.MaxURLLength)
+	bad := &badSeeds{file: cfg.Seed, w: stderr}
 	if cfg.DryRun {
+		seeds, err := readAllSeeds(cfg, stream, bad)
+		bad.end()
+		if err != nil {
+			return err
+		}
 		return runDryRun(ctx, cfg, seeds, stdout, stderr)
+	}
+	first, err := firstSeed(cfg, stream, bad)
+	if err != nil {
+		bad.end()
+		return err
 	}
 	progress := progressWriter(cfg, stderr)
 	logTo := stderr
 	if progress != nil {
 		logTo = clearLine{stderr}
 	}
+	bad.w = logTo
 	logger := newLogger(cfg, logTo)
 	// net/http writes to the log package's logger (a server's unasked-for
 	// bytes on an idle connection, for one), which went to stderr as raw
@@ -66,9 +68,74 @@ func runCrawl(ctx context.Context, cfg config.Config, stdout, stderr io.Writer) 
 		log.SetFlags(flags)
 	}(slog.Default(), log.Writer(), log.Flags())
 	slog.SetDefault(logger)
-	opts := crawler.Options{Seeds: seeds, Logger: logger, Progress: progress}
+	opts := crawler.Options{Seeds: []string{first}, SeedStream: stream, BadSeed: bad.report, Logger: logger, Progress: progress}
 	sum, err := crawler.Run(ctx, cfg, opts)
+	bad.end()
 	return reportRun(ctx, cfg, sum, err, stdout)
+}
+
+// firstSeed reads stream up to its first usable seed, reporting the bad
+// lines before it; a file without one is a usage error.
+func firstSeed(cfg config.Config, stream *crawler.SeedReader, bad *badSeeds) (string, error) {
+	for {
+		seed, b, err := stream.Next()
+		switch {
+		case errors.Is(err, io.EOF):
+			return "", usagef("seed file %s has no usable URL", cfg.Seed)
+		case err != nil:
+			return "", usagef("seed file %s: %v", cfg.Seed, err)
+		case b != nil:
+			bad.report(b)
+		default:
+			return seed, nil
+		}
+	}
+}
+
+// readAllSeeds reads every seed of stream, reporting the bad lines; a
+// file without a usable seed is a usage error.
+func readAllSeeds(cfg config.Config, stream *crawler.SeedReader, bad *badSeeds) ([]string, error) {
+	first, err := firstSeed(cfg, stream, bad)
+	if err != nil {
+		return nil, err
+	}
+	seeds := []string{first}
+	for {
+		seed, b, err := stream.Next()
+		switch {
+		case errors.Is(err, io.EOF):
+			return seeds, nil
+		case err != nil:
+			return nil, usagef("seed file %s: %v", cfg.Seed, err)
+		case b != nil:
+			bad.report(b)
+		default:
+			seeds = append(seeds, seed)
+		}
+	}
+}
+
+// badSeeds prints the bad lines of a seed file as they are met: the first
+// maxSeedErrorsShown one by one, then (end) how many more there were. Its
+// methods are called from one goroutine at a time.
+type badSeeds struct {
+	file string
+	w    io.Writer
+	n    int
+}
+
+func (b *badSeeds) report(e *crawler.SeedError) {
+	if b.n < maxSeedErrorsShown {
+		fmt.Fprintf(b.w, "crawl: %s: %v (skipped)\n", b.file, e)
+	}
+	b.n++
+}
+
+// end prints how many bad lines were not shown, if any.
+func (b *badSeeds) end() {
+	if more := b.n - maxSeedErrorsShown; more > 0 {
+		fmt.Fprintf(b.w, "crawl: %s: %d more bad lines not shown (skipped)\n", b.file, more)
+	}
 }
 
 // reportRun prints the summary and maps the crawl's outcome to an error.
