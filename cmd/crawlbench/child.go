@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"time"
@@ -39,6 +40,10 @@ type childSpec struct {
 	SeedFile string `json:"seed_file,omitempty"` // one seed per line
 	Workers  int    `json:"workers,omitempty"`
 	Report   bool   `json:"report,omitempty"` // crawl: write report.html after the crawl
+	// HeapProfile, if set, is where the crawl writes heap profiles: every
+	// 30 s while it runs (PREFIX-running.pprof), when the crawl ends
+	// (PREFIX-crawl.pprof) and after report.html (PREFIX-report.pprof).
+	HeapProfile string `json:"heap_profile,omitempty"`
 }
 
 // A childResult is what a child process measured, its last line of
@@ -111,10 +116,13 @@ func childCrawlRun(spec childSpec, res *childResult) error {
 		return err
 	}
 	cfg := benchConfig(spec.Out, spec.Workers, true)
+	stopProfiles := heapProfiles(spec.HeapProfile)
 	start := time.Now()
 	sum, err := crawler.Run(context.Background(), cfg, crawler.Options{Seeds: seeds})
 	res.Seconds = time.Since(start).Seconds()
 	res.PeakRSSCrawl = peakRSS()
+	stopProfiles()
+	writeHeapProfile(spec.HeapProfile, "crawl")
 	if err != nil {
 		return err
 	}
@@ -126,8 +134,50 @@ func childCrawlRun(spec childSpec, res *childResult) error {
 		}
 		res.ReportSeconds = time.Since(start).Seconds()
 		res.ReportBytes = fileSize(filepath.Join(spec.Out, report.ReportFile))
+		writeHeapProfile(spec.HeapProfile, "report")
 	}
 	return nil
+}
+
+// heapProfiles writes a heap profile to prefix-running.pprof every 30 s
+// until the returned func is called; nothing if prefix is empty.
+func heapProfiles(prefix string) (stop func()) {
+	if prefix == "" {
+		return func() {}
+	}
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(30 * time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				writeHeapProfile(prefix, "running")
+			}
+		}
+	}()
+	return func() { close(done); <-finished }
+}
+
+// writeHeapProfile writes the heap profile to prefix-name.pprof, if prefix
+// is set.
+func writeHeapProfile(prefix, name string) {
+	if prefix == "" {
+		return
+	}
+	f, err := os.Create(prefix + "-" + name + ".pprof")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "crawlbench:", err)
+		return
+	}
+	defer f.Close()
+	if err := pprof.Lookup("heap").WriteTo(f, 0); err != nil {
+		fmt.Fprintln(os.Stderr, "crawlbench:", err)
+	}
 }
 
 // benchConfig is the config of crawl in the benchmarks: no pace floor, no

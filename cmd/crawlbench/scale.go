@@ -19,6 +19,7 @@ type scaleOptions struct {
 	Resume                bool          // also kill a crawl at half way and resume it
 	Dir                   string        // where the crawls write; a temporary directory if empty
 	Keep                  bool          // keep Dir's crawl outputs
+	HeapProfile           string        // the first crawl's heap profiles (childSpec.HeapProfile)
 	Log                   io.Writer     // the figures, as they come
 	Stderr                io.Writer     // the child processes' standard error
 }
@@ -74,6 +75,9 @@ func runScale(o scaleOptions) (*scaleResult, error) {
 			return nil, err
 		}
 	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
 	if !o.Keep {
 		defer os.RemoveAll(dir)
 	}
@@ -106,7 +110,11 @@ func (res *scaleResult) rounds(o scaleOptions, web *bigWeb, dir, seedFile string
 				return err
 			}
 		}
-		f, err := measure(web, fmt.Sprintf("round %d crawl", r+1), childSpec{Mode: childCrawl, Out: out, SeedFile: seedFile, Workers: o.Workers, Report: true}, o)
+		spec := childSpec{Mode: childCrawl, Out: out, SeedFile: seedFile, Workers: o.Workers, Report: true}
+		if r == 0 {
+			spec.HeapProfile = o.HeapProfile
+		}
+		f, err := measure(web, fmt.Sprintf("round %d crawl", r+1), spec, o)
 		if err != nil {
 			return err
 		}
@@ -291,6 +299,7 @@ type scaleCLI struct {
 	latency       time.Duration
 	colly, resume bool
 	dir           string
+	heapProfile   string
 }
 
 func scaleFlags() *scaleCLI {
@@ -301,11 +310,12 @@ func scaleFlags() *scaleCLI {
 	flag.BoolVar(&s.colly, "colly", true, "with -web: also crawl with plain colly")
 	flag.BoolVar(&s.resume, "resume", true, "with -web: also kill a crawl at half way and resume it")
 	flag.StringVar(&s.dir, "keep", "", "with -web: write the crawls into this directory and keep them")
+	flag.StringVar(&s.heapProfile, "heapprofile", "", "with -web: write heap profiles of the first crawl to PREFIX-running.pprof (every 30 s), PREFIX-crawl.pprof and PREFIX-report.pprof")
 	return s
 }
 
 func (s *scaleCLI) run(workers, rounds int) error {
 	_, err := runScale(scaleOptions{Hosts: s.hosts, Total: s.total, Workers: workers, Latency: s.latency, Rounds: rounds,
-		Colly: s.colly, Resume: s.resume, Dir: s.dir, Keep: s.dir != "", Log: os.Stdout, Stderr: os.Stderr})
+		Colly: s.colly, Resume: s.resume, Dir: s.dir, Keep: s.dir != "", HeapProfile: s.heapProfile, Log: os.Stdout, Stderr: os.Stderr})
 	return err
 }
