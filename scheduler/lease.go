@@ -173,6 +173,7 @@ func (s *Scheduler) idleLocked() bool {
 // which must not be empty.
 func (s *Scheduler) popHead(h *host) Entry {
 	e := h.cache[0]
+	s.progress.changed(h)
 	h.cache[0] = Entry{}
 	h.cache = h.cache[1:]
 	if len(h.cache) == 0 {

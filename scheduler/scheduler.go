@@ -81,6 +81,7 @@ type Scheduler struct {
 	held        map[*host]struct{} // hosts held back until a page lease ends (page limits)
 	stats       Stats
 	outSkips    []Skip // skips found by the flusher, not yet passed to OnSkip
+	progress    progressTally
 }
 
 // Open starts a scheduler on store, resuming whatever it holds: queued URLs
@@ -160,6 +161,7 @@ func (s *Scheduler) newHost(a string) *host {
 	h := &host{auth: a, idx: -1, nextSeq: 1}
 	h.rec.Authority = a
 	s.hosts[a] = h
+	s.progress.changed(h)
 	return h
 }
 
@@ -175,6 +177,7 @@ func (s *Scheduler) host(a string) *host {
 // will make it durable.
 func (s *Scheduler) touch(h *host) uint64 {
 	s.dirty[h] = struct{}{}
+	s.progress.changed(h)
 	return s.signal()
 }
 
@@ -200,6 +203,7 @@ func (s *Scheduler) notify() {
 // queue head its rules refuse is placed whatever is in flight: the head
 // is skipped at once, without a lease.
 func (s *Scheduler) fixAt(h *host, now time.Time) {
+	s.progress.changed(h)
 	refused := !h.rec.Dropped && s.refusedHeadLocked(h, now)
 	if !refused && !s.eligible(h) {
 		if h.idx >= 0 {
