@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -109,16 +108,23 @@ func runChild(spec childSpec) childResult {
 }
 
 // childCrawlRun crawls as the crawl command does, with the benchmark's
-// config (benchConfig), and writes the report.
+// config (benchConfig): the seed file read as the crawl runs; then it
+// writes the report.
 func childCrawlRun(spec childSpec, res *childResult) error {
-	seeds, err := readSeedFile(spec.SeedFile)
+	f, err := os.Open(spec.SeedFile)
 	if err != nil {
 		return err
 	}
+	defer f.Close()
 	cfg := benchConfig(spec.Out, spec.Workers, true)
+	var bad error
+	stream := crawler.NewSeedReader(f, cfg.Scope.MaxURLLength)
 	stopProfiles := heapProfiles(spec.HeapProfile)
 	start := time.Now()
-	sum, err := crawler.Run(context.Background(), cfg, crawler.Options{Seeds: seeds})
+	sum, err := crawler.Run(context.Background(), cfg, crawler.Options{SeedStream: stream, BadSeed: func(e *crawler.SeedError) { bad = e }})
+	if err == nil && bad != nil {
+		err = bad
+	}
 	res.Seconds = time.Since(start).Seconds()
 	res.PeakRSSCrawl = peakRSS()
 	stopProfiles()
@@ -221,15 +227,17 @@ func fileSize(path string) int64 {
 
 // peakRSS is the process's peak resident set size in bytes (VmHWM of
 // /proc/self/status), 0 where there is none.
-func peakRSS() int64 {
-	f, err := os.Open("/proc/self/status")
+func peakRSS() int64 { return vmHWM("/proc/self/status") }
+
+// vmHWM reads VmHWM, the peak resident set size, from a /proc status file,
+// in bytes; 0 if there is none.
+func vmHWM(status string) int64 {
+	b, err := os.ReadFile(status)
 	if err != nil {
 		return 0
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(sc.Text(), "VmHWM:"); ok {
+	for _, l := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(l, "VmHWM:"); ok {
 			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
 			if err != nil {
 				return 0

@@ -300,6 +300,8 @@ type scaleCLI struct {
 	colly, resume bool
 	dir           string
 	heapProfile   string
+	seedLines     int
+	seedWatch     time.Duration
 }
 
 func scaleFlags() *scaleCLI {
@@ -310,12 +312,18 @@ func scaleFlags() *scaleCLI {
 	flag.BoolVar(&s.colly, "colly", true, "with -web: also crawl with plain colly")
 	flag.BoolVar(&s.resume, "resume", true, "with -web: also kill a crawl at half way and resume it")
 	flag.StringVar(&s.dir, "keep", "", "with -web: write the crawls into this directory and keep them")
+	flag.IntVar(&s.seedLines, "seedlines", 0, "with -web: instead, crawl a seed file of this many lines and report how soon it fetches and its peak RSS over -seedwatch")
+	flag.DurationVar(&s.seedWatch, "seedwatch", 30*time.Second, "with -seedlines: how long to watch the crawl")
 	flag.StringVar(&s.heapProfile, "heapprofile", "", "with -web: write heap profiles of the first crawl to PREFIX-running.pprof (every 30 s), PREFIX-crawl.pprof and PREFIX-report.pprof")
 	return s
 }
 
 func (s *scaleCLI) run(workers, rounds int) error {
-	_, err := runScale(scaleOptions{Hosts: s.hosts, Total: s.total, Workers: workers, Latency: s.latency, Rounds: rounds,
-		Colly: s.colly, Resume: s.resume, Dir: s.dir, Keep: s.dir != "", HeapProfile: s.heapProfile, Log: os.Stdout, Stderr: os.Stderr})
+	o := scaleOptions{Hosts: s.hosts, Total: s.total, Workers: workers, Latency: s.latency, Rounds: rounds,
+		Colly: s.colly, Resume: s.resume, Dir: s.dir, Keep: s.dir != "", HeapProfile: s.heapProfile, Log: os.Stdout, Stderr: os.Stderr}
+	if s.seedLines > 0 {
+		return runSeedLines(o, s.seedLines, s.seedWatch)
+	}
+	_, err := runScale(o)
 	return err
 }
