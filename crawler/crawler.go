@@ -88,7 +88,10 @@ type crawl struct {
 	events *eventSink
 	logged *loggedOnceSet // URLs whose repeatable skip this run logged (history.refused: earlier runs)
 	listed *loggedOnceSet // the seeds listed so far, to log a seed listed twice
-	held   heldLinks      // links out of the seed hosts' scope while seeds are still read
+	// queuedLogged are the URLs this run logged as left queued, with
+	// their reason (queuedKey; history.queued: earlier runs).
+	queuedLogged *loggedOnceSet
+	held         heldLinks // links out of the seed hosts' scope while seeds are still read
 	// unfollowed holds the links not followed (nofollow) until they are
 	// settled: logged, at the end of a run, if nothing else brought them.
 	unfollowed unfollowed
@@ -149,7 +152,7 @@ func start(cfg config.Config, opts Options) (*crawl, error) {
 		log = discardLogger()
 	}
 	c := &crawl{cfg: cfg, opts: opts, log: log, tally: newTally(), logged: newLoggedOnceSet(maxLoggedOnce),
-		listed: newLoggedOnceSet(maxListedSeeds)}
+		listed: newLoggedOnceSet(maxListedSeeds), queuedLogged: newLoggedOnceSet(maxLoggedOnce)}
 	c.events = &eventSink{fn: opts.Events, log: log}
 	store, err := scheduler.OpenBolt(filepath.Join(cfg.Out, FrontierFile))
 	if err != nil {
@@ -340,9 +343,16 @@ func loggedOnce(reason scheduler.Reason) bool {
 	return false
 }
 
-func (c *crawl) onSchedulerSkip(s scheduler.Skip) { c.recordSkip(s) }
+// onSchedulerSkip records a skip the scheduler found: among them, the
+// URLs of the hosts a drained frontier defers or gave up for the run,
+// which stay queued and are logged once each (firstQueued).
+func (c *crawl) onSchedulerSkip(s scheduler.Skip) { c.noteSkip(s, true) }
 
-func (c *crawl) recordSkip(s scheduler.Skip) {
+func (c *crawl) recordSkip(s scheduler.Skip) { c.noteSkip(s, false) }
+
+// noteSkip logs, counts and narrates s; left is set for the URLs a drained
+// frontier leaves queued.
+func (c *crawl) noteSkip(s scheduler.Skip, left bool) {
 	if s.Time.IsZero() {
 		s.Time = time.Now()
 	}
@@ -355,11 +365,33 @@ func (c *crawl) recordSkip(s scheduler.Skip) {
 		s.URL = cutForLog(s.URL, m)
 		s.Detail += fmt.Sprintf("; URL logged cut to its first %d octets", len(s.URL))
 	}
-	c.logs.skips.write(crawllog.SkipEntry{Time: s.Time.UTC(), URL: s.URL, Host: s.Authority, Reason: string(s.Reason),
-		Detail: s.Detail, Rule: s.Rule, Line: s.Line, Parent: s.Parent, Queued: s.Queued, Attempts: s.Attempts, LastError: s.LastError})
+	if !left || !s.Queued || c.firstQueued(s) {
+		c.logs.skips.write(crawllog.SkipEntry{Time: s.Time.UTC(), URL: s.URL, Host: s.Authority, Reason: string(s.Reason),
+			Detail: s.Detail, Rule: s.Rule, Line: s.Line, Parent: s.Parent, Queued: s.Queued, Attempts: s.Attempts, LastError: s.LastError})
+	}
 	c.tally.skip(s.Authority, string(s.Reason))
 	c.events.emit(Event{Time: s.Time, Kind: EventSkip, Host: s.Authority, URL: s.URL, Reason: string(s.Reason), Rule: s.Rule, Line: s.Line, Detail: s.Detail})
 }
+
+// firstQueued reports whether s, a URL a drained frontier leaves queued
+// (its host deferred, or given up for the run), is left queued for its
+// reason for the first time, by this run or an earlier one (its URL as
+// logged): only then is it logged. A crawl resumed again and again while
+// a host is deferred would otherwise log its queued URLs again at every
+// run. The others are counted in the run's share (RunEntry.QueuedAgain).
+func (c *crawl) firstQueued(s scheduler.Skip) bool {
+	key := queuedKey(string(s.Reason), s.URL)
+	if !c.history.queued.has(key) && c.queuedLogged.add(key) {
+		return true
+	}
+	c.tally.mu.Lock()
+	c.tally.queuedAgain++
+	c.tally.mu.Unlock()
+	return false
+}
+
+// queuedKey is what tells a URL left queued for a reason from another.
+func queuedKey(reason, u string) string { return reason + " " + u }
 
 func (c *crawl) close() error {
 	// Idle keep-alive connections each hold a read and a write goroutine

@@ -92,13 +92,19 @@ func readWithin(dir string, lim limits) (*input, error) {
 	if err := json.Unmarshal(b, &in.summary); err != nil {
 		return nil, fmt.Errorf("report: parse %s: %w", path, err)
 	}
-	counts, err := countRequests(dir, in.summary.Runs, &in.notes)
+	// The skips are read first, for the crawl log to tell which URLs
+	// left queued were fetched since; their notes come after its notes.
+	var skipNotes []string
+	if in.skips, err = readSkips(dir, &in.summary, &skipNotes); err != nil {
+		return nil, err
+	}
+	later := newFetchedLater(in.skips)
+	counts, err := countRequests(dir, in.summary.Runs, &in.notes, later.note)
 	if err != nil {
 		return nil, err
 	}
-	if in.skips, err = readSkips(dir, &in.summary, &in.notes); err != nil {
-		return nil, err
-	}
+	in.skips = later.dropFetched(in.skips)
+	in.notes = append(in.notes, skipNotes...)
 	if in.robots, err = readJSONL[robotsFetch](dir, RobotsFile, &in.notes); err != nil {
 		return nil, err
 	}
@@ -206,18 +212,12 @@ func share(v any) {
 // shows changes; a million lines of one kind took 1.2 GB to read.
 const maxSkipsPerKind = maxDeferred + 1
 
-// readSkips reads dir's skip log, folded (maxSkipsPerKind), without the
-// lines of URLs that stayed queued (queued: true, their host deferred)
-// logged before the summary's latest crawl run: that run fetched such a
-// URL or logged it again, so the report counts each waiting URL once, as
-// the summary's totals do.
+// readSkips reads dir's skip log, folded (maxSkipsPerKind), each line of
+// a URL that stayed queued (queued: true, its host deferred) once
+// (queuedLines): the report counts each waiting URL once, as the
+// summary's totals do.
 func readSkips(dir string, s *summary, notes *[]string) ([]skip, error) {
-	var last time.Time
-	for _, r := range s.Runs {
-		if r.Mode == crawllog.ModeCrawl && r.Started.After(last) {
-			last = r.Started
-		}
-	}
+	queued := newQueuedLines(s)
 	type kind struct {
 		host, reason string
 		line         int
@@ -226,7 +226,7 @@ func readSkips(dir string, s *summary, notes *[]string) ([]skip, error) {
 	kinds := map[kind]kept{}
 	var out []skip
 	err := eachLine(dir, SkipsFile, notes, func(k skip) {
-		if k.Queued && k.Time.Before(last) {
+		if !queued.read(&k) {
 			return
 		}
 		share(&k)

@@ -30,13 +30,15 @@ type hostCount struct {
 }
 
 // countRequests reads dir's crawl.jsonl once, in time order (timeOrder),
-// counting per host. runs are the summary's, for runEnd.
-func countRequests(dir string, runs []runSummary, notes *[]string) (*requestCounts, error) {
+// counting per host; each request also goes to also, in log order. runs
+// are the summary's, for runEnd.
+func countRequests(dir string, runs []runSummary, notes *[]string, also func(request)) (*requestCounts, error) {
 	c := &requestCounts{hosts: map[string]*hostCount{}, runLast: make([]time.Time, len(runs)), runs: runs}
 	o := timeOrder{emit: c.add}
 	err := eachLine(dir, CrawlFile, notes, func(e crawllog.CrawlEntry) {
 		r := requestOf(&e)
 		c.note(r)
+		also(r)
 		o.push(r)
 	})
 	o.flush()
