@@ -70,6 +70,11 @@
 //     the deferred hosts table lists 1,000. With every host in a section,
 //     the page is the one a reading of the whole log gives, but for the
 //     order of the hosts table. crawl.jsonl keeps every request's detail.
+//   - A URL left queued (queued: true, its host deferred) is logged once,
+//     by the first run that left it queued; the report reads such a line
+//     of an earlier run while its host still has URLs queued and no later
+//     request fetched it, and reads it once however many runs of an older
+//     crawler logged it again.
 //   - Hosts are taken from summary.json first, then from any log line that
 //     names another host (for example the target of a robots.txt redirect);
 //     such hosts are marked "no summary".
