@@ -95,14 +95,21 @@ func TestSummaryListsOnlyCrawlHosts(t *testing.T) {
 	}
 }
 
-// TestDeferredURLCountedOncePerCrawl: a URL whose host is deferred stays
-// queued and is logged (queued: true) by each run that defers it; the
-// crawl's totals count it once, each run's share counts it in that run.
-func TestDeferredURLCountedOncePerCrawl(t *testing.T) {
+// deferredSite is a host of one page whose Visit-time window opens in
+// three hours: every crawl of it defers it.
+func deferredSite(t *testing.T) *testHost {
 	now := time.Now().UTC()
 	h := newTestHost(t)
 	h.robotsText("User-agent: *\nVisit-time: " + clockAt(now.Add(3*time.Hour)) + "-" + clockAt(now.Add(4*time.Hour)) + "\n")
 	h.html("/")
+	return h
+}
+
+// TestDeferredURLCountedOncePerCrawl: a URL whose host is deferred stays
+// queued and is logged with queued: true; the crawl's totals count it
+// once, each run's share counts it in that run.
+func TestDeferredURLCountedOncePerCrawl(t *testing.T) {
+	h := deferredSite(t)
 	cfg := testConfig(t)
 	crawlFor(t, cfg, h.URL("/"))
 	sum := crawlFor(t, cfg, h.URL("/"))
@@ -124,10 +131,7 @@ func TestDeferredURLCountedOncePerCrawl(t *testing.T) {
 // queued, not again by each later run; each run's share still counts it,
 // also once a later run reads the earlier ones back.
 func TestDeferredURLLoggedOncePerURL(t *testing.T) {
-	now := time.Now().UTC()
-	h := newTestHost(t)
-	h.robotsText("User-agent: *\nVisit-time: " + clockAt(now.Add(3*time.Hour)) + "-" + clockAt(now.Add(4*time.Hour)) + "\n")
-	h.html("/")
+	h := deferredSite(t)
 	cfg := testConfig(t)
 	for range 3 {
 		crawlFor(t, cfg, h.URL("/"))
