@@ -43,6 +43,9 @@ type childSpec struct {
 	// 30 s while it runs (PREFIX-running.pprof), when the crawl ends
 	// (PREFIX-crawl.pprof) and after report.html (PREFIX-report.pprof).
 	HeapProfile string `json:"heap_profile,omitempty"`
+	// CPUProfile, if set, is where the crawl writes a CPU profile of
+	// crawler.Run.
+	CPUProfile string `json:"cpu_profile,omitempty"`
 }
 
 // A childResult is what a child process measured, its last line of
@@ -120,6 +123,12 @@ func childCrawlRun(spec childSpec, res *childResult) error {
 	var bad error
 	stream := crawler.NewSeedReader(f, cfg.Scope.MaxURLLength)
 	stopProfiles := heapProfiles(spec.HeapProfile)
+	if spec.CPUProfile != "" {
+		if f, err := os.Create(spec.CPUProfile); err == nil {
+			pprof.StartCPUProfile(f)
+			defer f.Close()
+		}
+	}
 	start := time.Now()
 	sum, err := crawler.Run(context.Background(), cfg, crawler.Options{SeedStream: stream, BadSeed: func(e *crawler.SeedError) { bad = e }})
 	if err == nil && bad != nil {
@@ -127,6 +136,7 @@ func childCrawlRun(spec childSpec, res *childResult) error {
 	}
 	res.Seconds = time.Since(start).Seconds()
 	res.PeakRSSCrawl = peakRSS()
+	pprof.StopCPUProfile()
 	stopProfiles()
 	writeHeapProfile(spec.HeapProfile, "crawl")
 	if err != nil {

@@ -20,6 +20,7 @@ type scaleOptions struct {
 	Dir                   string        // where the crawls write; a temporary directory if empty
 	Keep                  bool          // keep Dir's crawl outputs
 	HeapProfile           string        // the first crawl's heap profiles (childSpec.HeapProfile)
+	CPUProfile            string        // the first crawl's CPU profile (childSpec.CPUProfile)
 	Log                   io.Writer     // the figures, as they come
 	Stderr                io.Writer     // the child processes' standard error
 }
@@ -112,7 +113,7 @@ func (res *scaleResult) rounds(o scaleOptions, web *bigWeb, dir, seedFile string
 		}
 		spec := childSpec{Mode: childCrawl, Out: out, SeedFile: seedFile, Workers: o.Workers, Report: true}
 		if r == 0 {
-			spec.HeapProfile = o.HeapProfile
+			spec.HeapProfile, spec.CPUProfile = o.HeapProfile, o.CPUProfile
 		}
 		f, err := measure(web, fmt.Sprintf("round %d crawl", r+1), spec, o)
 		if err != nil {
@@ -318,8 +319,8 @@ func scaleFlags() *scaleCLI {
 	return s
 }
 
-func (s *scaleCLI) run(workers, rounds int) error {
-	o := scaleOptions{Hosts: s.hosts, Total: s.total, Workers: workers, Latency: s.latency, Rounds: rounds,
+func (s *scaleCLI) run(workers, rounds int, cpuProfile string) error {
+	o := scaleOptions{CPUProfile: cpuProfile, Hosts: s.hosts, Total: s.total, Workers: workers, Latency: s.latency, Rounds: rounds,
 		Colly: s.colly, Resume: s.resume, Dir: s.dir, Keep: s.dir != "", HeapProfile: s.heapProfile, Log: os.Stdout, Stderr: os.Stderr}
 	if s.seedLines > 0 {
 		return runSeedLines(o, s.seedLines, s.seedWatch)
