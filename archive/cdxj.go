@@ -110,9 +110,7 @@ func writeIndex(dir string, fill func(add func(line string) error) error) error 
 func (w *Writer) writeIndex(complete bool) error {
 	dir := w.opts.Dir
 	if complete {
-		return writeIndex(dir, func(add func(string) error) error {
-			return scanJournal(dir, func(e indexEntry) error { return add(e.CDXJ) })
-		})
+		return writeIndex(dir, func(add func(string) error) error { return scanJournalCDXJ(dir, add) })
 	}
 	files, err := w.listFiles()
 	if err != nil {

@@ -75,7 +75,11 @@ func (w *Writer) addEntry(e indexEntry, resumed bool) {
 // missing journal has none; lines that do not parse (a torn last line) are
 // skipped: their records lie after the journalled end and are scanned
 // again.
-func scanJournal(dir string, fn func(indexEntry) error) error {
+func scanJournal(dir string, fn func(indexEntry) error) error { return scanJournalFrom(dir, 0, fn) }
+
+// scanJournalFrom is scanJournal from line from (0 is the first), the
+// lines before it passed over without being decoded.
+func scanJournalFrom(dir string, from int, fn func(indexEntry) error) error {
 	f, err := os.Open(filepath.Join(dir, JournalName))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -86,7 +90,10 @@ func scanJournal(dir string, fn func(indexEntry) error) error {
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 64<<10), 16<<20)
-	for sc.Scan() {
+	for n := 0; sc.Scan(); n++ {
+		if n < from {
+			continue
+		}
 		var e indexEntry
 		if json.Unmarshal(sc.Bytes(), &e) != nil || e.File == "" || e.CDXJ == "" {
 			continue

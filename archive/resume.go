@@ -57,31 +57,34 @@ func parseFileName(name, prefix string) (int, bool) {
 // resume reloads the existing WARC files: the journal supplies the index
 // entries of records it covers, and each file is scanned from the end of
 // its last journalled record. Every file must be valid except that the last
-// may end in a torn record, which is truncated away. Each entry goes to the
-// journal begun by beginJournal, one at a time: nothing is held per record.
-// It returns the last file's path ("" when the directory has none).
+// may end in a torn record, which is truncated away. A journal that holds
+// only whole entries of these files is kept and appended to; another is
+// rewritten, entry by entry, without the lines that do not fit. Nothing is
+// held per record. It returns the last file's path ("" when the directory
+// has none).
 func (w *Writer) resume() (string, error) {
 	files, err := w.listFiles()
+	if err != nil {
+		return "", err
+	}
+	plan, err := planJournal(w.opts.Dir, files)
+	if err != nil {
+		return "", err
+	}
+	if plan.keep {
+		err = w.appendJournal(plan.end)
+	} else {
+		err = w.beginJournal()
+	}
+	if err == nil {
+		err = w.replayJournal(plan)
+	}
 	if err != nil || len(files) == 0 {
-		return "", err
-	}
-	covered, err := journalCoverage(w.opts.Dir, files)
-	if err != nil {
-		return "", err
-	}
-	err = scanJournal(w.opts.Dir, func(e indexEntry) error {
-		if _, ok := covered[e.File]; !ok {
-			return nil
-		}
-		w.addEntry(e, true)
-		return w.journal.add(&e)
-	})
-	if err != nil {
 		return "", err
 	}
 	for i, wf := range files {
 		isLast := i == len(files)-1
-		if err := w.resumeFile(wf.path, covered[filepath.Base(wf.path)], isLast); err != nil {
+		if err := w.resumeFile(wf.path, plan.covered[filepath.Base(wf.path)], isLast); err != nil {
 			return "", err
 		}
 		w.serial = wf.serial
@@ -89,37 +92,32 @@ func (w *Writer) resume() (string, error) {
 	return files[len(files)-1].path, nil
 }
 
-// journalCoverage returns, for each of files the journal has entries for,
-// the end of its last journalled record: how far the journal covers it. A
-// file the journal claims more of than it holds is left out (the journal is
-// ahead of the file: trust the file).
-func journalCoverage(dir string, files []warcFile) (map[string]int64, error) {
-	covered := map[string]int64{}
-	err := scanJournal(dir, func(e indexEntry) error {
-		covered[e.File] = max(covered[e.File], e.End)
-		return nil
+// replayJournal hands the journalled entries of the files plan covers to
+// addEntry (the revisit table, the Mirror). A journal rewritten
+// (beginJournal) gets each of them again. A journal kept as it is needs
+// them only for the revisit table and the Mirror: without a Mirror, only
+// its last maxDedupeEntries lines are read, the most the table keeps.
+func (w *Writer) replayJournal(plan journalPlan) error {
+	from := 0
+	if plan.keep {
+		switch {
+		case w.mirror != nil:
+		case w.opts.Dedupe:
+			from = max(plan.lines-maxDedupeEntries, 0)
+		default:
+			return nil
+		}
+	}
+	return scanJournalFrom(w.opts.Dir, from, func(e indexEntry) error {
+		if _, ok := plan.covered[e.File]; !ok {
+			return nil
+		}
+		w.addEntry(e, true)
+		if plan.keep {
+			return nil
+		}
+		return w.journal.add(&e)
 	})
-	if err != nil {
-		return nil, err
-	}
-	listed := make(map[string]bool, len(files))
-	for _, wf := range files {
-		base := filepath.Base(wf.path)
-		listed[base] = true
-		st, err := os.Stat(wf.path)
-		if err != nil {
-			return nil, fmt.Errorf("archive: resume: %w", err)
-		}
-		if covered[base] > st.Size() {
-			delete(covered, base)
-		}
-	}
-	for f := range covered {
-		if !listed[f] {
-			delete(covered, f)
-		}
-	}
-	return covered, nil
 }
 
 // resumeFile scans a file from covered, the end of its journalled records;

@@ -78,8 +78,11 @@ type Writer struct {
 	used    bool   // the current file holds more than its warcinfo record
 	serial  int
 	journal *journalWriter // JournalName, appended after each exchange: the entries of index.cdxj
-	dedupe  revisitTable
-	closed  bool
+	// journalKept: Open appends to the journal as it found it (resume),
+	// not to a new one begun by beginJournal and renamed at the end.
+	journalKept bool
+	dedupe      revisitTable
+	closed      bool
 }
 
 // Open prepares opts.Dir for writing. If the directory already holds WARC
@@ -142,18 +145,17 @@ func Open(opts Options) (*Writer, error) {
 	return w, nil
 }
 
-// start resumes the directory into a new journal and opens the current
-// file.
+// start resumes the directory, its journal kept or rewritten, and opens
+// the current file.
 func (w *Writer) start() error {
-	if err := w.beginJournal(); err != nil {
-		return err
-	}
 	last, err := w.resume()
 	if err != nil {
 		return err
 	}
-	if err := w.commitJournal(); err != nil {
-		return err
+	if !w.journalKept {
+		if err := w.commitJournal(); err != nil {
+			return err
+		}
 	}
 	return w.startFile(last)
 }
