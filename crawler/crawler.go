@@ -92,6 +92,7 @@ type crawl struct {
 	// their reason (queuedKey; history.queued: earlier runs).
 	queuedLogged *loggedOnceSet
 	held         heldLinks // links out of the seed hosts' scope while seeds are still read
+	feed         feedPace  // how far the seed list is read ahead of the crawl
 	// unfollowed holds the links not followed (nofollow) until they are
 	// settled: logged, at the end of a run, if nothing else brought them.
 	unfollowed unfollowed
@@ -251,7 +252,9 @@ func (c *crawl) worker(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("crawler: next URL: %w", err)
 		}
-		if err := c.handle(ctx, lease); err != nil {
+		err = c.handle(ctx, lease)
+		c.feed.handled.Add(1)
+		if err != nil {
 			if ctx.Err() != nil {
 				return nil
 			}
@@ -291,6 +294,9 @@ func (c *crawl) add(cand scheduler.Candidate) {
 		return
 	}
 	if skip == nil {
+		if cand.Seed {
+			c.feed.queued.Add(1)
+		}
 		return
 	}
 	if skip.Reason == scheduler.ReasonDuplicate && cand.Nofollow != "" {

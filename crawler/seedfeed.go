@@ -5,6 +5,8 @@ import (
 	"errors"
 	"io"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/crawlproject/crawl/scheduler"
 )
@@ -19,8 +21,33 @@ const maxListedSeeds = 1 << 20
 // (heldLinks); past it, such a link is refused as out of scope at once.
 const maxHeldLinks = 1 << 16
 
+// maxSeedsAhead is how many seeds the seed list is read ahead of the
+// crawl: seeds queued, less leases handled. Reading ten million lines as
+// fast as they come would fill the frontier with them, and memory with
+// the frontier's pages, while the crawl waits on its writes.
+const maxSeedsAhead = 1 << 16
+
+// feedPace counts the seeds queued and the leases handled, for the seed
+// reader to keep at most maxSeedsAhead seeds ahead of the crawl. Safe for
+// concurrent use.
+type feedPace struct {
+	queued, handled atomic.Int64
+}
+
+// wait waits until fewer than maxSeedsAhead seeds are ahead of the crawl,
+// or ctx ends.
+func (f *feedPace) wait(ctx context.Context) {
+	for f.queued.Load()-f.handled.Load() >= maxSeedsAhead && ctx.Err() == nil {
+		select {
+		case <-ctx.Done():
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+}
+
 // feedSeeds reads stream, if set, in a goroutine that offers each seed as
-// the crawl runs, reports bad lines to Options.BadSeed, and holds the
+// the crawl runs (at most maxSeedsAhead ahead of it), reports bad lines to
+// Options.BadSeed, and holds the
 // frontier open (scheduler.Feed) until the stream is read and the links
 // held meanwhile are offered again. The returned func stops the reading if
 // it is still going, waits for it and returns its read error.
@@ -65,6 +92,7 @@ func (c *crawl) readSeeds(ctx context.Context, stream *SeedReader) error {
 				c.opts.BadSeed(bad)
 			}
 		default:
+			c.feed.wait(ctx)
 			c.addSeed(seed)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -36,7 +37,7 @@ func runSeedLines(o scaleOptions, lines int, watch time.Duration) error {
 	}
 	fmt.Fprintf(o.Log, "seed file: %d lines, %s, over %d hosts; load average %s\n", lines, mib(size), web.hosts, loadAverage())
 	web.reset()
-	c, err := startChild(childSpec{Mode: childCrawl, Out: filepath.Join(dir, "out"), SeedFile: seedFile, Workers: o.Workers}, o.Stderr)
+	c, err := startChild(childSpec{Mode: childCrawl, Out: filepath.Join(dir, "out"), SeedFile: seedFile, Workers: o.Workers, HeapProfile: o.HeapProfile}, o.Stderr)
 	if err != nil {
 		return err
 	}
@@ -49,8 +50,8 @@ func runSeedLines(o scaleOptions, lines int, watch time.Duration) error {
 	for end := time.Now().Add(watch); time.Now().Before(end); time.Sleep(time.Second) {
 		peak = max(peak, childPeakRSS(c.cmd.Process.Pid))
 	}
-	fmt.Fprintf(o.Log, "crawl of the seed file: first request %.2f s after the process started; after %s: %d pages fetched, peak RSS %s; load average %s\n",
-		first.Seconds(), watch, web.served.Load(), mib(peak), loadAverage())
+	fmt.Fprintf(o.Log, "crawl of the seed file: first request %.2f s after the process started; after %s: %d pages and %d requests in all, peak RSS %s (now %s); load average %s\n",
+		first.Seconds(), watch, web.served.Load(), web.requests.Load(), mib(peak), rssParts(c.cmd.Process.Pid), loadAverage())
 	return nil
 }
 
@@ -81,6 +82,22 @@ func writeSeedLines(path string, web *bigWeb, lines int) (int64, error) {
 		return 0, err
 	}
 	return fileSize(path), nil
+}
+
+// rssParts says how much of process pid's resident set is anonymous
+// memory and how much mapped files (the frontier's).
+func rssParts(pid int) string {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		return "unknown"
+	}
+	var parts []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(l, "RssAnon:") || strings.HasPrefix(l, "RssFile:") {
+			parts = append(parts, strings.Join(strings.Fields(l), " "))
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 // childPeakRSS is VmHWM of process pid, in bytes; 0 if unknown.
