@@ -29,18 +29,32 @@ const maxSeedsAhead = 1 << 16
 
 // feedPace counts the seeds queued and the leases handled, for the seed
 // reader to keep at most maxSeedsAhead seeds ahead of the crawl. Safe for
-// concurrent use.
+// concurrent use; extra is the reader's own.
 type feedPace struct {
 	queued, handled atomic.Int64
+	extra           int64 // seeds let ahead beyond maxSeedsAhead while the crawl stood still
 }
 
+// stall is how long the crawl may handle no lease before the seed reader
+// goes on regardless: the seeds ahead may all wait on deferred hosts, and
+// the crawl cannot end before the list is read.
+const stall = 200 * time.Millisecond
+
 // wait waits until fewer than maxSeedsAhead seeds are ahead of the crawl,
+// the crawl stands still for stall (then maxSeedsAhead more may go ahead)
 // or ctx ends.
 func (f *feedPace) wait(ctx context.Context) {
-	for f.queued.Load()-f.handled.Load() >= maxSeedsAhead && ctx.Err() == nil {
+	last, since := f.handled.Load(), time.Now()
+	for f.queued.Load()-f.handled.Load() >= maxSeedsAhead+f.extra && ctx.Err() == nil {
 		select {
 		case <-ctx.Done():
 		case <-time.After(10 * time.Millisecond):
+		}
+		if h := f.handled.Load(); h != last {
+			last, since = h, time.Now()
+		} else if time.Since(since) >= stall {
+			f.extra += maxSeedsAhead
+			return
 		}
 	}
 }
