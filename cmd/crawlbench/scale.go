@@ -103,7 +103,7 @@ func runScale(o scaleOptions) (*scaleResult, error) {
 // rounds runs the crawls and colly runs, interleaved, and checks and
 // reports on the first crawl's output.
 func (res *scaleResult) rounds(o scaleOptions, web *bigWeb, dir, seedFile string) error {
-	for r := range max(o.Rounds, 1) {
+	for r := range o.Rounds {
 		out := filepath.Join(dir, fmt.Sprintf("crawl-%d", r+1))
 		crawlFirst := r%2 == 1 // colly first in odd rounds, crawl first in even ones
 		if o.Colly && !crawlFirst {
