@@ -80,6 +80,32 @@ func scanJournal(dir string, fn func(indexEntry) error) error { return scanJourn
 // scanJournalFrom is scanJournal from line from (0 is the first), the
 // lines before it passed over without being decoded.
 func scanJournalFrom(dir string, from int, fn func(indexEntry) error) error {
+	n := 0
+	return eachJournalLine(dir, func(line []byte) error {
+		if n++; n <= from {
+			return nil
+		}
+		e, ok := decodeEntry(line)
+		if !ok {
+			return nil
+		}
+		return fn(e)
+	})
+}
+
+// decodeEntry decodes a journal line; ok is false for a line that is no
+// entry (a torn one).
+func decodeEntry(line []byte) (indexEntry, bool) {
+	var e indexEntry
+	if json.Unmarshal(line, &e) != nil || e.File == "" || e.CDXJ == "" {
+		return e, false
+	}
+	return e, true
+}
+
+// eachJournalLine calls fn with each line of the journal in dir, without
+// its newline; a missing journal has none.
+func eachJournalLine(dir string, fn func([]byte) error) error {
 	f, err := os.Open(filepath.Join(dir, JournalName))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -90,15 +116,8 @@ func scanJournalFrom(dir string, from int, fn func(indexEntry) error) error {
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 64<<10), 16<<20)
-	for n := 0; sc.Scan(); n++ {
-		if n < from {
-			continue
-		}
-		var e indexEntry
-		if json.Unmarshal(sc.Bytes(), &e) != nil || e.File == "" || e.CDXJ == "" {
-			continue
-		}
-		if err := fn(e); err != nil {
+	for sc.Scan() {
+		if err := fn(sc.Bytes()); err != nil {
 			return err
 		}
 	}

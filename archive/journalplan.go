@@ -63,8 +63,8 @@ func planJournal(dir string, files []warcFile) (journalPlan, error) {
 		file, end, ok := journalPlace(line)
 		if !ok {
 			p.keep = false
-			var e indexEntry
-			if json.Unmarshal(line, &e) != nil || e.File == "" || e.CDXJ == "" {
+			e, ok := decodeEntry(line)
+			if !ok {
 				continue
 			}
 			file, end = e.File, e.End
@@ -155,33 +155,17 @@ func (w *Writer) appendJournal(end int64) error {
 // in dir, in order, decoding only that string of each line where it can
 // (journalCDXJ): a million entries are read in seconds.
 func scanJournalCDXJ(dir string, fn func(string) error) error {
-	f, err := os.Open(filepath.Join(dir, JournalName))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("archive: journal: %w", err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64<<10), 16<<20)
-	for sc.Scan() {
-		cdxj, ok := journalCDXJ(sc.Bytes())
+	return eachJournalLine(dir, func(line []byte) error {
+		cdxj, ok := journalCDXJ(line)
 		if !ok {
-			var e indexEntry
-			if json.Unmarshal(sc.Bytes(), &e) != nil || e.File == "" || e.CDXJ == "" {
-				continue
+			e, ok := decodeEntry(line)
+			if !ok {
+				return nil
 			}
 			cdxj = e.CDXJ
 		}
-		if err := fn(cdxj); err != nil {
-			return err
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return fmt.Errorf("archive: journal: %w", err)
-	}
-	return nil
+		return fn(cdxj)
+	})
 }
 
 // journalCDXJ decodes the cdxj string a journal line starts with, as
