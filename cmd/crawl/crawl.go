@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync"
 
 	"golang.org/x/term"
 
@@ -55,7 +56,7 @@ func runCrawl(ctx context.Context, cfg config.Config, stdout, stderr io.Writer) 
 	if progress != nil {
 		logTo = clearLine{stderr}
 	}
-	bad.w = logTo
+	bad.hold()
 	logger := newLogger(cfg, logTo)
 	// net/http writes to the log package's logger (a server's unasked-for
 	// bytes on an idle connection, for one), which went to stderr as raw
@@ -115,24 +116,51 @@ func readAllSeeds(cfg config.Config, stream *crawler.SeedReader, bad *badSeeds) 
 	}
 }
 
-// badSeeds prints the bad lines of a seed file as they are met: the first
-// maxSeedErrorsShown one by one, then (end) how many more there were. Its
-// methods are called from one goroutine at a time.
+// badSeeds prints the bad lines of a seed file: the first
+// maxSeedErrorsShown one by one, then (end) how many more there were.
+// Those met before hold is called are printed at once; those met after it,
+// by the goroutine that reads the seed list while the crawl runs and logs,
+// are printed by end, so that nothing else writes to stderr meanwhile.
+// Safe for concurrent use.
 type badSeeds struct {
-	file string
-	w    io.Writer
-	n    int
+	file    string
+	w       io.Writer
+	mu      sync.Mutex
+	n       int
+	holding bool
+	held    []string
 }
 
 func (b *badSeeds) report(e *crawler.SeedError) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
 	if b.n < maxSeedErrorsShown {
-		fmt.Fprintf(b.w, "crawl: %s: %v (skipped)\n", b.file, e)
+		line := fmt.Sprintf("crawl: %s: %v (skipped)\n", b.file, e)
+		if b.holding {
+			b.held = append(b.held, line)
+		} else {
+			io.WriteString(b.w, line)
+		}
 	}
 	b.n++
 }
 
-// end prints how many bad lines were not shown, if any.
+// hold makes report keep the lines for end to print.
+func (b *badSeeds) hold() {
+	b.mu.Lock()
+	b.holding = true
+	b.mu.Unlock()
+}
+
+// end prints the lines held and how many bad lines were not shown, if
+// any.
 func (b *badSeeds) end() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, l := range b.held {
+		io.WriteString(b.w, l)
+	}
+	b.held = nil
 	if more := b.n - maxSeedErrorsShown; more > 0 {
 		fmt.Fprintf(b.w, "crawl: %s: %d more bad lines not shown (skipped)\n", b.file, more)
 	}
