@@ -1,7 +1,6 @@
 package archive
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -84,19 +83,44 @@ func indexed(v string) string {
 	return v
 }
 
-// writeIndex writes the sorted lines to dir/index.cdxj atomically (a
-// temporary file renamed over the old index).
-func writeIndex(dir string, lines []string) error {
-	slices.Sort(lines)
-	var b bytes.Buffer
-	for _, l := range lines {
-		b.WriteString(l)
-		b.WriteByte('\n')
+// writeIndex writes dir/index.cdxj atomically (a temporary file renamed
+// over the old index) from the lines fill adds, sorted in bounded memory
+// (lineSorter).
+func writeIndex(dir string, fill func(add func(line string) error) error) error {
+	s := newLineSorter(dir)
+	defer s.close()
+	add := func(line string) error {
+		if err := s.add(line); err != nil {
+			return fmt.Errorf("archive: write index: %w", err)
+		}
+		return nil
 	}
-	if err := replaceFile(filepath.Join(dir, IndexName), b.Bytes()); err != nil {
+	if err := fill(add); err != nil {
+		return err
+	}
+	if err := replaceFileWith(filepath.Join(dir, IndexName), s.writeTo); err != nil {
 		return fmt.Errorf("archive: write index: %w", err)
 	}
 	return nil
+}
+
+// writeIndex writes index.cdxj at Close: from the journal, which holds the
+// entry of every indexed record unless a write to it failed (complete is
+// false), else from the WARC files, scanned whole.
+func (w *Writer) writeIndex(complete bool) error {
+	dir := w.opts.Dir
+	if complete {
+		return writeIndex(dir, func(add func(string) error) error { return scanJournalCDXJ(dir, add) })
+	}
+	files, err := w.listFiles()
+	if err != nil {
+		return err
+	}
+	paths := make([]string, len(files))
+	for i, f := range files {
+		paths[i] = f.path
+	}
+	return writeIndex(dir, func(add func(string) error) error { return indexFiles(paths, add) })
 }
 
 // RebuildIndex scans every *.warc.gz file in dir (gzip per record, as this
@@ -111,17 +135,34 @@ func RebuildIndex(dir string) error {
 		return fmt.Errorf("archive: rebuild index: %w", err)
 	}
 	slices.Sort(files)
-	var lines []string
+	return writeIndex(dir, func(add func(string) error) error {
+		if err := indexFiles(files, add); err != nil {
+			return err
+		}
+		if err := os.Remove(filepath.Join(dir, JournalName)); err != nil && !os.IsNotExist(err) {
+			return fmt.Errorf("archive: rebuild index: %w", err)
+		}
+		return nil
+	})
+}
+
+// indexFiles adds the index lines of the records of files, in order.
+func indexFiles(files []string, add func(string) error) error {
 	for _, name := range files {
-		err := indexFile(name, func(e cdxEntry) { lines = append(lines, e.line()) })
+		var addErr error
+		err := indexFile(name, func(e cdxEntry) {
+			if addErr == nil {
+				addErr = add(e.line())
+			}
+		})
 		if err != nil {
 			return err
 		}
+		if addErr != nil {
+			return addErr
+		}
 	}
-	if err := os.Remove(filepath.Join(dir, JournalName)); err != nil && !os.IsNotExist(err) {
-		return fmt.Errorf("archive: rebuild index: %w", err)
-	}
-	return writeIndex(dir, lines)
+	return nil
 }
 
 // indexFile scans one WARC file and reports its index entries.

@@ -55,9 +55,11 @@
 //     Close): kill -9 loses nothing written, a power loss can lose the tail,
 //     which Open then truncates.
 //   - Only 2xx, untruncated, non-empty payloads become revisit records; the
-//     revisit table holds at most 1<<20 digests (then new payloads are still
-//     stored in full). Open reloads it from the journal and the files, so
-//     revisits after a resume refer to responses of earlier runs.
+//     revisit table holds at most 1<<16 digests, those archived or met
+//     again most recently (a payload it has forgotten is stored in full
+//     again), so its memory does not grow with the crawl. Open reloads it
+//     from the journal and the files, so revisits after a resume refer to
+//     responses of earlier runs.
 //   - A metadata record is written only when Exchange.Metadata is not
 //     empty; robots.txt exchanges (IsRobots) are archived and indexed but
 //     never handed to the Mirror.
@@ -70,10 +72,13 @@
 //     inet_aton rejects stays a name where surt would ask DNS. An index
 //     resumed from an older version keeps the keys it was written with;
 //     RebuildIndex recomputes them.
-//   - index.cdxj is written (sorted) at Close; until then the entries live
-//     in memory (a few hundred bytes per response) and in an append-only
-//     journal (index.journal), so Open after a crash only decompresses the
-//     records each file holds beyond its last journalled one. Records the
+//   - index.cdxj is written (sorted) at Close from an append-only journal
+//     (index.journal), not from memory: the lines are sorted in runs of
+//     16 MiB in temporary files and merged, so a crawl of millions of
+//     pages holds nothing per record. Open after a crash only decompresses
+//     the records each file holds beyond its last journalled one, and
+//     rewrites the journal line by line. If a write to the journal failed,
+//     Close indexes the WARC files instead. Records the
 //     journal covers are trusted, not re-validated. The journal is written
 //     through a 64 KiB buffer, flushed when a file is synced (rotation,
 //     Close): a crash loses at most that tail of it, and Open finds those

@@ -85,8 +85,7 @@ func (w *Writer) revisitOf(x *exchangeRecords) (revisitRef, bool) {
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	ref, ok := w.dedupe[x.payloadDigest]
-	return ref, ok
+	return w.dedupe.lookup(x.payloadDigest)
 }
 
 // mirrorExchange hands the exchange of x, whose records are written, to

@@ -111,3 +111,14 @@ func randomBytes(seed uint64, n int) []byte {
 	}
 	return b
 }
+
+// loadJournal reads the journal's entries grouped by file, in order, as
+// Open reads them (scanJournal).
+func loadJournal(dir string) map[string][]indexEntry {
+	byFile := map[string][]indexEntry{}
+	scanJournal(dir, func(e indexEntry) error {
+		byFile[e.File] = append(byFile[e.File], e)
+		return nil
+	})
+	return byFile
+}

@@ -2,9 +2,10 @@ package archive
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -52,16 +53,13 @@ func entryFor(rec *Record, file string, off, length int64) (indexEntry, bool) {
 	return e, true
 }
 
-// addEntry records an entry in the index and the revisit table; resumed
-// entries (from an earlier run) are also handed to the Mirror (Recall,
-// Redirect).
+// addEntry records an entry in the revisit table; resumed entries (from
+// an earlier run) are also handed to the Mirror (Recall, Redirect). The
+// entry's journal line is the caller's to write.
 // Callers hold w.mu or own w.
 func (w *Writer) addEntry(e indexEntry, resumed bool) {
-	w.entries = append(w.entries, e)
-	if w.opts.Dedupe && e.Digest != "" && strings.HasPrefix(e.Digest, w.opts.Digest+":") && len(w.dedupe) < maxDedupeEntries {
-		if _, seen := w.dedupe[e.Digest]; !seen {
-			w.dedupe[e.Digest] = revisitRef{uri: e.URL, date: e.Date, id: e.ID}
-		}
+	if w.opts.Dedupe && e.Digest != "" && strings.HasPrefix(e.Digest, w.opts.Digest+":") {
+		w.dedupe.remember(e.Digest, revisitRef{uri: e.URL, date: e.Date, id: e.ID})
 	}
 	if resumed && w.mirror != nil {
 		switch {
@@ -73,51 +71,104 @@ func (w *Writer) addEntry(e indexEntry, resumed bool) {
 	}
 }
 
-// loadJournal reads the journal's entries grouped by file, in order. Lines
-// that do not parse (a torn last line) are skipped: their records lie after
-// the journalled end and are scanned again.
-func loadJournal(dir string) map[string][]indexEntry {
-	byFile := map[string][]indexEntry{}
+// scanJournal calls fn with each entry of the journal in dir, in order. A
+// missing journal has none; lines that do not parse (a torn last line) are
+// skipped: their records lie after the journalled end and are scanned
+// again.
+func scanJournal(dir string, fn func(indexEntry) error) error { return scanJournalFrom(dir, 0, fn) }
+
+// scanJournalFrom is scanJournal from line from (0 is the first), the
+// lines before it passed over without being decoded.
+func scanJournalFrom(dir string, from int, fn func(indexEntry) error) error {
+	n := 0
+	return eachJournalLine(dir, func(line []byte) error {
+		if n++; n <= from {
+			return nil
+		}
+		e, ok := decodeEntry(line)
+		if !ok {
+			return nil
+		}
+		return fn(e)
+	})
+}
+
+// decodeEntry decodes a journal line; ok is false for a line that is no
+// entry (a torn one).
+func decodeEntry(line []byte) (indexEntry, bool) {
+	var e indexEntry
+	if json.Unmarshal(line, &e) != nil || e.File == "" || e.CDXJ == "" {
+		return e, false
+	}
+	return e, true
+}
+
+// eachJournalLine calls fn with each line of the journal in dir, without
+// its newline; a missing journal has none.
+func eachJournalLine(dir string, fn func([]byte) error) error {
 	f, err := os.Open(filepath.Join(dir, JournalName))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
 	if err != nil {
-		return byFile
+		return fmt.Errorf("archive: journal: %w", err)
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 64<<10), 16<<20)
 	for sc.Scan() {
-		var e indexEntry
-		if json.Unmarshal(sc.Bytes(), &e) != nil || e.File == "" || e.CDXJ == "" {
-			continue
+		if err := fn(sc.Bytes()); err != nil {
+			return err
 		}
-		byFile[e.File] = append(byFile[e.File], e)
 	}
-	return byFile
-}
-
-// journalLines renders entries as journal lines: each one JSON object
-// and a newline, as json.Encoder writes them (journalWriter.add too).
-func journalLines(b *bytes.Buffer, entries []indexEntry) {
-	enc := json.NewEncoder(b)
-	for i := range entries {
-		enc.Encode(&entries[i]) // strings and ints into a Buffer: cannot fail
-	}
-}
-
-// openJournal rewrites the journal from w.entries (dropping torn or stale
-// lines) and opens it for appending.
-func (w *Writer) openJournal() error {
-	var b bytes.Buffer
-	journalLines(&b, w.entries)
-	path := filepath.Join(w.opts.Dir, JournalName)
-	if err := replaceFile(path, b.Bytes()); err != nil {
+	if err := sc.Err(); err != nil {
 		return fmt.Errorf("archive: journal: %w", err)
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0o644)
+	return nil
+}
+
+// beginJournal starts the journal of this Open in a temporary file, which
+// resume fills with the entries of the records already archived (dropping
+// torn or stale lines) and commitJournal renames into place.
+func (w *Writer) beginJournal() error {
+	f, err := os.CreateTemp(w.opts.Dir, tempPrefix+JournalName+"-*")
+	if err == nil {
+		err = f.Chmod(0o644)
+	}
 	if err != nil {
 		return fmt.Errorf("archive: journal: %w", err)
 	}
 	w.journal = newJournalWriter(f)
+	return nil
+}
+
+// commitJournal makes the journal begun by beginJournal, holding what
+// resume wrote to it, the journal, and keeps it open for appending.
+func (w *Writer) commitJournal() error {
+	j := w.journal
+	err := j.flush()
+	if err == nil && j.err != nil {
+		err = j.err
+	}
+	if err == nil {
+		err = j.f.Sync()
+	}
+	if err == nil {
+		err = os.Rename(j.f.Name(), filepath.Join(w.opts.Dir, JournalName))
+	}
+	if err != nil {
+		return fmt.Errorf("archive: journal: %w", err)
+	}
+	// The rename is durable once the directory is synced.
+	dir, err := os.Open(w.opts.Dir)
+	if err != nil {
+		return fmt.Errorf("archive: journal: %w", err)
+	}
+	err = dir.Sync()
+	dir.Close()
+	if err != nil {
+		return fmt.Errorf("archive: journal: %w", err)
+	}
 	return nil
 }
 
@@ -145,7 +196,7 @@ func newJournalWriter(f *os.File) *journalWriter {
 	return j
 }
 
-// add appends one entry as a journal line (see journalLines).
+// add appends one entry as a journal line: one JSON object and a newline.
 func (j *journalWriter) add(e *indexEntry) error {
 	if j.err != nil {
 		return nil // reported when it happened

@@ -2,6 +2,7 @@ package archive
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,6 +20,14 @@ const tempPrefix = ".tmp-"
 // file is readable by all (0644), as the WARC files are, for a web server
 // or replay tool running as another user.
 func replaceFile(path string, data []byte) error {
+	return replaceFileWith(path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// replaceFileWith is replaceFile of the contents write writes.
+func replaceFileWith(path string, write func(io.Writer) error) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), tempPrefix+filepath.Base(path)+"-*")
 	if err != nil {
 		return err
@@ -28,7 +37,7 @@ func replaceFile(path string, data []byte) error {
 		os.Remove(tmp.Name())
 		return err
 	}
-	if err := renameTemp(tmp, data, path); err != nil {
+	if err := renameTemp(tmp, write, path); err != nil {
 		return err
 	}
 	// The rename is durable once the directory is synced.
@@ -43,10 +52,11 @@ func replaceFile(path string, data []byte) error {
 	return err
 }
 
-// renameTemp writes data to the new temporary file tmp, syncs and closes
-// it and renames it to path; on failure it removes tmp.
-func renameTemp(tmp *os.File, data []byte, path string) error {
-	_, err := tmp.Write(data)
+// renameTemp writes the contents write writes to the new temporary file
+// tmp, syncs and closes it and renames it to path; on failure it removes
+// tmp.
+func renameTemp(tmp *os.File, write func(io.Writer) error, path string) error {
+	err := write(tmp)
 	if err == nil {
 		err = tmp.Sync()
 	}

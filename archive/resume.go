@@ -57,17 +57,34 @@ func parseFileName(name, prefix string) (int, bool) {
 // resume reloads the existing WARC files: the journal supplies the index
 // entries of records it covers, and each file is scanned from the end of
 // its last journalled record. Every file must be valid except that the last
-// may end in a torn record, which is truncated away. It returns the last
-// file's path ("" when the directory has none).
+// may end in a torn record, which is truncated away. A journal that holds
+// only whole entries of these files is kept and appended to; another is
+// rewritten, entry by entry, without the lines that do not fit. Nothing is
+// held per record. It returns the last file's path ("" when the directory
+// has none).
 func (w *Writer) resume() (string, error) {
 	files, err := w.listFiles()
+	if err != nil {
+		return "", err
+	}
+	plan, err := planJournal(w.opts.Dir, files)
+	if err != nil {
+		return "", err
+	}
+	if plan.keep {
+		err = w.appendJournal(plan.end)
+	} else {
+		err = w.beginJournal()
+	}
+	if err == nil {
+		err = w.replayJournal(plan)
+	}
 	if err != nil || len(files) == 0 {
 		return "", err
 	}
-	journal := loadJournal(w.opts.Dir)
 	for i, wf := range files {
 		isLast := i == len(files)-1
-		if err := w.resumeFile(wf.path, journal[filepath.Base(wf.path)], isLast); err != nil {
+		if err := w.resumeFile(wf.path, plan.covered[filepath.Base(wf.path)], isLast); err != nil {
 			return "", err
 		}
 		w.serial = wf.serial
@@ -75,39 +92,60 @@ func (w *Writer) resume() (string, error) {
 	return files[len(files)-1].path, nil
 }
 
-// resumeFile takes a file's journalled entries (if they fit the file) and
-// scans the rest; torn tails are truncated only in the last file, anywhere
-// else they are an error.
-func (w *Writer) resumeFile(path string, journalled []indexEntry, isLast bool) error {
+// replayJournal hands the journalled entries of the files plan covers to
+// addEntry (the revisit table, the Mirror). A journal rewritten
+// (beginJournal) gets each of them again. A journal kept as it is needs
+// them only for the revisit table and the Mirror: without a Mirror, only
+// its last maxDedupeEntries lines are read, the most the table keeps.
+func (w *Writer) replayJournal(plan journalPlan) error {
+	from := 0
+	if plan.keep {
+		switch {
+		case w.mirror != nil:
+		case w.opts.Dedupe:
+			from = max(plan.lines-maxDedupeEntries, 0)
+		default:
+			return nil
+		}
+	}
+	return scanJournalFrom(w.opts.Dir, from, func(e indexEntry) error {
+		if _, ok := plan.covered[e.File]; !ok {
+			return nil
+		}
+		w.addEntry(e, true)
+		if plan.keep {
+			return nil
+		}
+		return w.journal.add(&e)
+	})
+}
+
+// resumeFile scans a file from covered, the end of its journalled records;
+// torn tails are truncated only in the last file, anywhere else they are an
+// error.
+func (w *Writer) resumeFile(path string, covered int64, isLast bool) error {
 	f, err := os.OpenFile(path, os.O_RDWR, 0)
 	if err != nil {
 		return fmt.Errorf("archive: resume: %w", err)
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return fmt.Errorf("archive: resume: %w", err)
-	}
-	var covered int64
-	for _, e := range journalled {
-		covered = max(covered, e.End)
-	}
-	if covered > st.Size() {
-		covered, journalled = 0, nil // the journal is ahead of the file: trust the file
-	}
-	for _, e := range journalled {
-		w.addEntry(e, true)
-	}
 	if _, err := f.Seek(covered, io.SeekStart); err != nil {
 		return fmt.Errorf("archive: resume: %w", err)
 	}
 	base := filepath.Base(path)
+	var jerr error
 	validEnd, bad, _ := scanMembers(f, covered, func(off, length int64, rec *Record) error {
 		if e, ok := entryFor(rec, base, off, length); ok {
 			w.addEntry(e, true)
+			if err := w.journal.add(&e); err != nil && jerr == nil {
+				jerr = err
+			}
 		}
 		return nil
 	})
+	if jerr != nil {
+		return jerr
+	}
 	if bad == nil {
 		return nil
 	}

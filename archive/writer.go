@@ -21,10 +21,6 @@ var ErrMirror = errors.New("archive: mirror")
 // DefaultMaxFileSize is the rotation size used when Options.MaxFileSize is 0.
 const DefaultMaxFileSize int64 = 1 << 30
 
-// maxDedupeEntries bounds the payload-digest table used for revisit records;
-// once full, new payloads are still archived in full but not remembered.
-const maxDedupeEntries = 1 << 20
-
 // Options configures a Writer. The zero value of every field except Dir
 // selects the documented default.
 type Options struct {
@@ -67,11 +63,6 @@ type Options struct {
 	writeFile func(f *os.File, p []byte) (int, error)
 }
 
-// revisitRef identifies the first response that stored a payload.
-type revisitRef struct {
-	uri, date, id string
-}
-
 // Writer appends exchanges to rotating WARC files and keeps the CDXJ index.
 // It is safe for concurrent use; records are compressed and digested
 // outside its lock. The zero value is not usable: call Open.
@@ -89,10 +80,12 @@ type Writer struct {
 	size    int64  // bytes in the current file
 	used    bool   // the current file holds more than its warcinfo record
 	serial  int
-	entries []indexEntry   // every indexed record, for index.cdxj
-	journal *journalWriter // JournalName, appended after each exchange
-	dedupe  map[string]revisitRef
-	closed  bool
+	journal *journalWriter // JournalName, appended after each exchange: the entries of index.cdxj
+	// journalKept: Open appends to the journal as it found it (resume),
+	// not to a new one begun by beginJournal and renamed at the end.
+	journalKept bool
+	dedupe      revisitTable
+	closed      bool
 	// err is the first failed write (of a WARC file or the journal):
 	// WriteExchange returns it from then on and appends nothing, so no
 	// record ever follows a hole, and Close reports it.
@@ -101,8 +94,8 @@ type Writer struct {
 
 // Open prepares opts.Dir for writing. If the directory already holds WARC
 // files with this prefix, it validates the last one, truncates a torn record
-// left by a crash, reloads the index entries (and revisit table) of all of
-// them, and appends to the last file (or a new one when it is full). Every
+// left by a crash, rewrites the journal of the index entries of all of
+// them (and reloads the revisit table), and appends to the last file (or a new one when it is full). Every
 // Open writes a warcinfo record first.
 func Open(opts Options) (*Writer, error) {
 	if opts.Dir == "" {
@@ -146,7 +139,7 @@ func Open(opts Options) (*Writer, error) {
 		lock.Close()
 		return nil, err
 	}
-	w := &Writer{opts: opts, lock: lock, dedupe: make(map[string]revisitRef)}
+	w := &Writer{opts: opts, lock: lock, dedupe: newRevisitTable(maxDedupeEntries)}
 	w.pool.level = opts.GzipLevel
 	if opts.NewMirror != nil {
 		w.mirror = opts.NewMirror(filepath.Join(opts.Dir, "mirror"))
@@ -154,6 +147,7 @@ func Open(opts Options) (*Writer, error) {
 	if err := w.start(); err != nil {
 		if w.journal != nil {
 			w.journal.close()
+			removeTempFiles(opts.Dir)
 		}
 		lock.Close()
 		return nil, err
@@ -161,14 +155,17 @@ func Open(opts Options) (*Writer, error) {
 	return w, nil
 }
 
-// start resumes the directory, opens the journal and the current file.
+// start resumes the directory, its journal kept or rewritten, and opens
+// the current file.
 func (w *Writer) start() error {
 	last, err := w.resume()
 	if err != nil {
 		return err
 	}
-	if err := w.openJournal(); err != nil {
-		return err
+	if !w.journalKept {
+		if err := w.commitJournal(); err != nil {
+			return err
+		}
 	}
 	return w.startFile(last)
 }
@@ -333,11 +330,7 @@ func (w *Writer) Close() error {
 	if jerr := w.journal.close(); err == nil {
 		err = jerr
 	}
-	lines := make([]string, len(w.entries))
-	for i, e := range w.entries {
-		lines[i] = e.CDXJ
-	}
-	if ierr := writeIndex(w.opts.Dir, lines); err == nil {
+	if ierr := w.writeIndex(w.journal.err == nil); err == nil {
 		err = ierr
 	}
 	if w.mirror != nil {

@@ -32,6 +32,13 @@ const ArchiveDir = "archive"
 type Options struct {
 	// Seeds are the seed URLs (see ReadSeeds).
 	Seeds []string
+	// SeedStream, if set, holds more seeds, read and offered as the crawl
+	// runs, after Seeds: a seed list of millions of lines starts at once
+	// and is never held whole. The crawl does not end before it is read.
+	SeedStream *SeedReader
+	// BadSeed, if set, is called with each bad line of SeedStream, from
+	// the goroutine that reads it.
+	BadSeed func(*SeedError)
 	// Logger receives diagnostic logs; nil discards them.
 	Logger *slog.Logger
 	// Progress receives the live progress line; nil shows none.
@@ -86,6 +93,12 @@ type crawl struct {
 	tally  *tally
 	events *eventSink
 	logged *loggedOnceSet // URLs whose repeatable skip this run logged (history.refused: earlier runs)
+	listed *loggedOnceSet // the seeds listed so far, to log a seed listed twice
+	// queuedLogged are the URLs this run logged as left queued, with
+	// their reason (queuedKey; history.queued: earlier runs).
+	queuedLogged *loggedOnceSet
+	held         heldLinks // links out of the seed hosts' scope while seeds are still read
+	feed         feedPace  // how far the seed list is read ahead of the crawl
 	// unfollowed holds the links not followed (nofollow) until they are
 	// settled: logged, at the end of a run, if nothing else brought them.
 	unfollowed unfollowed
@@ -120,6 +133,7 @@ func Run(ctx context.Context, cfg config.Config, opts Options) (*crawllog.Summar
 	defer cancel(nil)
 	c.stop.arm(cancel)
 	c.addSeeds(opts.Seeds)
+	feedErr := c.feedSeeds(run, opts.SeedStream)
 	// colly takes the context of its requests from a field, not from
 	// Request: setting it here makes a cancelled crawl abort the requests
 	// in flight at once instead of waiting out fetch.timeout.
@@ -127,6 +141,9 @@ func Run(ctx context.Context, cfg config.Config, opts Options) (*crawllog.Summar
 	runErr := c.loop(run)
 	if runErr == nil {
 		runErr = c.failure()
+	}
+	if err := feedErr(); runErr == nil {
+		runErr = err
 	}
 	c.settleUnfollowed(opts.Ephemeral || ctx.Err() == nil && runErr == nil && c.sched.Stats().Queued == 0)
 	sum := c.finish(ctx.Err() != nil)
@@ -153,7 +170,8 @@ func start(cfg config.Config, opts Options) (*crawl, error) {
 	if log == nil {
 		log = discardLogger()
 	}
-	c := &crawl{cfg: cfg, opts: opts, log: log, tally: newTally(), logged: newLoggedOnceSet(maxLoggedOnce)}
+	c := &crawl{cfg: cfg, opts: opts, log: log, tally: newTally(), logged: newLoggedOnceSet(maxLoggedOnce),
+		listed: newLoggedOnceSet(maxListedSeeds), queuedLogged: newLoggedOnceSet(maxLoggedOnce)}
 	c.events = &eventSink{fn: opts.Events, log: log}
 	bolt, err := scheduler.OpenBolt(filepath.Join(cfg.Out, FrontierFile))
 	if err != nil {
@@ -269,7 +287,9 @@ func (c *crawl) worker(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("crawler: next URL: %w", err)
 		}
-		if err := c.handle(ctx, lease); err != nil {
+		err = c.handle(ctx, lease)
+		c.feed.handled.Add(1)
+		if err != nil {
 			if ctx.Err() != nil {
 				return nil
 			}
@@ -283,19 +303,22 @@ func (c *crawl) worker(ctx context.Context) error {
 // seed already in the frontier from an earlier run of this output
 // directory is not, or every resume would log the whole seed list.
 func (c *crawl) addSeeds(seeds []string) {
-	listed := make(map[string]bool, len(seeds))
 	for _, s := range seeds {
-		if u, err := scheduler.Canonicalize(s, nil); err == nil {
-			key := u.String()
-			if listed[key] {
-				c.recordSkip(scheduler.Skip{URL: key, Authority: scheduler.Authority(u), Reason: scheduler.ReasonDuplicate,
-					Detail: "seed listed more than once"})
-				continue
-			}
-			listed[key] = true
-		}
-		c.add(scheduler.Candidate{URL: s, Depth: 0, Kind: scheduler.KindPage, Seed: true})
+		c.addSeed(s)
 	}
+}
+
+// addSeed offers one seed (see addSeeds).
+func (c *crawl) addSeed(s string) {
+	if u, err := scheduler.Canonicalize(s, nil); err == nil {
+		key := u.String()
+		if !c.listed.add(key) {
+			c.recordSkip(scheduler.Skip{URL: key, Authority: scheduler.Authority(u), Reason: scheduler.ReasonDuplicate,
+				Detail: "seed listed more than once"})
+			return
+		}
+	}
+	c.add(scheduler.Candidate{URL: s, Depth: 0, Kind: scheduler.KindPage, Seed: true})
 }
 
 // add offers a candidate to the scheduler and logs a skip if it is refused.
@@ -308,6 +331,9 @@ func (c *crawl) add(cand scheduler.Candidate) {
 		return
 	}
 	if skip == nil {
+		if cand.Seed {
+			c.feed.queued.Add(1)
+		}
 		return
 	}
 	if skip.Reason == scheduler.ReasonDuplicate && cand.Nofollow != "" {
@@ -316,6 +342,9 @@ func (c *crawl) add(cand scheduler.Candidate) {
 	if skip.Reason == scheduler.ReasonNofollow {
 		c.holdUnfollowed(*skip)
 		return
+	}
+	if skip.Reason == scheduler.ReasonOutOfScope && c.held.hold(cand, skip.URL) {
+		return // offered again once every seed host is known
 	}
 	if skip.Reason == scheduler.ReasonDuplicate && !cand.Seed && cand.Kind != scheduler.KindSitemap {
 		// Links to pages already seen are counted, not logged: a site's
@@ -357,9 +386,16 @@ func loggedOnce(reason scheduler.Reason) bool {
 	return false
 }
 
-func (c *crawl) onSchedulerSkip(s scheduler.Skip) { c.recordSkip(s) }
+// onSchedulerSkip records a skip the scheduler found: among them, the
+// URLs of the hosts a drained frontier defers or gave up for the run,
+// which stay queued and are logged once each (firstQueued).
+func (c *crawl) onSchedulerSkip(s scheduler.Skip) { c.noteSkip(s, true) }
 
-func (c *crawl) recordSkip(s scheduler.Skip) {
+func (c *crawl) recordSkip(s scheduler.Skip) { c.noteSkip(s, false) }
+
+// noteSkip logs, counts and narrates s; left is set for the URLs a drained
+// frontier leaves queued.
+func (c *crawl) noteSkip(s scheduler.Skip, left bool) {
 	if s.Time.IsZero() {
 		s.Time = time.Now()
 	}
@@ -372,11 +408,33 @@ func (c *crawl) recordSkip(s scheduler.Skip) {
 		s.URL = cutForLog(s.URL, m)
 		s.Detail += fmt.Sprintf("; URL logged cut to its first %d octets", len(s.URL))
 	}
-	c.writeLine(c.logs.skips, crawllog.SkipEntry{Time: s.Time.UTC(), URL: s.URL, Host: s.Authority, Reason: string(s.Reason),
-		Detail: s.Detail, Rule: s.Rule, Line: s.Line, Parent: s.Parent, Queued: s.Queued, Attempts: s.Attempts, LastError: s.LastError})
+	if !left || !s.Queued || c.firstQueued(s) {
+		c.writeLine(c.logs.skips, crawllog.SkipEntry{Time: s.Time.UTC(), URL: s.URL, Host: s.Authority, Reason: string(s.Reason),
+			Detail: s.Detail, Rule: s.Rule, Line: s.Line, Parent: s.Parent, Queued: s.Queued, Attempts: s.Attempts, LastError: s.LastError})
+	}
 	c.tally.skip(s.Authority, string(s.Reason))
 	c.events.emit(Event{Time: s.Time, Kind: EventSkip, Host: s.Authority, URL: s.URL, Reason: string(s.Reason), Rule: s.Rule, Line: s.Line, Detail: s.Detail})
 }
+
+// firstQueued reports whether s, a URL a drained frontier leaves queued
+// (its host deferred, or given up for the run), is left queued for its
+// reason for the first time, by this run or an earlier one (its URL as
+// logged): only then is it logged. A crawl resumed again and again while
+// a host is deferred would otherwise log its queued URLs again at every
+// run. The others are counted in the run's share (RunEntry.QueuedAgain).
+func (c *crawl) firstQueued(s scheduler.Skip) bool {
+	key := queuedKey(string(s.Reason), s.URL)
+	if !c.history.queued.has(key) && c.queuedLogged.add(key) {
+		return true
+	}
+	c.tally.mu.Lock()
+	c.tally.queuedAgain++
+	c.tally.mu.Unlock()
+	return false
+}
+
+// queuedKey is what tells a URL left queued for a reason from another.
+func queuedKey(reason, u string) string { return reason + " " + u }
 
 // close closes the archive, the logs and the frontier; a failure of any
 // is recorded as the crawl's failed write (the first one counts).

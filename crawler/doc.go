@@ -23,9 +23,13 @@
 //   - colly (collector.go) is configured once: the polite transport, the
 //     crawl's context, and no robots.txt handling of its own (the robots
 //     layer decides); it parses pages for links and requisites.
+//   - Seeds (seeds.go, seedfeed.go): a seed list is read line by line as
+//     the crawl runs, at most 65,536 seeds ahead of it, so a list of
+//     millions of lines starts at once in bounded memory.
 //   - Logs (logs.go, summary.go, progress.go): crawl.jsonl, skips.jsonl,
-//     robots.jsonl and runs.jsonl in --out, a live progress line, and a
-//     summary over every run of that --out.
+//     robots.jsonl and runs.jsonl in --out, a live progress line (its cost
+//     grows with the hosts changed, not with all hosts), and a summary
+//     over every run of that --out.
 //
 // # Specifications followed
 //
@@ -100,6 +104,15 @@
 //     as a deferred host's URLs are, kept for the next run to check again.
 //     Past 50,000 held URLs they are settled at once, so a link that comes
 //     even later can bring a URL already logged.
+//   - The seed list is read as the crawl runs: a link to a host whose seed
+//     line is not read yet is held (at most 65,536 URLs) and offered again
+//     once the list is read, as scope.hosts "seed" would have taken it;
+//     past that bound, or with more seeds than the reader lets ahead, such
+//     a link is refused as out of scope. A seed listed twice is logged as
+//     a duplicate among the first 1,048,576 distinct seeds; later repeats
+//     are only not queued twice. A URL left queued (its host deferred or
+//     given up for the run) is logged once per reason, by the first run
+//     that leaves it queued; later runs count it in runs.jsonl.
 //   - HTTP/1.1 only (package wire): TLS offers only "http/1.1" by ALPN,
 //     because WARC stores exchanges as HTTP/1.1 messages and HTTP/2 has
 //     no standard form in a record.

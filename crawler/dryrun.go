@@ -69,7 +69,7 @@ func DryRun(ctx context.Context, cfg config.Config, seeds []string, log io.Write
 	if err != nil {
 		return nil, &ErrOutDir{Dir: cfg.Out, Err: err}
 	}
-	defer func() { endRun(runs, crawllog.ModeDryRun, ctx.Err() != nil, 0) }()
+	defer func() { endRun(runs, crawllog.ModeDryRun, ctx.Err() != nil, 0, 0) }()
 	if c.sched, err = scheduler.Open(schedulerConfig(cfg, nil), store); err != nil {
 		return nil, fmt.Errorf("crawler: open scheduler: %w", err)
 	}

@@ -30,12 +30,16 @@ type history struct {
 	// refused are the URLs earlier runs logged for a reason logged once
 	// (loggedOnce), so that this run does not log them again.
 	refused *loggedOnceSet
+	// queued are the URLs earlier runs logged as left queued (queued:
+	// true), each with its reason (queuedKey): logged once, not by every
+	// run that defers their host again.
+	queued *loggedOnceSet
 }
 
 // readHistory reads dir's logs. Missing files are an empty history; a
 // line that does not parse (a torn last line) is passed over.
 func readHistory(dir string) (*history, error) {
-	h := &history{tally: newTally(), refused: newLoggedOnceSet(maxLoggedOnce), failing: newFailingSet()}
+	h := &history{tally: newTally(), refused: newLoggedOnceSet(maxLoggedOnce), queued: newLoggedOnceSet(maxLoggedOnce), failing: newFailingSet()}
 	err := scanJSONL(filepath.Join(dir, crawllog.RunsLogFile), func(e crawllog.RunEntry) {
 		switch e.Event {
 		case crawllog.RunStart:
@@ -46,6 +50,9 @@ func readHistory(dir string) (*history, error) {
 				h.runs[n-1].Finished, h.runs[n-1].Interrupted = &t, e.Interrupted
 			}
 			h.duplicates += e.DuplicateLinks
+			if n := len(h.runs); n > 0 {
+				h.runs[n-1].Skipped += e.QueuedAgain
+			}
 		}
 	})
 	if err != nil {
@@ -88,9 +95,11 @@ func readHistory(dir string) (*history, error) {
 	err = scanJSONL(filepath.Join(dir, crawllog.SkipLogFile), func(e crawllog.SkipEntry) {
 		runOf(e.Time).Skipped++
 		if e.Queued {
-			// The URL stayed queued: this run fetches it, or defers and
-			// logs it again. Counted in its run's share, not in the
-			// crawl's totals, which would count it once per run.
+			// The URL stayed queued: this run fetches it, or defers it
+			// again (not logged again for the same reason). Counted in
+			// its run's share, not in the crawl's totals, which would
+			// count it once per run.
+			h.queued.add(queuedKey(e.Reason, e.URL))
 			return
 		}
 		if loggedOnce(scheduler.Reason(e.Reason)) {

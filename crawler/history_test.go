@@ -98,14 +98,21 @@ func TestSummaryListsOnlyCrawlHosts(t *testing.T) {
 	}
 }
 
-// TestDeferredURLCountedOncePerCrawl: a URL whose host is deferred stays
-// queued and is logged (queued: true) by each run that defers it; the
-// crawl's totals count it once, each run's share counts it in that run.
-func TestDeferredURLCountedOncePerCrawl(t *testing.T) {
+// deferredSite is a host of one page whose Visit-time window opens in
+// three hours: every crawl of it defers it.
+func deferredSite(t *testing.T) *testHost {
 	now := time.Now().UTC()
 	h := newTestHost(t)
 	h.robotsText("User-agent: *\nVisit-time: " + clockAt(now.Add(3*time.Hour)) + "-" + clockAt(now.Add(4*time.Hour)) + "\n")
 	h.html("/")
+	return h
+}
+
+// TestDeferredURLCountedOncePerCrawl: a URL whose host is deferred stays
+// queued and is logged with queued: true; the crawl's totals count it
+// once, each run's share counts it in that run.
+func TestDeferredURLCountedOncePerCrawl(t *testing.T) {
+	h := deferredSite(t)
 	cfg := testConfig(t)
 	crawlFor(t, cfg, h.URL("/"))
 	sum := crawlFor(t, cfg, h.URL("/"))
@@ -119,5 +126,27 @@ func TestDeferredURLCountedOncePerCrawl(t *testing.T) {
 		if !s.Queued {
 			t.Errorf("skip %+v: a deferred URL is logged with queued: true", s)
 		}
+	}
+}
+
+// TestDeferredURLLoggedOncePerURL: a URL whose host stays deferred run
+// after run is logged (queued: true) by the first run that leaves it
+// queued, not again by each later run; each run's share still counts it,
+// also once a later run reads the earlier ones back.
+func TestDeferredURLLoggedOncePerURL(t *testing.T) {
+	h := deferredSite(t)
+	cfg := testConfig(t)
+	for range 3 {
+		crawlFor(t, cfg, h.URL("/"))
+	}
+	if n := len(readJSONL[crawllog.SkipEntry](t, filepath.Join(cfg.Out, crawllog.SkipLogFile))); n != 1 {
+		t.Errorf("%d skip lines after three runs, want the deferred URL once", n)
+	}
+	sum := crawlFor(t, cfg, h.URL("/"))
+	if len(sum.Runs) != 4 || sum.Runs[1].Skipped != 1 || sum.Runs[2].Skipped != 1 || sum.Runs[3].Skipped != 1 {
+		t.Errorf("runs %+v: want the URL in each run's share", sum.Runs)
+	}
+	if sum.SkipReasons["visit-time-deferred"] != 1 || sum.Totals.Queued != 1 {
+		t.Errorf("skip reasons %v, queued %d: want the one waiting URL once", sum.SkipReasons, sum.Totals.Queued)
 	}
 }

@@ -10,14 +10,15 @@ import (
 )
 
 // progressEvery is how often the progress line and host states refresh,
-// unless reading every host's state takes longer than a twentieth of it:
-// then the refresh waits twenty times that read (a crawl of 100,000 hosts
-// took a quarter of a second per read, under the scheduler's lock, twice
-// every half second).
+// unless reading the hosts changed since the last refresh takes longer
+// than a twentieth of it: then the refresh waits twenty times that read.
+// The read costs in proportion to the hosts changed (scheduler.Progress),
+// not to all hosts, so this only slows a crawl changing thousands of
+// hosts every half second.
 const progressEvery = 500 * time.Millisecond
 
-// nextRefresh is the wait before the next refresh after a read of every
-// host's state that took took.
+// nextRefresh is the wait before the next refresh after a read of the
+// host states that took took.
 func nextRefresh(took time.Duration) time.Duration { return max(progressEvery, 20*took) }
 
 // startProgress runs the live progress line (if opts.Progress is set) and
@@ -34,12 +35,13 @@ func (c *crawl) startProgress(ctx context.Context) func() {
 		start := time.Now()
 		// The frontier counts pages of earlier runs too: the rate is
 		// this run's pages over this run's time.
-		before := c.sched.Stats().Fetched
+		before, _ := c.sched.Progress()
 		for {
 			select {
 			case <-ctx.Done():
-				// A last look: a host that changed state as the run
-				// ended (deferred while others finished) is recorded too.
+				// A last look at every host: a host that changed state
+				// as the run ended (deferred while others finished) is
+				// recorded too.
 				c.watchHosts(c.sched.Hosts())
 				if c.opts.Progress != nil {
 					fmt.Fprint(c.opts.Progress, "\r\033[K")
@@ -48,11 +50,11 @@ func (c *crawl) startProgress(ctx context.Context) func() {
 			case <-t.C:
 			}
 			read := time.Now()
-			hosts := c.sched.Hosts()
+			st, changed := c.sched.Progress()
 			took := time.Since(read)
-			c.watchHosts(hosts)
+			c.watchHosts(changed)
 			if c.opts.Progress != nil {
-				fmt.Fprint(c.opts.Progress, "\r\033[K"+progressLine(c.sched.Stats(), before, hosts, time.Since(start)))
+				fmt.Fprint(c.opts.Progress, "\r\033[K"+progressLine(st, before.Fetched, time.Since(start)))
 			}
 			t.Reset(nextRefresh(took))
 		}
@@ -70,26 +72,12 @@ func (c *crawl) watchHosts(hosts []scheduler.HostStatus) {
 }
 
 // progressLine is the live line: pages fetched by the whole crawl of the
-// output directory (before of them by earlier runs), hosts by state, the
-// errors of this run (named so after a resume) and the rate of this run
-// (its pages over its elapsed time). A host waiting
-// only for its pace interval is counted as waiting, not active.
-func progressLine(s scheduler.Stats, before int, hosts []scheduler.HostStatus, elapsed time.Duration) string {
-	var active, waiting, parked, backing, deferred int
-	for _, h := range hosts {
-		switch h.State {
-		case scheduler.StateActive:
-			active++
-		case scheduler.StateWaiting:
-			waiting++
-		case scheduler.StateParked:
-			parked++
-		case scheduler.StateBackingOff:
-			backing++
-		case scheduler.StateDeferred:
-			deferred++
-		}
-	}
+// output directory (before of them by earlier runs), hosts by state (as
+// scheduler.Progress counts them), the errors of this run (named so after
+// a resume) and the rate of this run (its pages over its elapsed time). A
+// host waiting only for its pace interval is counted as waiting, not
+// active.
+func progressLine(s scheduler.Stats, before int, elapsed time.Duration) string {
 	run := max(s.Fetched-before, 0)
 	rate := 0.0
 	if elapsed > 0 {
@@ -101,5 +89,5 @@ func progressLine(s scheduler.Stats, before int, hosts []scheduler.HostStatus, e
 		pages, errs = fmt.Sprintf("pages %d (%d this run)", s.Fetched, run), fmt.Sprintf("errors %d this run", s.Errors)
 	}
 	return fmt.Sprintf("%s | queued %d | hosts %d active, %d waiting, %d parked, %d backing off, %d deferred | %s | %.1f pages/s",
-		pages, s.Queued, active, waiting, parked, backing, deferred, errs, rate)
+		pages, s.Queued, s.HostsActive, s.HostsWaiting, s.HostsParked, s.HostsBackingOff, s.HostsDeferred, errs, rate)
 }

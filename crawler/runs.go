@@ -24,7 +24,8 @@ func beginRun(dir, mode string) (*jsonlFile, time.Time, error) {
 }
 
 // endRun appends the run's end line and closes the log.
-func endRun(f *jsonlFile, mode string, interrupted bool, duplicates int) error {
-	err := f.write(crawllog.RunEntry{Time: time.Now().UTC(), Event: crawllog.RunEnd, Mode: mode, Interrupted: interrupted, DuplicateLinks: duplicates})
+func endRun(f *jsonlFile, mode string, interrupted bool, duplicates, queuedAgain int) error {
+	err := f.write(crawllog.RunEntry{Time: time.Now().UTC(), Event: crawllog.RunEnd, Mode: mode, Interrupted: interrupted,
+		DuplicateLinks: duplicates, QueuedAgain: queuedAgain})
 	return errors.Join(err, f.close())
 }

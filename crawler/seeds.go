@@ -43,42 +43,87 @@ const maxSeedLine = 1 << 20
 // maxURLLength octets (scope.max_url_length; 0 is no limit) and lines over
 // 1 MiB are returned as SeedErrors with their line number; the rest are
 // still returned. The error is non-nil only if r could not be read.
+// SeedReader reads the same lines one at a time.
 func ReadSeeds(r io.Reader, maxURLLength int) ([]string, []*SeedError, error) {
 	var seeds []string
 	var bad []*SeedError
-	br := bufio.NewReaderSize(r, 64<<10)
-	for n := 1; ; n++ {
-		raw, long, err := readSeedLine(br)
-		if err != nil && err != io.EOF {
-			return seeds, bad, fmt.Errorf("crawler: read seeds: %w", err)
-		}
-		if err == io.EOF && raw == "" && !long {
-			return seeds, bad, nil
-		}
-		line := strings.TrimSpace(raw)
-		if n == 1 {
-			line = strings.TrimPrefix(line, "\uFEFF")
-		}
-		if !long {
-			before, _, _ := strings.Cut(line, " #")
-			line = strings.TrimSpace(before)
-		}
+	sr := NewSeedReader(r, maxURLLength)
+	for {
+		seed, b, err := sr.Next()
 		switch {
-		case long:
-			bad = append(bad, &SeedError{Line: n, Text: line, Reason: "line longer than 1 MiB"})
-		case line == "" || strings.HasPrefix(line, "#"):
-			// blank, or a comment
-		default:
-			if reason := seedProblem(line, maxURLLength); reason != "" {
-				bad = append(bad, &SeedError{Line: n, Text: line, Reason: reason})
-			} else {
-				seeds = append(seeds, line)
-			}
-		}
-		if err == io.EOF {
+		case err == io.EOF:
 			return seeds, bad, nil
+		case err != nil:
+			return seeds, bad, err
+		case b != nil:
+			bad = append(bad, b)
+		default:
+			seeds = append(seeds, seed)
 		}
 	}
+}
+
+// A SeedReader reads a seed file one line at a time, as ReadSeeds reads
+// it, so that a seed list of millions of lines is crawled as it is read,
+// in bounded memory. It is not safe for concurrent use.
+type SeedReader struct {
+	br     *bufio.Reader
+	maxLen int
+	line   int  // lines read
+	done   bool // the input ended
+}
+
+// NewSeedReader returns a SeedReader of r; maxURLLength is as for
+// ReadSeeds.
+func NewSeedReader(r io.Reader, maxURLLength int) *SeedReader {
+	return &SeedReader{br: bufio.NewReaderSize(r, 64<<10), maxLen: maxURLLength}
+}
+
+// Next returns the next usable seed, or the next bad line as a SeedError
+// with its line number (seed is then ""), skipping blank and comment
+// lines. err is io.EOF after the last line, or the error reading the input
+// (wrapped).
+func (s *SeedReader) Next() (seed string, bad *SeedError, err error) {
+	for !s.done {
+		raw, long, rerr := readSeedLine(s.br)
+		if rerr != nil && rerr != io.EOF {
+			return "", nil, fmt.Errorf("crawler: read seeds: %w", rerr)
+		}
+		if rerr == io.EOF {
+			s.done = true
+			if raw == "" && !long {
+				break
+			}
+		}
+		s.line++
+		if seed, bad := s.parse(raw, long); seed != "" || bad != nil {
+			return seed, bad, nil
+		}
+	}
+	return "", nil, io.EOF
+}
+
+// parse reads line number s.line: a seed, a bad line, or neither (blank,
+// a comment).
+func (s *SeedReader) parse(raw string, long bool) (string, *SeedError) {
+	line := strings.TrimSpace(raw)
+	if s.line == 1 {
+		line = strings.TrimPrefix(line, "\uFEFF")
+	}
+	if !long {
+		before, _, _ := strings.Cut(line, " #")
+		line = strings.TrimSpace(before)
+	}
+	switch {
+	case long:
+		return "", &SeedError{Line: s.line, Text: line, Reason: "line longer than 1 MiB"}
+	case line == "" || strings.HasPrefix(line, "#"):
+		return "", nil
+	}
+	if reason := seedProblem(line, s.maxLen); reason != "" {
+		return "", &SeedError{Line: s.line, Text: line, Reason: reason}
+	}
+	return line, nil
 }
 
 // readSeedLine reads one line without its line end. A line whose content

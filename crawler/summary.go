@@ -38,9 +38,9 @@ const (
 // run as Started, and each run's share in Runs.
 func (c *crawl) finish(interrupted bool) *crawllog.Summary {
 	c.tally.mu.Lock()
-	dups := c.tally.duplicates
+	dups, again := c.tally.duplicates, c.tally.queuedAgain
 	c.tally.mu.Unlock()
-	if err := endRun(c.runs, crawllog.ModeCrawl, interrupted, dups); err != nil {
+	if err := endRun(c.runs, crawllog.ModeCrawl, interrupted, dups, again); err != nil {
 		c.fail(WroteLog, err)
 	}
 	if dropped, reloaded := c.robots.Squeezed(); dropped > 0 {

@@ -15,6 +15,9 @@ type tally struct {
 	mu         sync.Mutex
 	hosts      map[string]*hostTally
 	duplicates int
+	// queuedAgain counts the skips of URLs left queued that were not
+	// logged again (an earlier run logged them): the run's share.
+	queuedAgain int
 	// refetch tells a page fetched again from its first fetch; the run's
 	// tally shares the history's, which the earlier runs' logs filled.
 	refetch *refetchSet

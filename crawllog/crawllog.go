@@ -40,6 +40,10 @@ type RunEntry struct {
 	// DuplicateLinks counts the links to already seen URLs the run found:
 	// they are counted, not logged one by one, so an end line keeps them.
 	DuplicateLinks int `json:"duplicate_links,omitempty"`
+	// QueuedAgain counts the URLs of deferred hosts the run left queued
+	// without logging them in skips.jsonl: an earlier run logged each
+	// (queued: true) for the same reason. They count in the run's share.
+	QueuedAgain int `json:"queued_again,omitempty"`
 }
 
 // CrawlEntry is one line of crawl.jsonl: one HTTP request made.

@@ -58,6 +58,23 @@
 //     when the listing shows it. Each deciding line
 //     lists at most 8 URLs per outcome: the requests it allowed oldest
 //     first, the skips in log order.
+//   - A crawl of more than 100,000 requests or 200 hosts is not held in
+//     memory: crawl.jsonl is read twice, one request at a time. The first
+//     reading counts every host's requests and short gaps, taking the log
+//     in time order through a window of 65,536 requests (a request logged
+//     later than that is counted, its gap not checked); the second reads
+//     the requests of the 200 hosts that most need a look (short gaps,
+//     deferred or dropped, errors, then the most requests), which get a
+//     section each, drawn from their first requests. The hosts table then
+//     lists the first 1,000 hosts in that order and counts the rest, and
+//     the deferred hosts table lists 1,000. With every host in a section,
+//     the page is the one a reading of the whole log gives, but for the
+//     order of the hosts table. crawl.jsonl keeps every request's detail.
+//   - A URL left queued (queued: true, its host deferred) is logged once,
+//     by the first run that left it queued; the report reads such a line
+//     of an earlier run while its host still has URLs queued and no later
+//     request fetched it, and reads it once however many runs of an older
+//     crawler logged it again.
 //   - Hosts are taken from summary.json first, then from any log line that
 //     names another host (for example the target of a robots.txt redirect);
 //     such hosts are marked "no summary". A host named only by skips that

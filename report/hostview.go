@@ -33,6 +33,7 @@ type hostView struct {
 	Requests                   []requestRow
 	RequestsMore               int
 	Robots                     robotsView
+	Section                    bool       // the host has a section of its own (see maxHostSections)
 	deferredAt                 *time.Time // for sorting out when to resume
 }
 
@@ -63,10 +64,12 @@ type requestRow struct {
 }
 
 // fillHost fills hv from the host's summary and records; reqs are the
-// host's requests oldest first, as groupRequests leaves them.
-func fillHost(hv *hostView, hs hostSummary, reqs []request, skips []skip, fetches []robotsFetch, span timeSpan, started time.Time, maxMarks int) {
+// host's requests oldest first, as groupRequests leaves them: all of them,
+// or, when the log is not held whole (agg set), the first ones, and agg
+// holds what is counted over all of them.
+func fillHost(hv *hostView, hs hostSummary, reqs []request, agg *hostAggregate, skips []skip, fetches []robotsFetch, span timeSpan, started time.Time, maxMarks int) {
+	hv.Section = true
 	hv.fillSummary(hs)
-	hv.Status = statusParts(statusMix(hs, reqs))
 	windows := hv.fillRobots(hs.Robots)
 
 	// Pace used, by kind of rule, in first-use order.
@@ -74,17 +77,51 @@ func fillHost(hv *hostView, hs hostSummary, reqs []request, skips []skip, fetche
 	if hs.PaceRule != "" {
 		paceRules = append(paceRules, hs.PaceRule)
 	}
-	hv.Paces, used = pacesUsed(reqs)
+	allowed := allowedTally{authority: hv.Host}
+	if agg == nil {
+		hv.Status = statusParts(statusMix(hs, reqs))
+		hv.Paces, used = pacesUsed(reqs)
+		for _, r := range reqs {
+			allowed.add(r)
+		}
+	} else {
+		hv.Status = statusParts(statusMixOf(hs, agg.detail.pages))
+		hv.Paces, used = agg.detail.paces.uses(), agg.detail.paces.rules
+		allowed = agg.detail.allowed
+	}
 	paceRules = append(paceRules, used...)
 
 	hv.Timeline = buildTimeline(span, reqs, windows, hs.Events, maxMarks)
+	if agg != nil {
+		agg.count.fix(&hv.Timeline)
+	}
 	if len(windows) > 0 && len(hv.Timeline.Windows) == 0 {
 		hv.WindowNote = "No Visit-time window was open during the crawl; the next opens at " + fmtTime(nextOpen(windows, span.end)) + "."
 	}
 	hv.Events = eventRows(hs.Events)
 	hv.fillSkips(skips)
-	hv.Robots = robotsViewFor(hv.ID, hv.Host, hs.Robots, reqs, skips, fetches, paceRules)
+	hv.Robots = robotsViewFor(hv.ID, hv.Host, hs.Robots, allowed.lines, skips, fetches, paceRules)
 	hv.requestRows(reqs, started) // links to the robots.txt lines shown
+	if agg != nil && agg.count.n > maxRequestRows {
+		hv.RequestsMore = agg.count.n - maxRequestRows
+	}
+}
+
+// hostAggregate is what is counted over all of a host's requests when the
+// log is not held whole.
+type hostAggregate struct {
+	count  *hostCount
+	detail *hostDetail
+}
+
+// fillRow fills hv, a host without a section of its own, for the hosts
+// table and the overview: its summary, skips and request counts.
+func (hv *hostView) fillRow(hs hostSummary, skips []skip, c *hostCount) {
+	hv.fillSummary(hs)
+	hv.fillSkips(skips)
+	if c != nil {
+		hv.Timeline.Requests, hv.Timeline.Short = c.n, c.short
+	}
 }
 
 // fillSummary copies what the host's summary says of it: state, counts,
@@ -118,6 +155,14 @@ func statusMix(hs hostSummary, reqs []request) map[string]int {
 		}
 	}
 	return byStatus
+}
+
+// statusMixOf is statusMix given the pages counted by status.
+func statusMixOf(hs hostSummary, pages map[string]int) map[string]int {
+	if len(hs.PagesByStatus) > 0 {
+		return hs.PagesByStatus
+	}
+	return pages
 }
 
 // fillRobots lists the Visit-time windows and comments of the host's

@@ -66,10 +66,11 @@ func requestOf(e *crawllog.CrawlEntry) request {
 // input is everything read from a crawl's output directory.
 type input struct {
 	summary  summary
-	requests []request
+	requests []request // all requests, or with large set those of the hosts with a section
 	skips    []skip
 	robots   []robotsFetch
-	notes    []string // missing optional files, ignored lines
+	notes    []string    // missing optional files, ignored lines
+	large    *largeInput // set when the log is not held whole (see limits)
 }
 
 // maxLine bounds one JSONL line; longer lines are skipped as malformed.
@@ -78,7 +79,10 @@ const maxLine = crawllog.MaxLine
 // readInput reads dir. A missing or unreadable summary.json is an error
 // (wrapping fs.ErrNotExist when it is absent); the JSONL files are optional
 // and their malformed lines are counted in notes and skipped.
-func readInput(dir string) (*input, error) {
+func readInput(dir string) (*input, error) { return readWithin(dir, defaultLimits()) }
+
+// readWithin is readInput within lim.
+func readWithin(dir string, lim limits) (*input, error) {
 	path := filepath.Join(dir, SummaryFile)
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -88,21 +92,62 @@ func readInput(dir string) (*input, error) {
 	if err := json.Unmarshal(b, &in.summary); err != nil {
 		return nil, fmt.Errorf("report: parse %s: %w", path, err)
 	}
-	err = eachLine(dir, CrawlFile, &in.notes, func(e crawllog.CrawlEntry) {
+	// The skips are read first, for the crawl log to tell which URLs
+	// left queued were fetched since; their notes come after its notes.
+	var skipNotes []string
+	if in.skips, err = readSkips(dir, &in.summary, &skipNotes); err != nil {
+		return nil, err
+	}
+	later := newFetchedLater(in.skips)
+	counts, err := countRequests(dir, in.summary.Runs, &in.notes, later.note)
+	if err != nil {
+		return nil, err
+	}
+	in.skips = later.dropFetched(in.skips)
+	in.notes = append(in.notes, skipNotes...)
+	if in.robots, err = readJSONL[robotsFetch](dir, RobotsFile, &in.notes); err != nil {
+		return nil, err
+	}
+	hosts := in.hosts(counts)
+	if counts.total > lim.held || len(hosts) > lim.sections {
+		return in, readLarge(dir, in, counts, hosts, lim)
+	}
+	var again []string // the notes of the first reading stand
+	err = eachLine(dir, CrawlFile, &again, func(e crawllog.CrawlEntry) {
 		r := requestOf(&e)
 		share(&r)
 		in.requests = append(in.requests, r)
 	})
-	if err != nil {
-		return nil, err
+	return in, err
+}
+
+// hosts returns the hosts the report gives a section or a row of the
+// hosts table, in the order it shows them: the summary's, then those the
+// logs name (crawl.jsonl as counts found them, skips.jsonl, robots.jsonl).
+// A host skips.jsonl names only for declined links is in neither: it is a
+// row of the outbound table.
+func (in *input) hosts(counts *requestCounts) []string {
+	seen := map[string]bool{"": true}
+	var out []string
+	add := func(h string) {
+		if !seen[h] {
+			seen[h] = true
+			out = append(out, h)
+		}
 	}
-	if in.skips, err = readSkips(dir, &in.summary, &in.notes); err != nil {
-		return nil, err
+	for _, hs := range in.summary.Hosts {
+		add(hs.Host)
 	}
-	if in.robots, err = readJSONL[robotsFetch](dir, RobotsFile, &in.notes); err != nil {
-		return nil, err
+	for _, h := range counts.order {
+		add(h)
 	}
-	return in, nil
+	for _, h := range contactedBySkips(in.skips) {
+		add(h)
+	}
+	for _, f := range in.robots {
+		add(hostOf(f.Host, f.URL))
+	}
+	return out
 }
 
 // readJSONL decodes each line of dir/name into a T. A missing file yields
@@ -169,18 +214,12 @@ func share(v any) {
 // shows changes; a million lines of one kind took 1.2 GB to read.
 const maxSkipsPerKind = maxDeferred + 1
 
-// readSkips reads dir's skip log, folded (maxSkipsPerKind), without the
-// lines of URLs that stayed queued (queued: true, their host deferred)
-// logged before the summary's latest crawl run: that run fetched such a
-// URL or logged it again, so the report counts each waiting URL once, as
-// the summary's totals do.
+// readSkips reads dir's skip log, folded (maxSkipsPerKind), each line of
+// a URL that stayed queued (queued: true, its host deferred) once
+// (queuedLines): the report counts each waiting URL once, as the
+// summary's totals do.
 func readSkips(dir string, s *summary, notes *[]string) ([]skip, error) {
-	var last time.Time
-	for _, r := range s.Runs {
-		if r.Mode == crawllog.ModeCrawl && r.Started.After(last) {
-			last = r.Started
-		}
-	}
+	queued := newQueuedLines(s)
 	type kind struct {
 		host, reason string
 		line         int
@@ -189,7 +228,7 @@ func readSkips(dir string, s *summary, notes *[]string) ([]skip, error) {
 	kinds := map[kind]kept{}
 	var out []skip
 	err := eachLine(dir, SkipsFile, notes, func(k skip) {
-		if k.Queued && k.Time.Before(last) {
+		if !queued.read(&k) {
 			return
 		}
 		share(&k)

@@ -25,7 +25,9 @@ type view struct {
 	CSS        template.CSS
 	Overview   overview
 	SkipGroups []skipGroup
-	Hosts      []*hostView
+	Hosts      []*hostView // the hosts with a section
+	Table      []*hostView // the hosts table rows
+	TableMore  int         // hosts left out of the table (maxHostRows)
 	Outbound   outbound
 }
 
@@ -42,6 +44,7 @@ type overview struct {
 	ShortGaps               int
 	Politeness              []keyValue
 	Deferred                []*hostView
+	DeferredMore            int // deferred hosts left out of Deferred (maxHostRows)
 	Rerun                   string
 	Notes                   []string
 }
@@ -170,6 +173,11 @@ func buildView(in *input, css template.CSS) *view {
 		summaries[hs.Host] = hs
 		host(hs.Host)
 	}
+	if in.large != nil {
+		for _, h := range in.large.counts.order {
+			host(h)
+		}
+	}
 	reqsBy := groupRequests(in, func(h string) { host(h) })
 	fetchesBy := make(map[string][]robotsFetch)
 	for _, f := range in.robots {
@@ -193,13 +201,24 @@ func buildView(in *input, css template.CSS) *view {
 	v.Outbound.finish()
 
 	maxMarks := marksPerHost(len(reqsBy))
+	if in.large != nil {
+		maxMarks = in.large.marks
+	}
+	all := make([]*hostView, 0, len(order))
 	for _, h := range order {
 		hv := byHost[h]
-		fillHost(hv, summaries[h], reqsBy[h], skipsBy[h], fetchesBy[h], span, s.Started, maxMarks)
+		all = append(all, hv)
+		agg := in.large.aggregate(h)
+		if in.large != nil && agg == nil {
+			hv.fillRow(summaries[h], skipsBy[h], in.large.counts.hosts[h])
+			continue
+		}
+		fillHost(hv, summaries[h], reqsBy[h], agg, skipsBy[h], fetchesBy[h], span, s.Started, maxMarks)
 		v.Hosts = append(v.Hosts, hv)
 	}
+	v.Table, v.TableMore = hostTable(v.Hosts, in.large, byHost)
 	v.SkipGroups = skipGroups(in.skips, s.SkipReasons, byHost)
-	v.Overview = buildOverview(in, span, v.Hosts)
+	v.Overview = buildOverview(in, span, all)
 	return v
 }
 
@@ -222,6 +241,33 @@ func skipsByHost(skips []skip, known map[string]*hostView) (map[string][]skip, [
 	return by, only
 }
 
+// aggregate returns host h's aggregate when the log is not held whole and
+// h has a section; nil otherwise.
+func (l *largeInput) aggregate(h string) *hostAggregate {
+	if l == nil || l.details[h] == nil {
+		return nil
+	}
+	c := l.counts.hosts[h]
+	if c == nil {
+		c = &hostCount{}
+	}
+	return &hostAggregate{count: c, detail: l.details[h]}
+}
+
+// hostTable returns the rows of the hosts table: the hosts with a section,
+// in page order, when the log was held whole; else the first l.rows
+// hosts by rank (rankHosts), and how many more there are.
+func hostTable(sections []*hostView, l *largeInput, byHost map[string]*hostView) ([]*hostView, int) {
+	if l == nil {
+		return sections, 0
+	}
+	rows := make([]*hostView, 0, min(len(l.ranked), l.rows))
+	for _, h := range l.ranked[:min(len(l.ranked), l.rows)] {
+		rows = append(rows, byHost[h])
+	}
+	return rows, len(l.ranked) - len(rows)
+}
+
 // crawlSpan is the time the timelines show: the crawl from start to finish,
 // widened to every request and event recorded.
 func crawlSpan(in *input) timeSpan {
@@ -239,6 +285,10 @@ func crawlSpan(in *input) timeSpan {
 	}
 	for _, r := range in.requests {
 		widen(r.Time)
+	}
+	if in.large != nil {
+		widen(in.large.counts.first)
+		widen(in.large.counts.last)
 	}
 	for _, h := range in.summary.Hosts {
 		for _, e := range h.Events {
@@ -265,7 +315,7 @@ func parseClock(s string) (int, bool) {
 	return hh*60 + mm, true
 }
 
-func robotsViewFor(hostID, authority string, rb *robotsSummary, reqs []request, skips []skip, fetches []robotsFetch, paceRules []string) robotsView {
+func robotsViewFor(hostID, authority string, rb *robotsSummary, allowed map[int]*urlList, skips []skip, fetches []robotsFetch, paceRules []string) robotsView {
 	var rv robotsView
 	for _, f := range fetches {
 		row := fetchRow{Time: fmtTime(f.Time), URL: f.URL, Status: f.Status, Outcome: f.Outcome,
@@ -304,7 +354,7 @@ func robotsViewFor(hostID, authority string, rb *robotsSummary, reqs []request, 
 	for _, vt := range rb.VisitTimes {
 		visitKeys[digits(vt.From+vt.To)] = true
 	}
-	rv.Lines, rv.Omitted, rv.Dangling = buildRobotsLines(hostID, authority, rb.Body, reqs, skips, paceRules, visitKeys)
+	rv.Lines, rv.Omitted, rv.Dangling = robotsLinesOf(hostID, authority, rb.Body, allowed, skips, paceRules, visitKeys)
 	return rv
 }
 

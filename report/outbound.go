@@ -1,6 +1,9 @@
 package report
 
-import "sort"
+import (
+	"slices"
+	"sort"
+)
 
 // maxOutboundRows bounds the table of hosts linked but not crawled.
 const maxOutboundRows = 500
@@ -30,11 +33,34 @@ type outboundRow struct {
 // invalid-url, as the crawl's summary tells its own hosts apart.
 func notContacted(skips []skip) bool {
 	for _, k := range skips {
-		if k.Reason != "out-of-scope" && k.Reason != "invalid-url" {
+		if !declinedLink(k.Reason) {
 			return false
 		}
 	}
 	return true
+}
+
+// declinedLink reports whether a skip for reason says no more of its host
+// than that a page linked it: out of scope, or not a URL at all.
+func declinedLink(reason string) bool { return reason == "out-of-scope" || reason == "invalid-url" }
+
+// contactedBySkips lists in first-seen order the hosts of skips that have
+// a skip other than a declined link (see notContacted).
+func contactedBySkips(skips []skip) []string {
+	contacted := make(map[string]bool)
+	var order []string
+	for _, k := range skips {
+		h := hostOf(k.Host, k.URL)
+		if h == "" {
+			continue
+		}
+		was, seen := contacted[h]
+		if !seen {
+			order = append(order, h)
+		}
+		contacted[h] = was || !declinedLink(k.Reason)
+	}
+	return slices.DeleteFunc(order, func(h string) bool { return !contacted[h] })
 }
 
 // add counts host's out-of-scope skips in o.

@@ -16,6 +16,9 @@ func buildOverview(in *input, span timeSpan, hosts []*hostView) overview {
 		Interrupted: s.Interrupted, ExitCode: s.ExitCode, Totals: s.Totals,
 		Requests: len(in.requests), RobotsFetches: len(in.robots), Notes: in.notes,
 	}
+	if in.large != nil {
+		o.Requests = in.large.counts.total
+	}
 	o.Duration, o.Span, o.Runs = runTimes(in)
 	keys := make([]string, 0, len(s.Politeness))
 	for k := range s.Politeness {
@@ -32,7 +35,11 @@ func buildOverview(in *input, span timeSpan, hosts []*hostView) overview {
 		if hv.State != "deferred" && hv.deferredAt == nil {
 			continue
 		}
-		o.Deferred = append(o.Deferred, hv)
+		if in.large == nil || len(o.Deferred) < in.large.rows {
+			o.Deferred = append(o.Deferred, hv)
+		} else {
+			o.DeferredMore++
+		}
 		queued += hv.Queued
 		if hv.deferredAt != nil && (earliest == nil || hv.deferredAt.Before(*earliest)) {
 			earliest = hv.deferredAt
@@ -45,10 +52,10 @@ func buildOverview(in *input, span timeSpan, hosts []*hostView) overview {
 		}
 		if s.Ephemeral {
 			// crawl demo: its sites ended with it, nothing can resume.
-			o.Rerun = fmt.Sprintf("%d URL(s) wait on %d deferred host(s); the sites of this crawl (crawl demo) ended with it, so it cannot be resumed.", queued, len(o.Deferred))
+			o.Rerun = fmt.Sprintf("%d URL(s) wait on %d deferred host(s); the sites of this crawl (crawl demo) ended with it, so it cannot be resumed.", queued, len(o.Deferred)+o.DeferredMore)
 			return o
 		}
-		o.Rerun += fmt.Sprintf(": %d URL(s) wait on %d deferred host(s). Run the same crawl again with the same output directory", queued, len(o.Deferred))
+		o.Rerun += fmt.Sprintf(": %d URL(s) wait on %d deferred host(s). Run the same crawl again with the same output directory", queued, len(o.Deferred)+o.DeferredMore)
 		if s.Out != "" {
 			o.Rerun += " (" + s.Out + ")"
 		}
@@ -87,6 +94,9 @@ func runTimes(in *input) (took, span string, rows []runRow) {
 			next = s.Runs[i+1].Started
 		}
 		end, known := runEnd(r, next, in.requests)
+		if in.large != nil {
+			end, known = in.large.counts.runEnd(i)
+		}
 		d := max(end.Sub(r.Started), 0)
 		total += d
 		row := runRow{Mode: r.Mode, Started: fmtTime(r.Started), Took: fmtDuration(d), Fetched: r.Fetched, Interrupted: r.Interrupted}

@@ -112,26 +112,46 @@ type paceGroup struct {
 // order, with the range of intervals each kind set. It also returns one
 // label per kind, for the robots.txt lines a rule cites.
 func pacesUsed(reqs []request) (uses []paceUse, rules []string) {
-	var groups []*paceGroup
-	idx := make(map[string]*paceGroup)
+	var t paceTally
 	for _, r := range reqs {
-		k := ruleKind(r.PaceRule)
-		g, ok := idx[k]
-		if !ok {
-			g = &paceGroup{kind: k, rule: r.PaceRule, min: r.PaceSeconds, max: r.PaceSeconds}
-			idx[k] = g
-			groups = append(groups, g)
-			if r.PaceRule != "" {
-				rules = append(rules, r.PaceRule)
-			}
+		t.add(r)
+	}
+	return t.uses(), t.rules
+}
+
+// paceTally groups requests, taken in time order, as pacesUsed does, one
+// at a time: its memory is one group per kind of pace rule.
+type paceTally struct {
+	groups []*paceGroup
+	idx    map[string]*paceGroup
+	rules  []string // one label per kind, in first-use order
+}
+
+func (t *paceTally) add(r request) {
+	k := ruleKind(r.PaceRule)
+	g, ok := t.idx[k]
+	if !ok {
+		if t.idx == nil {
+			t.idx = make(map[string]*paceGroup)
 		}
-		g.count++
-		g.min, g.max = min(g.min, r.PaceSeconds), max(g.max, r.PaceSeconds)
-		if r.PaceRule != g.rule {
-			g.varied = true
+		g = &paceGroup{kind: k, rule: r.PaceRule, min: r.PaceSeconds, max: r.PaceSeconds}
+		t.idx[k] = g
+		t.groups = append(t.groups, g)
+		if r.PaceRule != "" {
+			t.rules = append(t.rules, r.PaceRule)
 		}
 	}
-	for _, g := range groups {
+	g.count++
+	g.min, g.max = min(g.min, r.PaceSeconds), max(g.max, r.PaceSeconds)
+	if r.PaceRule != g.rule {
+		g.varied = true
+	}
+}
+
+// uses is the Pace used list of the requests added.
+func (t *paceTally) uses() []paceUse {
+	var uses []paceUse
+	for _, g := range t.groups {
 		u := paceUse{Pace: fmtSeconds(g.min), Rule: g.rule, Count: g.count}
 		if hi := fmtSeconds(g.max); hi != u.Pace {
 			u.Pace += "–" + hi
@@ -141,5 +161,5 @@ func pacesUsed(reqs []request) (uses []paceUse, rules []string) {
 		}
 		uses = append(uses, u)
 	}
-	return uses, rules
+	return uses
 }

@@ -110,3 +110,39 @@ func TestSkipsOfAKindFolded(t *testing.T) {
 		t.Errorf("the first lines kept are %s and %s; file order is kept", got[0].URL, got[1].URL)
 	}
 }
+
+// TestQueuedSkipOfEarlierRunKeptWhileWaiting: a URL left queued is logged
+// once, by the first run that left it queued; the report still lists it
+// while its host has URLs queued, and not once a later request fetched it.
+func TestQueuedSkipOfEarlierRunKeptWhileWaiting(t *testing.T) {
+	t0 := time.Date(2026, 11, 22, 5, 0, 0, 0, time.UTC)
+	dir := t.TempDir()
+	s := summary{Started: t0, Finished: t0.Add(3 * time.Hour), Runs: []crawllog.RunSummary{
+		{Started: t0, Mode: crawllog.ModeCrawl},
+		{Started: t0.Add(2 * time.Hour), Mode: crawllog.ModeCrawl},
+	}, Hosts: []hostSummary{{Host: "http://a", State: "deferred", Queued: 1}}}
+	b, _ := json.Marshal(s)
+	os.WriteFile(filepath.Join(dir, SummaryFile), b, 0o644)
+	var lines strings.Builder
+	for _, k := range []skip{
+		{Time: t0.Add(time.Minute), URL: "http://a/x", Host: "http://a", Reason: "visit-time-deferred", Queued: true},
+		{Time: t0.Add(time.Minute), URL: "http://a/y", Host: "http://a", Reason: "visit-time-deferred", Queued: true},
+	} {
+		l, _ := json.Marshal(k)
+		lines.Write(append(l, '\n'))
+	}
+	os.WriteFile(filepath.Join(dir, SkipsFile), []byte(lines.String()), 0o644)
+	req, _ := json.Marshal(crawllog.CrawlEntry{Time: t0.Add(2*time.Hour + time.Minute), URL: "http://a/y", Host: "http://a", Kind: "page", Status: 200})
+	os.WriteFile(filepath.Join(dir, CrawlFile), append(req, '\n'), 0o644)
+	in, err := readInput(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var urls []string
+	for _, k := range in.skips {
+		urls = append(urls, k.URL)
+	}
+	if strings.Join(urls, " ") != "http://a/x" {
+		t.Errorf("kept %q, want the URL still waiting, not the one fetched since", urls)
+	}
+}

@@ -150,6 +150,50 @@ func skipLabel(reason string) (label, class string) {
 // visitKeys holds the digits (see visitKey) of the applying group's
 // Visit-time windows, whose lines are marked as deciding when to visit.
 func buildRobotsLines(hostID, authority, body string, reqs []request, skips []skip, paceRules []string, visitKeys map[string]bool) (lines []robotsLine, omitted omission, dangling []int) {
+	allowed := allowedTally{authority: authority}
+	for _, r := range reqs {
+		allowed.add(r)
+	}
+	return robotsLinesOf(hostID, authority, body, allowed.lines, skips, paceRules, visitKeys)
+}
+
+// maxAllowedLines bounds the robots.txt lines an allowedTally lists pages
+// under: a file of thousands of rules, each allowing one page, would
+// otherwise keep a list per page.
+const maxAllowedLines = 4 * maxRobotsLines
+
+// allowedTally collects, per robots.txt line, the pages of one host it
+// allowed (fetched pages citing it), taken in time order: how many, and
+// the first maxListed, as the line lists them.
+type allowedTally struct {
+	authority string
+	lines     map[int]*urlList
+}
+
+func (t *allowedTally) add(r request) {
+	if r.RobotsLine <= 0 || r.Kind == "robots" {
+		return
+	}
+	l := t.lines[r.RobotsLine]
+	if l == nil {
+		if len(t.lines) >= maxAllowedLines {
+			return
+		}
+		if t.lines == nil {
+			t.lines = make(map[int]*urlList)
+		}
+		l = &urlList{Label: "allowed", Class: "allowed"}
+		t.lines[r.RobotsLine] = l
+	}
+	l.Count++
+	if listed(len(l.URLs), maxListed, 1, &l.More) {
+		l.URLs = append(l.URLs, pathOf(r.URL, t.authority))
+	}
+}
+
+// robotsLinesOf is buildRobotsLines given the pages each line allowed
+// (allowedTally.lines).
+func robotsLinesOf(hostID, authority, body string, allowed map[int]*urlList, skips []skip, paceRules []string, visitKeys map[string]bool) (lines []robotsLine, omitted omission, dangling []int) {
 	// Lines end at CR LF, LF or a lone CR, as robots.Parse numbers them.
 	raw := strings.Split(strings.ReplaceAll(strings.ReplaceAll(body, "\r\n", "\n"), "\r", "\n"), "\n")
 	if len(raw) > 0 && raw[len(raw)-1] == "" {
@@ -179,10 +223,12 @@ func buildRobotsLines(hostID, authority, body string, reqs []request, skips []sk
 			l.URLs = append(l.URLs, pathOf(u, authority))
 		}
 	}
-	for _, r := range reqs {
-		if r.RobotsLine > 0 && r.Kind != "robots" {
-			add(r.RobotsLine, "allowed", "allowed", r.URL, 1)
+	for n, l := range allowed {
+		if n > len(lines) {
+			danglingSet[n] = true
+			continue
 		}
+		lists[n] = map[string]*urlList{"allowed": l}
 	}
 	for _, s := range skips {
 		if s.Line > 0 {

@@ -88,7 +88,7 @@ func skipGroups(skips []skip, counted map[string]int, byHost map[string]*hostVie
 		}
 		h := hostOf(k.Host, k.URL)
 		ex := skipExample{URL: k.URL, Detail: k.Detail, Rule: k.Rule, Host: h}
-		if hv := byHost[h]; hv != nil {
+		if hv := byHost[h]; hv != nil && hv.Section {
 			ex.HostID = hv.ID
 			if k.Line > 0 && hv.Robots.Known {
 				ex.Line, ex.LineN = hv.Robots.anchor(hv.ID, k.Line), k.Line

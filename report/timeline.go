@@ -228,13 +228,32 @@ func eventMarkAt(span timeSpan, e event) eventMark {
 // when: the host's own first and last request, not the shared span, which
 // is padded and may hold other runs and the pauses between them.
 func requestsLabel(sorted []request) string {
-	switch n := len(sorted); n {
+	var first, last time.Time
+	if n := len(sorted); n > 0 {
+		first, last = sorted[0].Time, sorted[n-1].Time
+	}
+	return countLabel(len(sorted), first, last)
+}
+
+// fix makes tl, drawn from the host's first requests, count all of them:
+// their number, the requests not drawn, the short gaps and the label.
+func (c *hostCount) fix(tl *timeline) {
+	tl.Requests, tl.Short = c.n, c.short
+	tl.Omitted = c.n - len(tl.Marks)
+	tl.Label = countLabel(c.n, c.first, c.last)
+	if tl.Short > 0 {
+		tl.Label += fmt.Sprintf(", %d gap(s) shorter than the interval in force", tl.Short)
+	}
+}
+
+// countLabel is requestsLabel of n requests from first to last.
+func countLabel(n int, first, last time.Time) string {
+	switch n {
 	case 0:
 		return "No request"
 	case 1:
-		return "1 request, at " + fmtClock(sorted[0].Time, true) + " UTC"
+		return "1 request, at " + fmtClock(first, true) + " UTC"
 	default:
-		first, last := sorted[0].Time, sorted[n-1].Time
 		from, to := fmtClock(first, true), fmtClock(last, true)
 		if !sameDay(first, last) {
 			from, to = first.UTC().Format("2006-01-02 ")+from, last.UTC().Format("2006-01-02 ")+to

@@ -3,7 +3,6 @@ package robotscache
 import (
 	"bytes"
 	"container/list"
-	"encoding/json"
 	"net/http"
 	"sync"
 	"time"
@@ -132,8 +131,8 @@ func (l *Cache) Cached(authority string, now time.Time) (st *State, fresh bool) 
 // expiry under its robots.cache_ttl; a shorter one in force now holds
 // for the copies it left too.
 func (l *Cache) stored(data []byte) (Record, bool) {
-	var rec Record
-	if json.Unmarshal(data, &rec) != nil {
+	rec, err := decodeRecord(data)
+	if err != nil {
 		return rec, false
 	}
 	if ttl := rec.Fetched.Add(l.cfg.CacheTTL); rec.Outcome != OutcomeUnreachable && !rec.Fetched.IsZero() && ttl.Before(rec.Expires) {
@@ -158,8 +157,8 @@ func (l *Cache) Peek(authority string) *State {
 	if st != nil || !ok {
 		return st
 	}
-	var rec Record
-	if json.Unmarshal(data, &rec) != nil {
+	rec, err := decodeRecord(data)
+	if err != nil {
 		return nil
 	}
 	return parsed(l.cfg, rec)

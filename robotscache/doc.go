@@ -11,7 +11,9 @@
 //     (never a host with queued URLs) and robots.cache_bytes bytes (busy
 //     hosts too, parsed again from the crawl state when next needed).
 //   - record.go, state.go: the persisted Record of each authority, kept
-//     in the frontier store, and the State parsed from it.
+//     in the frontier store, and the State parsed from it; stored.go: its
+//     stored form, the body's octets as they are after the record's JSON
+//     (the plain JSON of earlier versions, body in base64, still reads).
 //   - gate.go: Cache.Permit, the wire.Gate: no request to a host before
 //     its robots.txt is known, none for a URL it disallows.
 //   - rules.go: State.Rules, the bridge to the scheduler: the group's

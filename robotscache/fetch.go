@@ -2,7 +2,6 @@ package robotscache
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -63,7 +62,7 @@ func (l *Cache) Refresh(ctx context.Context, authority string) (*State, error) {
 // failed; the error says so.
 func (l *Cache) install(authority string, rec Record) (*State, error) {
 	var err error
-	if data, merr := json.Marshal(rec); merr == nil {
+	if data, merr := encodeRecord(rec); merr == nil {
 		if perr := l.store.PutRobots(authority, data); perr != nil {
 			err = fmt.Errorf("crawler: persist robots.txt of %s: %w", authority, perr)
 		}

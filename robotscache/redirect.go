@@ -2,7 +2,6 @@ package robotscache
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/url"
 	"time"
@@ -57,7 +56,7 @@ func (l *Cache) adopt(rec Record, target string) {
 		return
 	}
 	rec.Authority, rec.URL, rec.Redirects = other, target, nil
-	data, err := json.Marshal(rec)
+	data, err := encodeRecord(rec)
 	if err != nil || l.store.PutRobots(other, data) != nil {
 		return
 	}

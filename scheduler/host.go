@@ -8,8 +8,9 @@ import (
 // host is the scheduler's in-memory state of one authority. All fields are
 // guarded by Scheduler.mu.
 type host struct {
-	auth string
-	rec  HostRecord // persisted part
+	auth  string
+	rec   HostRecord // persisted part
+	shown shownHost  // what Progress last counted of the host
 
 	rules      Rules
 	rulesKnown bool   // robots known and current: page leases may be issued

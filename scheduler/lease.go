@@ -167,15 +167,16 @@ func awaitChange(ctx context.Context, st nextStep) error {
 }
 
 // idleLocked reports whether nothing can change the frontier by itself: no
-// lease out, no refill or drop in progress.
+// lease out, no refill or drop in progress, no feed open.
 func (s *Scheduler) idleLocked() bool {
-	return s.leases == 0 && s.hops == 0 && len(s.refills) == 0 && len(s.drops) == 0 && !s.busy
+	return s.leases == 0 && s.hops == 0 && len(s.refills) == 0 && len(s.drops) == 0 && !s.busy && s.feeds == 0
 }
 
 // popHead removes and returns the entry at the head of h's queue in RAM,
 // which must not be empty.
 func (s *Scheduler) popHead(h *host) Entry {
 	e := h.cache[0]
+	s.progress.changed(h)
 	h.cache[0] = Entry{}
 	h.cache = h.cache[1:]
 	if len(h.cache) == 0 {

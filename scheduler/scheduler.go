@@ -78,6 +78,7 @@ type Scheduler struct {
 	cacheTotal  int
 	leases      int
 	hops        int                // hop requests in flight, over all hosts: the crawl is not idle while any is
+	feeds       int                // feeds open (Feed): the crawl is not idle while any is
 	waiters     int                // goroutines in awaitFlush
 	hurry       chan struct{}      // cuts the flusher's coalescing wait short when a goroutine starts waiting for a flush (capacity 1)
 	pages       int                // pages fetched, as counted by Scope.MaxPages
@@ -85,6 +86,7 @@ type Scheduler struct {
 	held        map[*host]struct{} // hosts held back until a page lease ends (page limits)
 	stats       Stats
 	outSkips    []Skip // skips found by the flusher, not yet passed to OnSkip
+	progress    progressTally
 }
 
 // Open starts a scheduler on store, resuming whatever it holds: queued URLs
@@ -164,6 +166,7 @@ func (s *Scheduler) newHost(a string) *host {
 	h := &host{auth: a, idx: -1, nextSeq: 1}
 	h.rec.Authority = a
 	s.hosts[a] = h
+	s.progress.changed(h)
 	return h
 }
 
@@ -179,6 +182,7 @@ func (s *Scheduler) host(a string) *host {
 // will make it durable.
 func (s *Scheduler) touch(h *host) uint64 {
 	s.dirty[h] = struct{}{}
+	s.progress.changed(h)
 	return s.signal()
 }
 
@@ -204,6 +208,7 @@ func (s *Scheduler) notify() {
 // queue head its rules refuse is placed whatever is in flight: the head
 // is skipped at once, without a lease.
 func (s *Scheduler) fixAt(h *host, now time.Time) {
+	s.progress.changed(h)
 	refused := !h.rec.Dropped && s.refusedHeadLocked(h, now)
 	if !refused && !s.eligible(h) {
 		if h.idx >= 0 {

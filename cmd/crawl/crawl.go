@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync"
 
 	"golang.org/x/term"
 
@@ -25,35 +26,37 @@ import (
 // binary or a wrong file given as --seed would print thousands).
 const maxSeedErrorsShown = 20
 
-// runCrawl reads the seeds, runs the crawl and prints the summary.
+// runCrawl reads the seeds, runs the crawl and prints the summary. The
+// seed file is read as the crawl runs (crawler.Options.SeedStream), up to
+// its first usable seed before it starts: a list of millions of lines
+// starts at once and is never held whole. A dry run reads it whole.
 func runCrawl(ctx context.Context, cfg config.Config, stdout, stderr io.Writer) error {
 	f, err := openSeedFile(cfg.Seed)
 	if err != nil {
 		return err
 	}
-	seeds, bad, err := crawler.ReadSeeds(f, cfg.Scope.MaxURLLength)
-	f.Close()
-	if err != nil {
-		return usagef("seed file %s: %v", cfg.Seed, err)
-	}
-	for i, b := range bad {
-		if i == maxSeedErrorsShown {
-			fmt.Fprintf(stderr, "crawl: %s: %d more bad lines not shown (skipped)\n", cfg.Seed, len(bad)-i)
-			break
-		}
-		fmt.Fprintf(stderr, "crawl: %s: %v (skipped)\n", cfg.Seed, b)
-	}
-	if len(seeds) == 0 {
-		return usagef("seed file %s has no usable URL", cfg.Seed)
-	}
+	defer f.Close()
+	stream := crawler.NewSeedReader(f, cfg.Scope.MaxURLLength)
+	bad := &badSeeds{file: cfg.Seed, w: stderr}
 	if cfg.DryRun {
+		seeds, err := readAllSeeds(cfg, stream, bad)
+		bad.end()
+		if err != nil {
+			return err
+		}
 		return runDryRun(ctx, cfg, seeds, stdout, stderr)
+	}
+	first, err := firstSeed(cfg, stream, bad)
+	if err != nil {
+		bad.end()
+		return err
 	}
 	progress := progressWriter(cfg, stderr)
 	logTo := stderr
 	if progress != nil {
 		logTo = clearLine{stderr}
 	}
+	bad.hold()
 	logger := newLogger(cfg, logTo)
 	// net/http writes to the log package's logger (a server's unasked-for
 	// bytes on an idle connection, for one), which went to stderr as raw
@@ -66,9 +69,101 @@ func runCrawl(ctx context.Context, cfg config.Config, stdout, stderr io.Writer) 
 		log.SetFlags(flags)
 	}(slog.Default(), log.Writer(), log.Flags())
 	slog.SetDefault(logger)
-	opts := crawler.Options{Seeds: seeds, Logger: logger, Progress: progress}
+	opts := crawler.Options{Seeds: []string{first}, SeedStream: stream, BadSeed: bad.report, Logger: logger, Progress: progress}
 	sum, err := crawler.Run(ctx, cfg, opts)
+	bad.end()
 	return reportRun(ctx, cfg, sum, err, stdout)
+}
+
+// firstSeed reads stream up to its first usable seed, reporting the bad
+// lines before it; a file without one is a usage error.
+func firstSeed(cfg config.Config, stream *crawler.SeedReader, bad *badSeeds) (string, error) {
+	for {
+		seed, b, err := stream.Next()
+		switch {
+		case errors.Is(err, io.EOF):
+			return "", usagef("seed file %s has no usable URL", cfg.Seed)
+		case err != nil:
+			return "", usagef("seed file %s: %v", cfg.Seed, err)
+		case b != nil:
+			bad.report(b)
+		default:
+			return seed, nil
+		}
+	}
+}
+
+// readAllSeeds reads every seed of stream, reporting the bad lines; a
+// file without a usable seed is a usage error.
+func readAllSeeds(cfg config.Config, stream *crawler.SeedReader, bad *badSeeds) ([]string, error) {
+	first, err := firstSeed(cfg, stream, bad)
+	if err != nil {
+		return nil, err
+	}
+	seeds := []string{first}
+	for {
+		seed, b, err := stream.Next()
+		switch {
+		case errors.Is(err, io.EOF):
+			return seeds, nil
+		case err != nil:
+			return nil, usagef("seed file %s: %v", cfg.Seed, err)
+		case b != nil:
+			bad.report(b)
+		default:
+			seeds = append(seeds, seed)
+		}
+	}
+}
+
+// badSeeds prints the bad lines of a seed file: the first
+// maxSeedErrorsShown one by one, then (end) how many more there were.
+// Those met before hold is called are printed at once; those met after it,
+// by the goroutine that reads the seed list while the crawl runs and logs,
+// are printed by end, so that nothing else writes to stderr meanwhile.
+// Safe for concurrent use.
+type badSeeds struct {
+	file    string
+	w       io.Writer
+	mu      sync.Mutex
+	n       int
+	holding bool
+	held    []string
+}
+
+func (b *badSeeds) report(e *crawler.SeedError) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.n < maxSeedErrorsShown {
+		line := fmt.Sprintf("crawl: %s: %v (skipped)\n", b.file, e)
+		if b.holding {
+			b.held = append(b.held, line)
+		} else {
+			io.WriteString(b.w, line)
+		}
+	}
+	b.n++
+}
+
+// hold makes report keep the lines for end to print.
+func (b *badSeeds) hold() {
+	b.mu.Lock()
+	b.holding = true
+	b.mu.Unlock()
+}
+
+// end prints the lines held and how many bad lines were not shown, if
+// any.
+func (b *badSeeds) end() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, l := range b.held {
+		io.WriteString(b.w, l)
+	}
+	b.held = nil
+	if more := b.n - maxSeedErrorsShown; more > 0 {
+		fmt.Fprintf(b.w, "crawl: %s: %d more bad lines not shown (skipped)\n", b.file, more)
+	}
 }
 
 // reportRun prints the summary and maps the crawl's outcome to an error.

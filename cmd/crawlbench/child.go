@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -11,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"time"
@@ -39,6 +39,13 @@ type childSpec struct {
 	SeedFile string `json:"seed_file,omitempty"` // one seed per line
 	Workers  int    `json:"workers,omitempty"`
 	Report   bool   `json:"report,omitempty"` // crawl: write report.html after the crawl
+	// HeapProfile, if set, is where the crawl writes heap profiles: every
+	// 30 s while it runs (PREFIX-running.pprof), when the crawl ends
+	// (PREFIX-crawl.pprof) and after report.html (PREFIX-report.pprof).
+	HeapProfile string `json:"heap_profile,omitempty"`
+	// CPUProfile, if set, is where the crawl writes a CPU profile of
+	// crawler.Run.
+	CPUProfile string `json:"cpu_profile,omitempty"`
 }
 
 // A childResult is what a child process measured, its last line of
@@ -104,17 +111,34 @@ func runChild(spec childSpec) childResult {
 }
 
 // childCrawlRun crawls as the crawl command does, with the benchmark's
-// config (benchConfig), and writes the report.
+// config (benchConfig): the seed file read as the crawl runs; then it
+// writes the report.
 func childCrawlRun(spec childSpec, res *childResult) error {
-	seeds, err := readSeedFile(spec.SeedFile)
+	f, err := os.Open(spec.SeedFile)
 	if err != nil {
 		return err
 	}
+	defer f.Close()
 	cfg := benchConfig(spec.Out, spec.Workers, true)
+	var bad error
+	stream := crawler.NewSeedReader(f, cfg.Scope.MaxURLLength)
+	stopProfiles := heapProfiles(spec.HeapProfile)
+	if spec.CPUProfile != "" {
+		if f, err := os.Create(spec.CPUProfile); err == nil {
+			pprof.StartCPUProfile(f)
+			defer f.Close()
+		}
+	}
 	start := time.Now()
-	sum, err := crawler.Run(context.Background(), cfg, crawler.Options{Seeds: seeds})
+	sum, err := crawler.Run(context.Background(), cfg, crawler.Options{SeedStream: stream, BadSeed: func(e *crawler.SeedError) { bad = e }})
+	if err == nil && bad != nil {
+		err = bad
+	}
 	res.Seconds = time.Since(start).Seconds()
 	res.PeakRSSCrawl = peakRSS()
+	pprof.StopCPUProfile()
+	stopProfiles()
+	writeHeapProfile(spec.HeapProfile, "crawl")
 	if err != nil {
 		return err
 	}
@@ -126,8 +150,50 @@ func childCrawlRun(spec childSpec, res *childResult) error {
 		}
 		res.ReportSeconds = time.Since(start).Seconds()
 		res.ReportBytes = fileSize(filepath.Join(spec.Out, report.ReportFile))
+		writeHeapProfile(spec.HeapProfile, "report")
 	}
 	return nil
+}
+
+// heapProfiles writes a heap profile to prefix-running.pprof every 30 s
+// until the returned func is called; nothing if prefix is empty.
+func heapProfiles(prefix string) (stop func()) {
+	if prefix == "" {
+		return func() {}
+	}
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(30 * time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				writeHeapProfile(prefix, "running")
+			}
+		}
+	}()
+	return func() { close(done); <-finished }
+}
+
+// writeHeapProfile writes the heap profile to prefix-name.pprof, if prefix
+// is set.
+func writeHeapProfile(prefix, name string) {
+	if prefix == "" {
+		return
+	}
+	f, err := os.Create(prefix + "-" + name + ".pprof")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "crawlbench:", err)
+		return
+	}
+	defer f.Close()
+	if err := pprof.Lookup("heap").WriteTo(f, 0); err != nil {
+		fmt.Fprintln(os.Stderr, "crawlbench:", err)
+	}
 }
 
 // benchConfig is the config of crawl in the benchmarks: no pace floor, no
@@ -171,15 +237,17 @@ func fileSize(path string) int64 {
 
 // peakRSS is the process's peak resident set size in bytes (VmHWM of
 // /proc/self/status), 0 where there is none.
-func peakRSS() int64 {
-	f, err := os.Open("/proc/self/status")
+func peakRSS() int64 { return vmHWM("/proc/self/status") }
+
+// vmHWM reads VmHWM, the peak resident set size, from a /proc status file,
+// in bytes; 0 if there is none.
+func vmHWM(status string) int64 {
+	b, err := os.ReadFile(status)
 	if err != nil {
 		return 0
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(sc.Text(), "VmHWM:"); ok {
+	for _, l := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(l, "VmHWM:"); ok {
 			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
 			if err != nil {
 				return 0

@@ -53,14 +53,14 @@ func main() {
 	pages := flag.Int("pages", 50, "pages per host")
 	workers := flag.Int("workers", 16, "concurrent fetches, for both crawlers")
 	archive := flag.Bool("archive", true, "also run crawl with its WARC archive on (colly writes nothing)")
-	rounds := flag.Int("rounds", 1, "runs of each crawler (the best and the median of the paired ratios are reported)")
-	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the crawl runs to this file")
+	rounds := flag.Int("rounds", 1, "runs of each crawler (the best and the median of the paired ratios are reported; with -web, 0 runs only the kill and resume)")
+	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the crawl runs (with -web: of the first crawl) to this file")
 	blockprofile := flag.String("blockprofile", "", "write a blocking profile of the whole run to this file")
 	paced := flag.Bool("paced", false, "instead: crawl hosts that ask for Crawl-delays and report pace violations and speed against the best the pace allows")
 	scale := scaleFlags()
 	flag.Parse()
 	if scale.hosts > 0 {
-		if err := scale.run(*workers, *rounds); err != nil {
+		if err := scale.run(*workers, *rounds, *cpuprofile); err != nil {
 			fmt.Fprintln(os.Stderr, "crawlbench:", err)
 			os.Exit(1)
 		}

@@ -19,6 +19,8 @@ type scaleOptions struct {
 	Resume                bool          // also kill a crawl at half way and resume it
 	Dir                   string        // where the crawls write; a temporary directory if empty
 	Keep                  bool          // keep Dir's crawl outputs
+	HeapProfile           string        // the first crawl's heap profiles (childSpec.HeapProfile)
+	CPUProfile            string        // the first crawl's CPU profile (childSpec.CPUProfile)
 	Log                   io.Writer     // the figures, as they come
 	Stderr                io.Writer     // the child processes' standard error
 }
@@ -74,6 +76,9 @@ func runScale(o scaleOptions) (*scaleResult, error) {
 			return nil, err
 		}
 	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
 	if !o.Keep {
 		defer os.RemoveAll(dir)
 	}
@@ -98,7 +103,7 @@ func runScale(o scaleOptions) (*scaleResult, error) {
 // rounds runs the crawls and colly runs, interleaved, and checks and
 // reports on the first crawl's output.
 func (res *scaleResult) rounds(o scaleOptions, web *bigWeb, dir, seedFile string) error {
-	for r := range max(o.Rounds, 1) {
+	for r := range o.Rounds {
 		out := filepath.Join(dir, fmt.Sprintf("crawl-%d", r+1))
 		crawlFirst := r%2 == 1 // colly first in odd rounds, crawl first in even ones
 		if o.Colly && !crawlFirst {
@@ -106,7 +111,11 @@ func (res *scaleResult) rounds(o scaleOptions, web *bigWeb, dir, seedFile string
 				return err
 			}
 		}
-		f, err := measure(web, fmt.Sprintf("round %d crawl", r+1), childSpec{Mode: childCrawl, Out: out, SeedFile: seedFile, Workers: o.Workers, Report: true}, o)
+		spec := childSpec{Mode: childCrawl, Out: out, SeedFile: seedFile, Workers: o.Workers, Report: true}
+		if r == 0 {
+			spec.HeapProfile, spec.CPUProfile = o.HeapProfile, o.CPUProfile
+		}
+		f, err := measure(web, fmt.Sprintf("round %d crawl", r+1), spec, o)
 		if err != nil {
 			return err
 		}
@@ -291,6 +300,9 @@ type scaleCLI struct {
 	latency       time.Duration
 	colly, resume bool
 	dir           string
+	heapProfile   string
+	seedLines     int
+	seedWatch     time.Duration
 }
 
 func scaleFlags() *scaleCLI {
@@ -301,11 +313,18 @@ func scaleFlags() *scaleCLI {
 	flag.BoolVar(&s.colly, "colly", true, "with -web: also crawl with plain colly")
 	flag.BoolVar(&s.resume, "resume", true, "with -web: also kill a crawl at half way and resume it")
 	flag.StringVar(&s.dir, "keep", "", "with -web: write the crawls into this directory and keep them")
+	flag.IntVar(&s.seedLines, "seedlines", 0, "with -web: instead, crawl a seed file of this many lines and report how soon it fetches and its peak RSS over -seedwatch")
+	flag.DurationVar(&s.seedWatch, "seedwatch", 30*time.Second, "with -seedlines: how long to watch the crawl")
+	flag.StringVar(&s.heapProfile, "heapprofile", "", "with -web: write heap profiles of the first crawl to PREFIX-running.pprof (every 30 s), PREFIX-crawl.pprof and PREFIX-report.pprof")
 	return s
 }
 
-func (s *scaleCLI) run(workers, rounds int) error {
-	_, err := runScale(scaleOptions{Hosts: s.hosts, Total: s.total, Workers: workers, Latency: s.latency, Rounds: rounds,
-		Colly: s.colly, Resume: s.resume, Dir: s.dir, Keep: s.dir != "", Log: os.Stdout, Stderr: os.Stderr})
+func (s *scaleCLI) run(workers, rounds int, cpuProfile string) error {
+	o := scaleOptions{CPUProfile: cpuProfile, Hosts: s.hosts, Total: s.total, Workers: workers, Latency: s.latency, Rounds: rounds,
+		Colly: s.colly, Resume: s.resume, Dir: s.dir, Keep: s.dir != "", HeapProfile: s.heapProfile, Log: os.Stdout, Stderr: os.Stderr}
+	if s.seedLines > 0 {
+		return runSeedLines(o, s.seedLines, s.seedWatch)
+	}
+	_, err := runScale(o)
 	return err
 }

@@ -16,8 +16,10 @@ func TestMain(m *testing.M) {
 }
 
 // shortModeRSS is the peak RSS allowed to the crawl process (crawl and
-// report.html) of the short mode: 20,000 pages of 500 hosts.
-const shortModeRSS = 160 << 20
+// report.html) of the short mode, 20,000 pages of 500 hosts: it measured
+// 74 MiB (a million pages of 10,000 hosts: 363 MiB, under the 512 MiB
+// the full benchmark must keep to).
+const shortModeRSS = 128 << 20
 
 // TestShortScale runs the scale benchmark in its short mode: the crawl of
 // 20,000 pages of 500 hosts, archive on, keeps its process under
