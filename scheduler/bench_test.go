@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -180,4 +181,44 @@ func BenchmarkCrawlLoopBolt(b *testing.B) {
 	}
 	wg.Wait()
 	b.ReportMetric(float64(pages.Load())/b.Elapsed().Seconds(), "pages/s")
+}
+
+// BenchmarkProgress measures one refresh of the progress line (Progress)
+// while a crawl changes a few hosts between refreshes, with 10 and with
+// 100,000 hosts known: its cost follows the hosts changed, not the hosts
+// known. The garbage collector is off while it runs: the collection of
+// 100,000 hosts' heap, which the crawl pays whether a progress line is
+// shown or not, would otherwise be charged to whichever call it overlaps.
+func BenchmarkProgress(b *testing.B) {
+	for _, hosts := range []int{10, 100_000} {
+		b.Run(fmt.Sprintf("hosts=%d", hosts), func(b *testing.B) {
+			s, err := Open(noPace(), NewMemStore())
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer s.Close()
+			fill(b, s, hosts, max(2, 8*b.N/hosts+1), 0)
+			s.Progress()
+			ctx := context.Background()
+			runtime.GC()
+			defer debug.SetGCPercent(debug.SetGCPercent(-1))
+			b.ResetTimer()
+			for range b.N {
+				b.StopTimer()
+				// Between two refreshes the crawl finishes one lease of
+				// each of 8 hosts.
+				for range 8 {
+					l, err := s.Next(ctx)
+					if err != nil {
+						b.Fatal(err)
+					}
+					if err := s.Finish(l, Result{Status: 200}); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.StartTimer()
+				s.Progress()
+			}
+		})
+	}
 }

@@ -61,7 +61,10 @@ func (s *Scheduler) Progress() (Stats, []HostStatus) {
 			moved = append(moved, st)
 		}
 	}
-	clear(p.changes)
+	// A new map, not a cleared one: ranging over a cleared map still
+	// walks every bucket it grew to, and the first call after seeding
+	// 100,000 hosts grows it to 100,000 entries.
+	p.changes = nil
 	slices.SortFunc(moved, func(a, b HostStatus) int { return strings.Compare(a.Authority, b.Authority) })
 	st := s.stats
 	st.InFlight = s.leases
