@@ -27,13 +27,13 @@ func shardOf(auth string) int {
 // shard script.
 func (k keys) shard(n int) string { return k.prefix + "{s" + strconv.Itoa(n) + "}:" }
 
-func (k keys) ready(n int) string          { return k.shard(n) + "ready" }
-func (k keys) leases(n int) string         { return k.shard(n) + "leases" }
-func (k keys) count(n int) string          { return k.shard(n) + "count" }
-func (k keys) hosts(n int) string          { return k.shard(n) + "hosts" }
-func (k keys) queue(auth string) string    { return k.shard(shardOf(auth)) + "q:" + auth }
-func (k keys) host(auth string) string     { return k.shard(shardOf(auth)) + "h:" + auth }
-func (k keys) robots(auth string) string   { return k.shard(shardOf(auth)) + "robots:" + auth }
+func (k keys) ready(n int) string        { return k.shard(n) + "ready" }
+func (k keys) leases(n int) string       { return k.shard(n) + "leases" }
+func (k keys) count(n int) string        { return k.shard(n) + "count" }
+func (k keys) hosts(n int) string        { return k.shard(n) + "hosts" }
+func (k keys) queue(auth string) string  { return k.shard(shardOf(auth)) + "q:" + auth }
+func (k keys) host(auth string) string   { return k.shard(shardOf(auth)) + "h:" + auth }
+func (k keys) robots(auth string) string { return k.shard(shardOf(auth)) + "robots:" + auth }
 func (k keys) seen(auth string, b int) string {
 	return k.shard(shardOf(auth)) + "seen:" + strconv.Itoa(b)
 }

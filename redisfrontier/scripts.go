@@ -14,7 +14,7 @@ var luaFiles embed.FS
 // through EVALSHA, falling back to EVAL when the server's script cache
 // was emptied (a restart): go-redis Script.Run.
 type scripts struct {
-	add, claim, renew, start, answered, observe *redis.Script
+	add, claim, renew, start, answered, observe  *redis.Script
 	finish, rules, rulesFailed, expire, earliest *redis.Script
 }
 
