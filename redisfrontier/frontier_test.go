@@ -26,7 +26,7 @@ func testConfig() scheduler.Config {
 }
 
 // open opens a frontier ("a process") on url under prefix.
-func open(t *testing.T, url, prefix string, lease time.Duration) *Frontier {
+func open(t testing.TB, url, prefix string, lease time.Duration) *Frontier {
 	t.Helper()
 	f, err := Open(context.Background(), Options{URL: url, Prefix: prefix, Config: testConfig(), LeaseDuration: lease,
 		Heartbeat: 200 * time.Millisecond, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
