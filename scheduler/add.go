@@ -53,6 +53,11 @@ type offer struct {
 // limits spare the pages the operator named: the seeds, and their
 // redirects on their own host.
 func (s *Scheduler) read(c Candidate, now time.Time) (offer, *Skip) {
+	return readOffer(&s.cfg, c, now)
+}
+
+// readOffer is read under cfg.
+func readOffer(cfg *Config, c Candidate, now time.Time) (offer, *Skip) {
 	var base *url.URL
 	if c.Parent != "" {
 		if b, err := url.Parse(c.Parent); err == nil {
@@ -65,12 +70,12 @@ func (s *Scheduler) read(c Candidate, now time.Time) (offer, *Skip) {
 	}
 	o := offer{c: c, u: u, key: u.String(), auth: Authority(u), now: now}
 	trapExempt := c.Seed || c.SeedRedirect && base != nil && Authority(base) == o.auth
-	if m := s.cfg.Scope.MaxURLLength; m > 0 && len(o.key) > m && !trapExempt {
+	if m := cfg.Scope.MaxURLLength; m > 0 && len(o.key) > m && !trapExempt {
 		return offer{}, &Skip{URL: o.key, Parent: c.Parent, Authority: o.auth, Reason: ReasonURLTooLong, Time: now,
 			Detail: fmt.Sprintf("URL of %d octets, longer than %d (scope.max_url_length)", len(o.key), m)}
 	}
 	if !trapExempt {
-		o.repeat, o.repeats = pathRepeat(u.EscapedPath(), s.cfg.Scope.MaxPathRepeats)
+		o.repeat, o.repeats = pathRepeat(u.EscapedPath(), cfg.Scope.MaxPathRepeats)
 	}
 	return o, nil
 }
@@ -108,7 +113,7 @@ func (s *Scheduler) screenLocked(o *offer) (*Skip, error) {
 		// Not remembered: the same URL may come back as a seed.
 		return s.skipLocked(o, ReasonOutOfScope, why), nil
 	}
-	if r, why := s.linkRule(o); r != "" {
+	if r, why := linkRule(&s.cfg, o); r != "" {
 		return s.skipLocked(o, r, why), nil
 	}
 	return nil, nil
@@ -120,19 +125,19 @@ func (s *Scheduler) screenLocked(o *offer) (*Skip, error) {
 // it, a seed may name it, it may come back at a lower depth. Nofollow
 // comes after scope, so another host's URL is out of scope whichever page
 // links it.
-func (s *Scheduler) linkRule(o *offer) (Reason, string) {
+func linkRule(cfg *Config, o *offer) (Reason, string) {
 	c := &o.c
 	switch {
 	case c.Nofollow != "":
 		return ReasonNofollow, c.Nofollow
 	case o.repeats:
-		return ReasonPathRepeats, o.repeat.describe(s.cfg.Scope.MaxPathRepeats)
+		return ReasonPathRepeats, o.repeat.describe(cfg.Scope.MaxPathRepeats)
 	case c.Redirects > MaxRedirects:
 		return ReasonRedirectLimit, fmt.Sprintf("redirect hop %d: more than %d redirects in a row from the URL first linked", c.Redirects, MaxRedirects)
 	case c.Kind == KindSitemap && c.Depth > MaxSitemapNesting:
 		return ReasonSitemapNesting, fmt.Sprintf("sitemap nested %d levels deep, more than %d (sitemaps.org: an index lists sitemaps, not indexes)", c.Depth, MaxSitemapNesting)
-	case c.Kind != KindSitemap && s.cfg.Scope.MaxDepth > 0 && c.Depth > s.cfg.Scope.MaxDepth:
-		return ReasonMaxDepth, fmt.Sprintf("depth %d > %d", c.Depth, s.cfg.Scope.MaxDepth)
+	case c.Kind != KindSitemap && cfg.Scope.MaxDepth > 0 && c.Depth > cfg.Scope.MaxDepth:
+		return ReasonMaxDepth, fmt.Sprintf("depth %d > %d", c.Depth, cfg.Scope.MaxDepth)
 	}
 	return "", ""
 }

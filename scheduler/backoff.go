@@ -107,3 +107,7 @@ func allDigits(v string) bool {
 	}
 	return true
 }
+
+// ParseRetryAfter reads a Retry-After value relative to now, as Observe
+// does (see parseRetryAfter).
+func ParseRetryAfter(v string, now time.Time) (time.Duration, bool) { return parseRetryAfter(v, now) }

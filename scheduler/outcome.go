@@ -139,3 +139,12 @@ func failureDetail(r Result) string {
 	}
 	return fmt.Sprintf("HTTP %d", r.Status)
 }
+
+// MaxAttempts returns how many times a URL is requested at most when its
+// requests end with o (see attempts), for frontiers kept outside the
+// process.
+func (c *Config) MaxAttempts(o Outcome) int { return c.attempts(o) }
+
+// FailureDetail says what the last attempt of a URL ended with, as the
+// fetch-failed skip gives it: its error, or "HTTP 500".
+func FailureDetail(r Result) string { return failureDetail(r) }

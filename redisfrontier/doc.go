@@ -1,0 +1,58 @@
+// Package redisfrontier keeps a crawl's frontier and each host's pace in
+// Redis (a single server or a Redis Cluster), shared by every crawler
+// process that opens it, so that N processes never send a host more than
+// one process would.
+//
+// # Behaviour
+//
+//   - The pace is decided in Redis, atomically, on Redis's clock: starting
+//     a request is one Lua script (EVALSHA; the Redis documentation,
+//     "Scripting with Lua") reading TIME, which computes the host's next
+//     permitted start (the slowest of the pace terms, back-off,
+//     Retry-After, the next Visit-time opening) and either records the
+//     start or answers how long to wait, writing nothing. Claiming a URL,
+//     observing an answer and finishing a lease are scripts too.
+//   - Go computes a host's pace table from its rules
+//     (scheduler.NewPaceTable: the UTC day cut at every windowed
+//     Request-rate and Visit-time boundary); Lua applies it with the
+//     adaptive delay, the back-off and the margin, porting the scheduler's
+//     earliest (tested equal at chosen instants).
+//   - Leases expire: a lease lives Options.LeaseDuration and is renewed
+//     every third of it while its holder lives. A claim takes back the
+//     expired leases of its shard: the URL returns to the front of its
+//     queue, and a request started and never answered counts as lasting
+//     the request timeout (the host's next start waits for start +
+//     timeout + pace, the scheduler's "unanswered request" rule). A finish
+//     on a lease taken back is refused and applies nothing.
+//   - robots.txt is leased once per host for the whole crawl; its record
+//     is kept in Redis with a TTL (RobotsStore) and its version bumped at
+//     each SetRules, so that ExpireRules drops only the copy it saw.
+//   - Keys spread across a cluster: hosts are spread over Shards shards by
+//     CRC-32 of the authority, every key of a shard shares the hash tag
+//     {sN} (the Redis Cluster specification, "Hash tags"), so each script
+//     touches one slot. The seen set is 1,024 hashes per shard of 6-octet
+//     binary fields (the first 8 octets of SHA-256 of the canonical URL:
+//     2 choose the bucket), stored as listpacks while small (the Redis
+//     documentation, "Memory optimization").
+//   - Connection loss: every call retries with back-off (100 ms doubling
+//     to 5 s) and logs "frontier unreachable, retrying" once, then
+//     "frontier back"; Wait never returns nil without the start script's
+//     answer "ok", so nothing is fetched without a lease and a recorded
+//     start.
+//   - A password in the URL is never printed: Redact.
+//
+// # Deviations
+//
+//   - Times in Redis are whole milliseconds: intervals are rounded up and a
+//     start is recorded rounded up, so a gap is never shorter than the
+//     interval, and may be up to 2 ms longer than the scheduler's.
+//   - Scripts build the keys of the one host they work on from KEYS[1],
+//     the shard's prefix, rather than declaring each: all are in KEYS[1]'s
+//     slot (hash tag), which Redis Cluster serves from the same node.
+//   - Page limits (Scope.MaxPages, MaxPagesPerHost) and the reports of
+//     deferred hosts' URLs at drain are not applied across processes yet;
+//     Progress reports no host changes (Hosts reads them from Redis).
+//   - Rules.Refuse is kept by the process that called SetRules: other
+//     processes decide at lease time, as the scheduler does after a
+//     restart.
+package redisfrontier

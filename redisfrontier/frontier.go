@@ -1,0 +1,160 @@
+package redisfrontier
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/crawlproject/crawl/scheduler"
+)
+
+// ErrLeaseLost says a lease was taken back (it expired: its holder was
+// presumed dead): its request must not go out, and its outcome is not
+// applied.
+var ErrLeaseLost = errors.New("redisfrontier: lease taken back")
+
+// Frontier is the crawl's frontier and per-host pace kept in Redis, shared
+// by every process that opens the same URL and prefix. It has the methods
+// the crawler uses of *scheduler.Scheduler, with the same semantics where
+// they make sense shared. Its methods are safe for concurrent use.
+type Frontier struct {
+	rdb      redis.UniversalClient
+	opts     Options
+	cfg      scheduler.Config
+	screen   *scheduler.Screen
+	sc       scripts
+	k        keys
+	log      *slog.Logger
+	redacted string
+	defPace  string // the pace table of a host whose robots.txt is not read
+	out      outage
+	ctx      context.Context // ends at Close
+	stop     context.CancelFunc
+	wg       sync.WaitGroup
+	started  time.Time
+
+	mu     sync.Mutex
+	closed bool
+	held   map[*scheduler.Lease]*held
+	local  localState
+}
+
+// Open dials the frontier at opts.URL, checks that the crawl stored there
+// uses the same number of shards, loads the scripts and starts the
+// process's heartbeat and lease renewer.
+func Open(ctx context.Context, opts Options) (*Frontier, error) {
+	opts = opts.withDefaults()
+	if err := opts.Config.Validate(); err != nil {
+		return nil, fmt.Errorf("redisfrontier: %w", err)
+	}
+	screen, err := scheduler.NewScreen(opts.Config)
+	if err != nil {
+		return nil, fmt.Errorf("redisfrontier: scope: %w", err)
+	}
+	rdb, err := NewClient(opts.URL)
+	if err != nil {
+		return nil, err
+	}
+	f := &Frontier{rdb: rdb, opts: opts, cfg: opts.Config, screen: screen, sc: loadScripts(), k: keys{opts.Prefix},
+		log: opts.Logger, redacted: Redact(opts.URL), started: time.Now(), held: map[*scheduler.Lease]*held{}}
+	f.local.init()
+	f.defPace = encodePace(scheduler.NewPaceTable(&f.cfg, scheduler.Rules{}))
+	if err := f.checkMeta(ctx); err != nil {
+		rdb.Close()
+		return nil, err
+	}
+	f.ctx, f.stop = context.WithCancel(context.Background())
+	f.wg.Add(2)
+	go f.renewLoop()
+	go f.heartbeatLoop()
+	return f, nil
+}
+
+// NewClient returns the client of a frontier URL: a Redis Cluster client
+// when the URL lists addresses with addr=, else a single-server client.
+// Errors show the URL redacted.
+func NewClient(raw string) (redis.UniversalClient, error) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil, fmt.Errorf("redisfrontier: frontier URL %s does not parse", Redact(raw))
+	}
+	if u.Query().Has("addr") {
+		o, err := redis.ParseClusterURL(raw)
+		if err != nil {
+			return nil, fmt.Errorf("redisfrontier: cluster URL %s: %s", Redact(raw), redactErr(err, raw))
+		}
+		return redis.NewClusterClient(o), nil
+	}
+	o, err := redis.ParseURL(raw)
+	if err != nil {
+		return nil, fmt.Errorf("redisfrontier: URL %s: %s", Redact(raw), redactErr(err, raw))
+	}
+	return redis.NewClient(o), nil
+}
+
+// redactErr is err's text without the URL's password.
+func redactErr(err error, raw string) string {
+	s := err.Error()
+	if u, perr := url.Parse(raw); perr == nil && u.User != nil {
+		if p, ok := u.User.Password(); ok && p != "" {
+			s = strings.ReplaceAll(s, p, "xxxxx")
+		}
+	}
+	return s
+}
+
+// checkMeta records the crawl's shard count, or refuses a crawl stored
+// with another.
+func (f *Frontier) checkMeta(ctx context.Context) error {
+	var got string
+	err := f.do(ctx, "open", func(ctx context.Context) error {
+		if err := f.rdb.HSetNX(ctx, f.k.meta(), "shards", Shards).Err(); err != nil {
+			return err
+		}
+		f.rdb.HSetNX(ctx, f.k.meta(), "version", 1)
+		var err error
+		got, err = f.rdb.HGet(ctx, f.k.meta(), "shards").Result()
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("redisfrontier: open %s: %w", f.redacted, err)
+	}
+	if got != strconv.Itoa(Shards) {
+		return fmt.Errorf("redisfrontier: the crawl at %s uses %s shards, this build %d", f.redacted, got, Shards)
+	}
+	return nil
+}
+
+// Close stops the heartbeat and the renewer, removes the process's
+// heartbeat and closes the client. Leases still held are not finished:
+// they expire and their URLs return to their queues.
+func (f *Frontier) Close() error {
+	f.mu.Lock()
+	if f.closed {
+		f.mu.Unlock()
+		return nil
+	}
+	f.closed = true
+	f.mu.Unlock()
+	f.stop()
+	f.wg.Wait()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	f.rdb.HDel(ctx, f.k.procs(), f.opts.ProcessID)
+	return f.rdb.Close()
+}
+
+// isClosed reports whether Close was called.
+func (f *Frontier) isClosed() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.closed
+}

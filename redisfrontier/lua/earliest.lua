@@ -1,0 +1,8 @@
+-- earliest: ARGV now, pace, last, until, adaptive, backoff, margin, anyTime.
+-- The pace computation alone, at a given instant, for tests.
+local h = {segs = parsePace(ARGV[2]), last = tonumber(ARGV[3]), untl = tonumber(ARGV[4]),
+  adaptive = tonumber(ARGV[5]), backoff = tonumber(ARGV[6])}
+local t, parked, iv = earliest(tonumber(ARGV[1]), h, tonumber(ARGV[7]), ARGV[8] == '1')
+local p = 0
+if parked then p = 1 end
+return {tostring(t), p, tostring(iv)}

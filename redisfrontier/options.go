@@ -1,0 +1,66 @@
+package redisfrontier
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"log/slog"
+	"os"
+	"time"
+
+	"github.com/crawlproject/crawl/scheduler"
+)
+
+// Options configures Open.
+type Options struct {
+	// URL is redis://[user:pass@]host:port/db or rediss://...; with addr=
+	// query parameters, a Redis Cluster (db 0).
+	URL string
+	// Prefix starts every key (default "crawl:"); crawls sharing a server
+	// or tests sharing a cluster use their own.
+	Prefix string
+	// ProcessID names this process in leases and heartbeats; unique per
+	// process (default hostname-pid-random).
+	ProcessID string
+	// Out is this process's output directory, shown by Status.
+	Out string
+	// Config carries the pace terms, PerHost, MaxWait, RequestTimeout,
+	// back-off, retries and scope.
+	Config scheduler.Config
+	// LeaseDuration is how long a lease lives without renewal (default
+	// RequestTimeout + 15 s, at least 15 s); a lease is renewed every
+	// third of it while its holder lives.
+	LeaseDuration time.Duration
+	// Heartbeat is the interval of the process's heartbeat (default 2 s).
+	Heartbeat time.Duration
+	// Logger receives the connection-loss messages (default slog.Default).
+	Logger *slog.Logger
+}
+
+// withDefaults fills the zero fields.
+func (o Options) withDefaults() Options {
+	if o.Prefix == "" {
+		o.Prefix = "crawl:"
+	}
+	if o.ProcessID == "" {
+		o.ProcessID = newProcessID()
+	}
+	if o.LeaseDuration <= 0 {
+		o.LeaseDuration = max(o.Config.RequestTimeout+15*time.Second, 15*time.Second)
+	}
+	if o.Heartbeat <= 0 {
+		o.Heartbeat = 2 * time.Second
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	return o
+}
+
+// newProcessID returns hostname-pid-random.
+func newProcessID() string {
+	h, _ := os.Hostname()
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	return fmt.Sprintf("%s-%d-%s", h, os.Getpid(), hex.EncodeToString(b[:]))
+}

@@ -1,0 +1,221 @@
+package redisfrontier
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/crawlproject/crawl/robots"
+	"github.com/crawlproject/crawl/scheduler"
+)
+
+// Host returns a snapshot of authority's shared state: its pace at now,
+// queue, leases and state.
+func (f *Frontier) Host(authority string) scheduler.HostStatus {
+	var rec map[string]string
+	var queued int64
+	_ = f.do(f.ctx, "host", func(ctx context.Context) error {
+		p := f.rdb.Pipeline()
+		hc := p.HGetAll(ctx, f.k.host(authority))
+		qc := p.LLen(ctx, f.k.queue(authority))
+		if _, err := p.Exec(ctx); err != nil && err != redis.Nil {
+			return err
+		}
+		rec, queued = hc.Val(), qc.Val()
+		return nil
+	})
+	return hostStatus(authority, rec, int(queued), f.defPace, f.cfg.Margin, time.Now())
+}
+
+// hostStatus reads a host record as a HostStatus at now.
+func hostStatus(auth string, rec map[string]string, queued int, defPace string, margin time.Duration, now time.Time) scheduler.HostStatus {
+	n := func(k string) int64 { v, _ := strconv.ParseInt(rec[k], 10, 64); return v }
+	pace := rec["pace"]
+	if pace == "" {
+		pace = defPace
+	}
+	segIv, open := paceAt(pace, now)
+	iv := time.Duration(max(segIv, n("adaptive"), n("backoff"))) * time.Millisecond
+	src := "pace " + robots.ShortDuration(iv)
+	if iv > 0 {
+		iv += margin
+	}
+	hs := scheduler.HostStatus{Authority: auth, Interval: iv, PaceSource: src, Queued: queued, InFlight: int(n("inflight")),
+		Fetched: int(n("fetched")), Failures: int(n("failures")), DropReason: rec["dropped"], RulesKnown: rec["rstate"] == "ok"}
+	next := msTime(n("last")).Add(iv)
+	if u := msTime(n("until")); u.After(next) {
+		next = u
+	}
+	hs.NextAllowed = next
+	switch {
+	case hs.DropReason != "":
+		hs.State, hs.NextAllowed = scheduler.StateDropped, time.Time{}
+	case queued == 0 && hs.InFlight == 0:
+		hs.State = scheduler.StateDone
+	case msTime(n("until")).After(now):
+		hs.State, hs.BackoffReason = scheduler.StateBackingOff, "back-off "+robots.ShortDuration(time.Duration(n("backoff"))*time.Millisecond)
+	case !open && hs.RulesKnown:
+		hs.State = scheduler.StateParked
+	case next.After(now):
+		hs.State = scheduler.StateWaiting
+	default:
+		hs.State = scheduler.StateActive
+	}
+	return hs
+}
+
+// paceAt returns the interval (ms) and Visit-time verdict of an encoded
+// pace table at t.
+func paceAt(pace string, t time.Time) (int64, bool) {
+	u := t.UTC()
+	m := int64(u.Hour()*60 + u.Minute())
+	for seg := range strings.SplitSeq(pace, ",") {
+		f := strings.Split(seg, ":")
+		if len(f) != 3 {
+			continue
+		}
+		to, _ := strconv.ParseInt(f[0], 10, 64)
+		if m < to {
+			iv, _ := strconv.ParseInt(f[1], 10, 64)
+			fl, _ := strconv.Atoi(f[2])
+			return iv, fl&1 == 1
+		}
+	}
+	return 0, true
+}
+
+// Hosts returns a snapshot of every host of the crawl, in authority order.
+func (f *Frontier) Hosts() []scheduler.HostStatus {
+	var out []scheduler.HostStatus
+	for n := range Shards {
+		var auths []string
+		_ = f.do(f.ctx, "hosts", func(ctx context.Context) error {
+			var err error
+			auths, err = f.rdb.SMembers(ctx, f.k.hosts(n)).Result()
+			return err
+		})
+		for _, a := range auths {
+			out = append(out, f.Host(a))
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Authority < out[j].Authority })
+	return out
+}
+
+// Stats sums the crawl's counts across shards (fetched, queued, leased,
+// hosts) and this process's own (skipped, errors, retries).
+func (f *Frontier) Stats() scheduler.Stats {
+	c := f.counts(f.ctx)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return scheduler.Stats{Fetched: int(c["fetched"]), Queued: int(c["queued"]), InFlight: int(c["leased"]), Leased: int(c["leased"]),
+		Skipped: f.local.skipped, Errors: f.local.errors, Retries: f.local.retries, Hosts: int(c["hosts"]), HostsDropped: int(c["dropped"])}
+}
+
+// Progress returns Stats and no host changes: host states are read with
+// Hosts, from Redis.
+func (f *Frontier) Progress() (scheduler.Stats, []scheduler.HostStatus) { return f.Stats(), nil }
+
+// counts sums the count hashes of all shards.
+func (f *Frontier) counts(ctx context.Context) map[string]int64 {
+	return sumCounts(ctx, f.rdb, f.k)
+}
+
+func sumCounts(ctx context.Context, rdb redis.UniversalClient, k keys) map[string]int64 {
+	sum := map[string]int64{}
+	p := rdb.Pipeline()
+	cmds := make([]*redis.MapStringStringCmd, Shards)
+	for n := range Shards {
+		cmds[n] = p.HGetAll(ctx, k.count(n))
+	}
+	_, _ = p.Exec(ctx)
+	for _, c := range cmds {
+		for key, v := range c.Val() {
+			x, _ := strconv.ParseInt(v, 10, 64)
+			sum[key] += x
+		}
+	}
+	return sum
+}
+
+// A Report is the crawl's status across processes, for crawl status.
+type Report struct {
+	Queued    int64            `json:"queued"`
+	Leased    int64            `json:"leased"`
+	Done      int64            `json:"done"`
+	Fetched   int64            `json:"fetched"`
+	Seen      int64            `json:"seen"`
+	TakenBack int64            `json:"taken_back"`
+	Hosts     int64            `json:"hosts"`
+	States    map[string]int   `json:"host_states"` // host count per scheduler state
+	Processes []ProcessReport  `json:"processes"`
+	Counts    map[string]int64 `json:"-"`
+}
+
+// A ProcessReport is one process's heartbeat.
+type ProcessReport struct {
+	ID       string    `json:"id"`
+	PID      int       `json:"pid"`
+	Host     string    `json:"host"`
+	Out      string    `json:"out,omitempty"`
+	Pages    int       `json:"pages"`
+	Leases   int       `json:"leases"`
+	Started  time.Time `json:"started"`
+	LastSeen time.Time `json:"last_seen"`
+}
+
+// Status returns the status of the crawl at url under the default prefix
+// (see StatusPrefix).
+func Status(ctx context.Context, url string) (Report, error) { return StatusPrefix(ctx, url, "") }
+
+// StatusPrefix returns the status of the crawl at url under prefix ("" for
+// the default "crawl:"): counts summed over shards, hosts by state, and the
+// processes' heartbeats. Errors show the URL redacted.
+func StatusPrefix(ctx context.Context, url, prefix string) (Report, error) {
+	if prefix == "" {
+		prefix = "crawl:"
+	}
+	rdb, err := NewClient(url)
+	if err != nil {
+		return Report{}, err
+	}
+	defer rdb.Close()
+	k := keys{prefix}
+	if err := rdb.Ping(ctx).Err(); err != nil {
+		return Report{}, fmt.Errorf("redisfrontier: status of %s: %s", Redact(url), redactErr(err, url))
+	}
+	c := sumCounts(ctx, rdb, k)
+	r := Report{Queued: c["queued"], Leased: c["leased"], Done: c["done"], Fetched: c["fetched"], Seen: c["seen"],
+		TakenBack: c["takenback"], Hosts: c["hosts"], Counts: c, States: hostStates(ctx, rdb, k)}
+	procs, _ := rdb.HGetAll(ctx, k.procs()).Result()
+	for id, v := range procs {
+		var hb heartbeat
+		if json.Unmarshal([]byte(v), &hb) == nil {
+			r.Processes = append(r.Processes, ProcessReport{ID: id, PID: hb.PID, Host: hb.Host, Out: hb.Out, Pages: hb.Pages,
+				Leases: hb.Leases, Started: time.UnixMilli(hb.Started), LastSeen: time.UnixMilli(hb.Seen)})
+		}
+	}
+	sort.Slice(r.Processes, func(i, j int) bool { return r.Processes[i].ID < r.Processes[j].ID })
+	return r, nil
+}
+
+// hostStates counts the hosts of every shard by state.
+func hostStates(ctx context.Context, rdb redis.UniversalClient, k keys) map[string]int {
+	out := map[string]int{}
+	now := time.Now()
+	for n := range Shards {
+		auths, _ := rdb.SMembers(ctx, k.hosts(n)).Result()
+		for _, a := range auths {
+			rec, _ := rdb.HGetAll(ctx, k.host(a)).Result()
+			q, _ := rdb.LLen(ctx, k.queue(a)).Result()
+			out[hostStatus(a, rec, int(q), "", 0, now).State]++
+		}
+	}
+	return out
+}
