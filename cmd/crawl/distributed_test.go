@@ -24,16 +24,16 @@ const distLimit = 60 * time.Second
 // the web as one polite crawler would.
 func TestDistributedCrawlOneRedis(t *testing.T) {
 	t.Parallel()
-	bin := buildCrawl(t)
-	runDistributed(t, bin, distSingleDB(t, 12), 1)
+	frontier := distSingleDB(t, 12)
+	runDistributed(t, buildCrawl(t), frontier, 1)
 }
 
 // TestDistributedCrawlCluster: the same on a Redis Cluster of three
 // masters, the frontier's keys spread over its slots.
 func TestDistributedCrawlCluster(t *testing.T) {
 	t.Parallel()
-	bin := buildCrawl(t)
-	runDistributed(t, bin, distCluster(t), 2)
+	frontier := distCluster(t)
+	runDistributed(t, buildCrawl(t), frontier, 2)
 }
 
 // runDistributed crawls a test web of block with three processes on
@@ -116,6 +116,24 @@ func TestDistributedAuditsCatchFaults(t *testing.T) {
 		if len(got[name]) != n {
 			t.Errorf("%s audit found %d faults, want %d: %q", name, len(got[name]), n, got[name])
 		}
+	}
+	if len(auditOutage(hits, at.Add(d.pace+time.Millisecond), at.Add(2*d.pace))) != 1 {
+		t.Error("the outage audit must report the request inside the outage, and only it")
+	}
+	d1 := hitsOf(hits, d.addr, "/p1")
+	d1[0].proc, d1[1].proc = 0, 1
+	d1[1].at = d1[0].at.Add(distFetchTimeout)
+	hits[d.addr][2], hits[d.addr][3] = d1[0], d1[1]
+	if !takenOver(hits, 0, d1[1].at)(d.addr, "/p1") {
+		t.Error("a URL the victim fetched before the kill and another process after its lease expired must be allowed twice")
+	}
+	if takenOver(hits, 1, d1[1].at)(d.addr, "/p1") || takenOver(hits, 0, d1[0].at)(d.addr, "/p1") {
+		t.Error("a URL fetched first by a survivor, or first after the kill, must not be allowed twice")
+	}
+	d1[1].at = d1[0].at.Add(distFetchTimeout - time.Millisecond)
+	hits[d.addr][3] = d1[1]
+	if takenOver(hits, 0, d1[1].at)(d.addr, "/p1") {
+		t.Error("a URL fetched again before its lease could expire must not be allowed twice")
 	}
 	if auditWorkShared([]int{0, 9, 0}) == nil || auditWorkShared([]int{3, 9, 0}) != nil {
 		t.Error("the work audit must want two processes with requests, and no more")

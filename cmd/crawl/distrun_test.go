@@ -61,6 +61,15 @@ func distCluster(t *testing.T) string {
 	return u
 }
 
+// distFetchTimeout is fetch.timeout in the distributed tests: a lease
+// lasts about this long, so a killed process's URLs go back to the queue
+// within seconds.
+const distFetchTimeout = 2 * time.Second
+
+// distWorkers is fetch.workers of each process: at most this many of a
+// killed process's URLs were in flight.
+const distWorkers = 4
+
 // distEnv is the config every process of a distributed test crawl gets,
 // through the environment: a short pace for hosts that ask none, a
 // max_wait that defers the host whose Visit-time window is hours away at
@@ -70,8 +79,8 @@ func distEnv(proc int) []string {
 	return append(os.Environ(),
 		"CRAWL_POLITENESS_DEFAULT_DELAY="+distDefaultDelay.String(),
 		"CRAWL_POLITENESS_MAX_WAIT=3s",
-		"CRAWL_FETCH_TIMEOUT=2s",
-		"CRAWL_FETCH_WORKERS=4",
+		"CRAWL_FETCH_TIMEOUT="+distFetchTimeout.String(),
+		fmt.Sprintf("CRAWL_FETCH_WORKERS=%d", distWorkers),
 		"CRAWL_AGENT_USER_AGENT="+distProcAgent(proc),
 	)
 }
@@ -134,6 +143,18 @@ func startDistCrawls(t *testing.T, bin string, web *distWeb, frontier string, n 
 	}
 	t.Cleanup(c.kill)
 	return c
+}
+
+// exited reports whether every process has exited.
+func (c *distCrawl) exited() bool {
+	for _, d := range c.done {
+		select {
+		case <-d:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // kill ends every process still running with SIGKILL and waits for it.
