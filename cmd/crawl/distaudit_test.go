@@ -150,6 +150,43 @@ func auditWorkShared(lines []int) []string {
 	return nil
 }
 
+// auditDeferred checks that some process logged the seed of the host whose
+// Visit-time window is closed as deferred, with its URL kept queued for a
+// later run, and the seed of the host whose robots.txt is unreachable as
+// skipped for that reason (RFC 9309 section 2.3.1.4).
+func auditDeferred(t *testing.T, web *distWeb, outs []string) []string {
+	t.Helper()
+	want := map[string]string{}
+	for _, h := range web.hosts {
+		switch h.kind {
+		case kindVisitClosed:
+			want["http://"+h.addr+"/"] = "visit-time-deferred"
+		case kindRobots5xx:
+			want["http://"+h.addr+"/"] = "robots-unreachable"
+		}
+	}
+	found := map[string]bool{}
+	for _, out := range outs {
+		f, err := os.Open(filepath.Join(out, "skips.jsonl"))
+		if err != nil {
+			continue
+		}
+		crawllog.ReadJSONL(f, func(e crawllog.SkipEntry) {
+			if want[e.URL] == e.Reason && e.Queued {
+				found[e.URL] = true
+			}
+		})
+		f.Close()
+	}
+	var bad []string
+	for u, reason := range want {
+		if !found[u] {
+			bad = append(bad, fmt.Sprintf("no process logged %s as %s with \"queued\": true", u, reason))
+		}
+	}
+	return bad
+}
+
 // auditLogged checks that each process logged in its crawl.jsonl exactly
 // the requests the servers saw from it (robots.txt included).
 func auditLogged(seen, logged []int) []string {

@@ -96,6 +96,7 @@ func TestDistributedCrawlSurvivesKill9(t *testing.T) {
 	lines := crawlLines(t, c.outs)
 	lines[victim] = perProc[victim] // its log may lack the requests in flight at the kill
 	problems = append(problems, auditLogged(perProc, lines)...)
+	problems = append(problems, auditDeferred(t, web, c.outs)...)
 	reportProblems(t, web, hits, problems)
 	t.Logf("process %d killed after %d of its requests", victim, perProc[victim])
 	logPace(t, web, c)
@@ -144,6 +145,7 @@ func TestDistributedCrawlSurvivesRedisRestart(t *testing.T) {
 	problems = append(problems, auditCoverage(web, hits, restartedAgain(hits, stopped))...)
 	problems = append(problems, auditOutage(hits, stopped.Add(distInFlight), restarted)...)
 	problems = append(problems, auditWorkShared(web.requests(3))...)
+	problems = append(problems, auditDeferred(t, web, c.outs)...)
 	reportProblems(t, web, hits, problems)
 	logPace(t, web, c)
 }

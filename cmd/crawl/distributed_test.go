@@ -51,6 +51,7 @@ func runDistributed(t *testing.T, bin, frontier string, block int) {
 	problems = append(problems, auditCoverage(web, hits, nil)...)
 	problems = append(problems, auditWorkShared(perProc)...)
 	problems = append(problems, auditLogged(perProc, crawlLines(t, c.outs))...)
+	problems = append(problems, auditDeferred(t, web, c.outs)...)
 	reportProblems(t, web, hits, problems)
 	logPace(t, web, c)
 }
@@ -72,6 +73,7 @@ func TestDistributedAuditsOnEmbeddedFrontier(t *testing.T) {
 	problems = append(problems, auditVisitTime(web, hits)...)
 	problems = append(problems, auditCoverage(web, hits, nil)...)
 	problems = append(problems, auditLogged(web.requests(1), crawlLines(t, c.outs))...)
+	problems = append(problems, auditDeferred(t, web, c.outs)...)
 	reportProblems(t, web, hits, problems)
 	logPace(t, web, c)
 }
