@@ -46,6 +46,12 @@ type childSpec struct {
 	// CPUProfile, if set, is where the crawl writes a CPU profile of
 	// crawler.Run.
 	CPUProfile string `json:"cpu_profile,omitempty"`
+	// Frontier is the crawl's frontier.url: a Redis URL several crawl
+	// processes share, or "" for the embedded frontier in Out.
+	Frontier string `json:"frontier,omitempty"`
+	// MinDelay is the crawl's politeness.min_delay: the pace of hosts
+	// that ask for none (benchConfig's is 0).
+	MinDelay time.Duration `json:"min_delay,omitempty"`
 }
 
 // A childResult is what a child process measured, its last line of
@@ -120,6 +126,8 @@ func childCrawlRun(spec childSpec, res *childResult) error {
 	}
 	defer f.Close()
 	cfg := benchConfig(spec.Out, spec.Workers, true)
+	cfg.Frontier.URL = spec.Frontier
+	cfg.Politeness.MinDelay = spec.MinDelay
 	var bad error
 	stream := crawler.NewSeedReader(f, cfg.Scope.MaxURLLength)
 	stopProfiles := heapProfiles(spec.HeapProfile)

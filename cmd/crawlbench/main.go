@@ -25,6 +25,19 @@
 // how soon the resumed run fetches, and checks its WARC files again:
 //
 //	go run ./cmd/crawlbench -web 10000 -total 1000000
+//
+// With -redis URL it measures crawl processes sharing one frontier in
+// Redis: pages per second with 1, 2 and 4 processes (-redisprocs), each
+// in a process of its own with -redisworkers workers, on a web of many
+// hosts at a short pace that answer after -redislatency (the processes'
+// workers are the limit: pages per second should grow with the processes)
+// and on a few hosts asking Crawl-delay 0.5 s (their pace is the limit:
+// pages per second stay flat, and the servers count the requests closer
+// than the delay, which must be none). The Redis database (or, on a
+// cluster, the crawl: keys) is emptied before each run:
+//
+//	eval "$(scripts/redis-test-servers start /tmp/crawl-redis)"
+//	go run ./cmd/crawlbench -redis "$CRAWL_TEST_REDIS"
 package main
 
 import (
@@ -58,7 +71,15 @@ func main() {
 	blockprofile := flag.String("blockprofile", "", "write a blocking profile of the whole run to this file")
 	paced := flag.Bool("paced", false, "instead: crawl hosts that ask for Crawl-delays and report pace violations and speed against the best the pace allows")
 	scale := scaleFlags()
+	redis := redisFlags()
 	flag.Parse()
+	if redis.url != "" {
+		if err := redis.run(os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, "crawlbench:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if scale.hosts > 0 {
 		if err := scale.run(*workers, *rounds, *cpuprofile); err != nil {
 			fmt.Fprintln(os.Stderr, "crawlbench:", err)

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -24,24 +25,22 @@ type pacedSite struct {
 	hits  []time.Time
 }
 
-// runPaced crawls hosts that each ask for a Crawl-delay and checks, from the
-// servers' own logs, that no two requests to a host came closer than its
-// delay, and how close the crawl came to the fastest the delays allow (the
-// slowest host's requests back to back at its delay).
-func runPaced(hosts, pages, workers int) error {
-	delays := []time.Duration{100 * time.Millisecond, 200 * time.Millisecond, 250 * time.Millisecond, 500 * time.Millisecond, time.Second}
+// pacedDelays are the Crawl-delays of the paced web's hosts, in turn.
+var pacedDelays = []time.Duration{100 * time.Millisecond, 200 * time.Millisecond, 250 * time.Millisecond, 500 * time.Millisecond, time.Second}
+
+// startPacedSites serves hosts sites on 127.0.0.1, site i asking for
+// Crawl-delay delays[i%len(delays)] and linking from every page to its
+// pages 0..pages-1; it returns them and their seeds. Close them with
+// closePacedSites.
+func startPacedSites(hosts, pages int, delays []time.Duration) ([]*pacedSite, []string, error) {
 	var sites []*pacedSite
 	var seeds []string
-	defer func() {
-		for _, s := range sites {
-			s.srv.Close()
-		}
-	}()
 	for i := range hosts {
 		s := &pacedSite{delay: delays[i%len(delays)]}
 		l, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
-			return err
+			closePacedSites(sites)
+			return nil, nil, err
 		}
 		s.srv = &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			s.mu.Lock()
@@ -61,6 +60,49 @@ func runPaced(hosts, pages, workers int) error {
 		sites = append(sites, s)
 		seeds = append(seeds, s.url+"/")
 	}
+	return sites, seeds, nil
+}
+
+func closePacedSites(sites []*pacedSite) {
+	for _, s := range sites {
+		s.srv.Close()
+	}
+}
+
+// pacedAudit counts, from the sites' own logs, the requests and the pace
+// violations (two requests to a site closer than its Crawl-delay, printed
+// to log if it is not nil), and the fastest the sites' pace allows: the
+// slowest site's requests back to back at its delay.
+func pacedAudit(sites []*pacedSite, log io.Writer) (requests, violations int, best time.Duration) {
+	for _, s := range sites {
+		s.mu.Lock()
+		hits := append([]time.Time(nil), s.hits...)
+		s.mu.Unlock()
+		sort.Slice(hits, func(i, j int) bool { return hits[i].Before(hits[j]) })
+		requests += len(hits)
+		for i := 1; i < len(hits); i++ {
+			if g := hits[i].Sub(hits[i-1]); g < s.delay {
+				violations++
+				if log != nil {
+					fmt.Fprintf(log, "violation: %s requests %v apart, Crawl-delay %v\n", s.url, g, s.delay)
+				}
+			}
+		}
+		best = max(best, time.Duration(len(hits)-1)*s.delay)
+	}
+	return requests, violations, best
+}
+
+// runPaced crawls hosts that each ask for a Crawl-delay and checks, from the
+// servers' own logs, that no two requests to a host came closer than its
+// delay, and how close the crawl came to the fastest the delays allow (the
+// slowest host's requests back to back at its delay).
+func runPaced(hosts, pages, workers int) error {
+	sites, seeds, err := startPacedSites(hosts, pages, pacedDelays)
+	if err != nil {
+		return err
+	}
+	defer closePacedSites(sites)
 	dir, err := os.MkdirTemp("", "crawlbench-paced-")
 	if err != nil {
 		return err
@@ -76,19 +118,7 @@ func runPaced(hosts, pages, workers int) error {
 		return err
 	}
 	took := time.Since(start)
-	violations, requests := 0, 0
-	var best time.Duration
-	for _, s := range sites {
-		sort.Slice(s.hits, func(i, j int) bool { return s.hits[i].Before(s.hits[j]) })
-		requests += len(s.hits)
-		for i := 1; i < len(s.hits); i++ {
-			if g := s.hits[i].Sub(s.hits[i-1]); g < s.delay {
-				violations++
-				fmt.Printf("violation: %s requests %v apart, Crawl-delay %v\n", s.url, g, s.delay)
-			}
-		}
-		best = max(best, time.Duration(len(s.hits)-1)*s.delay)
-	}
+	requests, violations, best := pacedAudit(sites, os.Stdout)
 	fmt.Printf("paced web: %d hosts (Crawl-delay 0.1-1 s), %d requests, %d workers\n", hosts, requests, workers)
 	fmt.Printf("pace violations seen by the servers: %d\n", violations)
 	fmt.Printf("crawl took %s; the hosts' pace allows %s at best: %.1f%% of the best achievable speed\n",
