@@ -81,8 +81,7 @@ type crawl struct {
 	cfg    config.Config
 	opts   Options
 	log    *slog.Logger
-	sched  *scheduler.Scheduler
-	store  scheduler.Store
+	sched  frontier
 	tr     *wire.Transport
 	robots *robotscache.Cache
 	col    *colly.Collector
@@ -105,6 +104,13 @@ type crawl struct {
 	// sheetEnvs holds the encoding of the page or sheet that referred to
 	// a style sheet not fetched yet, where that is not UTF-8.
 	sheetEnvs sheetEnvs
+
+	// store is what the frontier is kept in, closed after it; nil when
+	// closing the frontier closes all it holds.
+	store scheduler.Store
+	// robotsStore persists the robots cache's copies of robots.txt: the
+	// frontier's store, chosen at start.
+	robotsStore robotscache.Store
 
 	started time.Time  // this run's start
 	history *history   // what earlier runs of cfg.Out did
@@ -173,15 +179,11 @@ func start(cfg config.Config, opts Options) (*crawl, error) {
 	c := &crawl{cfg: cfg, opts: opts, log: log, tally: newTally(), logged: newLoggedOnceSet(maxLoggedOnce),
 		listed: newLoggedOnceSet(maxListedSeeds), queuedLogged: newLoggedOnceSet(maxLoggedOnce)}
 	c.events = &eventSink{fn: opts.Events, log: log}
-	bolt, err := scheduler.OpenBolt(filepath.Join(cfg.Out, FrontierFile))
+	store, err := openStore(cfg, opts)
 	if err != nil {
-		return nil, fmt.Errorf("crawler: open frontier: %w", err)
+		return nil, err
 	}
-	var store scheduler.Store = bolt
-	if opts.wrapStore != nil {
-		store = opts.wrapStore(bolt)
-	}
-	c.store = store
+	c.store, c.robotsStore = store, store
 	// opened holds the closers of what is open so far; a failure closes
 	// them, last opened first.
 	opened := []func() error{store.Close}
@@ -222,12 +224,25 @@ func start(cfg config.Config, opts Options) (*crawl, error) {
 			c.arch = opts.wrapArchive(w)
 		}
 	}
-	c.tr, c.robots = newPoliteStack(cfg, c.sched, store, c.hostBusy, c.onRobotsFetch)
+	c.tr, c.robots = newPoliteStack(cfg, c.sched, c.robotsStore, c.hostBusy, c.onRobotsFetch)
 	c.robots.Warn = c.log.Warn
 	c.parse = newParseBudget(maxParseBytes)
 	c.col = newCollector(c.tr, cfg, c.parse)
 	c.applyCachedRules(time.Now())
 	return c, nil
+}
+
+// openStore opens the embedded frontier's store, cfg.Out's frontier.db,
+// wrapped by opts.wrapStore when a test sets it.
+func openStore(cfg config.Config, opts Options) (scheduler.Store, error) {
+	bolt, err := scheduler.OpenBolt(filepath.Join(cfg.Out, FrontierFile))
+	if err != nil {
+		return nil, fmt.Errorf("crawler: open frontier: %w", err)
+	}
+	if opts.wrapStore != nil {
+		return opts.wrapStore(bolt), nil
+	}
+	return bolt, nil
 }
 
 // applyCachedRules gives the scheduler the rules of every host whose
@@ -451,7 +466,11 @@ func (c *crawl) close() {
 	if err := c.logs.close(); err != nil {
 		c.fail(WroteLog, err)
 	}
-	if err := errors.Join(c.sched.Close(), c.store.Close()); err != nil {
+	err := c.sched.Close()
+	if c.store != nil {
+		err = errors.Join(err, c.store.Close())
+	}
+	if err != nil {
 		c.fail(WroteFrontier, err)
 	}
 }
