@@ -128,8 +128,8 @@ func Run(ctx context.Context, cfg config.Config, opts Options) (*crawllog.Summar
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	if cfg.Frontier.URL != "" {
-		return nil, fmt.Errorf("crawler: frontier.url %q: only the embedded frontier is available in this version; leave frontier.url empty", cfg.Frontier.URL)
+	if err := embeddedOnly(cfg); err != nil {
+		return nil, err
 	}
 	c, err := start(cfg, opts)
 	if err != nil {
@@ -230,6 +230,16 @@ func start(cfg config.Config, opts Options) (*crawl, error) {
 	c.col = newCollector(c.tr, cfg, c.parse)
 	c.applyCachedRules(time.Now())
 	return c, nil
+}
+
+// embeddedOnly refuses a crawl whose frontier.url is set: this build
+// runs on the embedded frontier only. The URL is named redacted.
+func embeddedOnly(cfg config.Config) error {
+	if cfg.Frontier.URL == "" {
+		return nil
+	}
+	return fmt.Errorf("crawler: frontier.url %s: only the embedded frontier is available in this version; leave frontier.url empty",
+		config.RedactURL(cfg.Frontier.URL))
 }
 
 // openStore opens the embedded frontier's store, cfg.Out's frontier.db,
