@@ -22,7 +22,7 @@ import (
 // crawler adds its politeness settings and operator agent.
 func TestWarcinfoFieldsAppearOnce(t *testing.T) {
 	cfg := testConfig(t)
-	w, err := openArchive(cfg)
+	w, err := openArchive(cfg, "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -111,6 +111,9 @@ type crawl struct {
 	// robotsStore persists the robots cache's copies of robots.txt: the
 	// frontier's store, chosen at start.
 	robotsStore robotscache.Store
+	// process names this process among those sharing frontier.url, in
+	// its WARC files' names; "" with the embedded frontier.
+	process string
 
 	started time.Time  // this run's start
 	history *history   // what earlier runs of cfg.Out did
@@ -179,6 +182,9 @@ func start(cfg config.Config, opts Options) (*crawl, error) {
 	c := &crawl{cfg: cfg, opts: opts, log: log, tally: newTally(), logged: newLoggedOnceSet(maxLoggedOnce),
 		listed: newLoggedOnceSet(maxListedSeeds), queuedLogged: newLoggedOnceSet(maxLoggedOnce)}
 	c.events = &eventSink{fn: opts.Events, log: log}
+	if cfg.Frontier.URL != "" {
+		c.process = newProcessID()
+	}
 	store, err := openStore(cfg, opts)
 	if err != nil {
 		return nil, err
@@ -215,7 +221,7 @@ func start(cfg config.Config, opts Options) (*crawl, error) {
 	}
 	opened = append(opened, c.logs.close)
 	if cfg.Archive.WARC {
-		w, err := openArchive(cfg)
+		w, err := openArchive(cfg, c.process)
 		if err != nil {
 			return fail(err)
 		}
@@ -487,8 +493,10 @@ func (c *crawl) close() {
 
 func discardLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }
 
-func openArchive(cfg config.Config) (*archive.Writer, error) {
-	w, err := archive.Open(archiveOptions(cfg))
+// openArchive opens the WARC writer of cfg.Out, its files named for
+// process (see archiveOptions).
+func openArchive(cfg config.Config, process string) (*archive.Writer, error) {
+	w, err := archive.Open(archiveOptions(cfg, process))
 	if err != nil {
 		return nil, fmt.Errorf("crawler: open archive: %w", err)
 	}

@@ -82,7 +82,7 @@ func DryRun(ctx context.Context, cfg config.Config, seeds []string, log io.Write
 	}
 	defer c.logs.close()
 	if cfg.Archive.WARC {
-		if c.arch, err = openArchive(cfg); err != nil {
+		if c.arch, err = openArchive(cfg, ""); err != nil {
 			return nil, err
 		}
 		defer c.arch.Close()
