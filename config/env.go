@@ -12,12 +12,16 @@ import (
 
 // NonConfigEnv returns the CRAWL_* environment variables that name no
 // config key yet are not refused by Load, because the tests and CI read
-// them: CRAWL_REQUIRE_INTEROP and CRAWL_REQUIRE_BROWSER (.ci/run sets them
-// to make the interop and browser tests fail instead of skip) and
-// CRAWL_CHROMIUM (the browser the report test runs). Any other CRAWL_*
-// variable that names no key is an error.
+// them: CRAWL_REQUIRE_INTEROP, CRAWL_REQUIRE_BROWSER and
+// CRAWL_REQUIRE_REDIS (.ci/run sets them to make the interop, browser and
+// Redis tests fail instead of skip), CRAWL_CHROMIUM (the browser the
+// report test runs), and CRAWL_TEST_REDIS, CRAWL_TEST_REDIS_CLUSTER and
+// CRAWL_TEST_REDIS_SERVER (the Redis servers the tests use, and the
+// redis-server they start). Any other CRAWL_* variable that names no key
+// is an error.
 func NonConfigEnv() []string {
-	return []string{"CRAWL_REQUIRE_INTEROP", "CRAWL_REQUIRE_BROWSER", "CRAWL_CHROMIUM"}
+	return []string{"CRAWL_REQUIRE_INTEROP", "CRAWL_REQUIRE_BROWSER", "CRAWL_CHROMIUM",
+		"CRAWL_REQUIRE_REDIS", "CRAWL_TEST_REDIS", "CRAWL_TEST_REDIS_CLUSTER", "CRAWL_TEST_REDIS_SERVER"}
 }
 
 // unknownEnv reports each CRAWL_* variable in envMap that names no key in

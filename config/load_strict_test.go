@@ -319,7 +319,7 @@ func TestLoadUnknownEnvironmentVariable(t *testing.T) {
 	if _, err := (Loader{Environ: env}).Load(); err != nil {
 		t.Errorf("Load(%q): %v", env, err)
 	}
-	for _, name := range []string{"CRAWL_REQUIRE_INTEROP", "CRAWL_REQUIRE_BROWSER", "CRAWL_CHROMIUM"} {
+	for _, name := range []string{"CRAWL_REQUIRE_INTEROP", "CRAWL_REQUIRE_BROWSER", "CRAWL_CHROMIUM", "CRAWL_REQUIRE_REDIS", "CRAWL_TEST_REDIS", "CRAWL_TEST_REDIS_CLUSTER", "CRAWL_TEST_REDIS_SERVER"} {
 		found := false
 		for _, n := range NonConfigEnv() {
 			found = found || n == name
