@@ -1,14 +1,9 @@
 package crawler
 
 import (
-	"io"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/crawlproject/crawl/archive"
 )
 
 // TestProcessID: a process id is the host name, pid and random digits,
@@ -46,22 +41,7 @@ func TestWarcinfoNamesProcessAndRedactedFrontier(t *testing.T) {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	files, _ := filepath.Glob(filepath.Join(w.Dir(), "crawl-w1-42-a1b2c3-*.warc.gz"))
-	if len(files) != 1 {
-		t.Fatalf("files %v, want one named for the process", files)
-	}
-	f, err := os.Open(files[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rec, err := archive.NewReader(f).Next()
-	if err != nil && err != io.EOF {
-		t.Fatal(err)
-	}
-	if rec == nil || rec.Type() != "warcinfo" {
-		t.Fatalf("first record %v, want warcinfo", rec)
-	}
+	rec := onlyWarcinfo(t, w.Dir(), "crawl-w1-42-a1b2c3-*.warc.gz")
 	block := string(rec.Block)
 	for _, want := range []string{"frontier: redis://crawl:xxxxx@127.0.0.1:6379/0\r\n", "crawl-process: w1-42-a1b2c3\r\n"} {
 		if !strings.Contains(block, want) {

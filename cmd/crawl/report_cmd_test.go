@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/spf13/cobra"
 )
 
 // copyReportFixture copies testdata/report/demo's input files to a temp dir.
@@ -26,7 +28,11 @@ func copyReportFixture(t *testing.T) string {
 
 func runReport(t *testing.T, args ...string) (string, error) {
 	t.Helper()
-	cmd := newReportCommand()
+	return runCommand(newReportCommand(), args...)
+}
+
+// runCommand runs cmd with args and returns what it printed.
+func runCommand(cmd *cobra.Command, args ...string) (string, error) {
 	var out bytes.Buffer
 	cmd.SetOut(&out)
 	cmd.SetErr(&out)

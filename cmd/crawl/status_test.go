@@ -80,13 +80,7 @@ func TestPrintStatusJSON(t *testing.T) {
 // redacted.
 func TestStatusCommand(t *testing.T) {
 	run := func(status statusFunc, args ...string) (string, error) {
-		cmd := newStatusCommand(status)
-		var out bytes.Buffer
-		cmd.SetOut(&out)
-		cmd.SetErr(&out)
-		cmd.SetArgs(args)
-		err := cmd.Execute()
-		return out.String(), err
+		return runCommand(newStatusCommand(status), args...)
 	}
 	if _, err := run(nil); err == nil || !strings.Contains(err.Error(), "give --frontier URL") {
 		t.Errorf("no URL: %v", err)
