@@ -16,7 +16,8 @@ type warcFile struct {
 	serial int
 }
 
-// listFiles returns the dir's files named Prefix-<14 digits>-<serial>.warc.gz,
+// listFiles returns the dir's files named Prefix-<14 digits>-<serial>.warc.gz
+// or Prefix-<process>-<14 digits>-<serial>.warc.gz, of every process,
 // ordered by serial.
 func (w *Writer) listFiles() ([]warcFile, error) {
 	entries, err := os.ReadDir(w.opts.Dir)
@@ -25,7 +26,7 @@ func (w *Writer) listFiles() ([]warcFile, error) {
 	}
 	var files []warcFile
 	for _, e := range entries {
-		if serial, ok := parseFileName(e.Name(), w.opts.Prefix); ok && e.Type().IsRegular() {
+		if serial, _, ok := parseFileName(e.Name(), w.opts.Prefix); ok && e.Type().IsRegular() {
 			files = append(files, warcFile{filepath.Join(w.opts.Dir, e.Name()), serial})
 		}
 	}
@@ -33,25 +34,39 @@ func (w *Writer) listFiles() ([]warcFile, error) {
 	return files, nil
 }
 
-// parseFileName extracts the serial of "prefix-YYYYMMDDhhmmss-NNNNN.warc.gz".
-func parseFileName(name, prefix string) (int, bool) {
+// parseFileName extracts the serial and the process of
+// "prefix-YYYYMMDDhhmmss-NNNNN.warc.gz" (process "") or
+// "prefix-process-YYYYMMDDhhmmss-NNNNN.warc.gz", read from the right: a
+// process id may hold '-'.
+func parseFileName(name, prefix string) (serial int, process string, ok bool) {
 	rest, ok := strings.CutPrefix(name, prefix+"-")
 	if !ok {
-		return 0, false
+		return 0, "", false
 	}
 	rest, ok = strings.CutSuffix(rest, ".warc.gz")
 	if !ok {
-		return 0, false
+		return 0, "", false
 	}
-	ts, serial, ok := strings.Cut(rest, "-")
-	if !ok || len(ts) != 14 || strings.Trim(ts, "0123456789") != "" || len(serial) < 5 {
-		return 0, false
+	i := strings.LastIndexByte(rest, '-')
+	if i < 0 {
+		return 0, "", false
 	}
-	n, err := strconv.Atoi(serial)
-	if err != nil || n < 0 || strings.Trim(serial, "0123456789") != "" {
-		return 0, false
+	rest, num := rest[:i], rest[i+1:]
+	ts := rest
+	if j := strings.LastIndexByte(rest, '-'); j >= 0 {
+		process, ts = rest[:j], rest[j+1:]
+		if process == "" {
+			return 0, "", false
+		}
 	}
-	return n, true
+	if len(ts) != 14 || strings.Trim(ts, "0123456789") != "" || len(num) < 5 {
+		return 0, "", false
+	}
+	n, err := strconv.Atoi(num)
+	if err != nil || n < 0 || strings.Trim(num, "0123456789") != "" {
+		return 0, "", false
+	}
+	return n, process, true
 }
 
 // resume reloads the existing WARC files: the journal supplies the index

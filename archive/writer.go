@@ -29,6 +29,13 @@ type Options struct {
 	// Prefix starts every WARC file name: Prefix-YYYYMMDDhhmmss-NNNNN.warc.gz.
 	// Default "crawl". It must not contain path separators.
 	Prefix string
+	// Process, if set, names the writing process in the files it
+	// creates, Prefix-Process-YYYYMMDDhhmmss-NNNNN.warc.gz, so that the
+	// files of the processes of one crawl never share a name. Open
+	// resumes the files of every process (and those named without one)
+	// and appends only to a last file of its own Process. It must not
+	// contain path separators.
+	Process string
 	// MaxFileSize rotates to a new WARC file before a write would make the
 	// current one larger (a single exchange larger than it still fits in a
 	// file of its own). Default DefaultMaxFileSize (1 GiB).
@@ -106,6 +113,9 @@ func Open(opts Options) (*Writer, error) {
 	}
 	if strings.ContainsAny(opts.Prefix, `/\`) || opts.Prefix == "." || opts.Prefix == ".." {
 		return nil, fmt.Errorf("archive: options: bad Prefix %q", opts.Prefix)
+	}
+	if strings.ContainsAny(opts.Process, `/\`) {
+		return nil, fmt.Errorf("archive: options: bad Process %q", opts.Process)
 	}
 	if opts.MaxFileSize <= 0 {
 		opts.MaxFileSize = DefaultMaxFileSize
@@ -185,9 +195,10 @@ func (w *Writer) Dir() string { return w.opts.Dir }
 
 // startFile opens (appending) or creates the current WARC file and writes
 // a warcinfo record. last is the newest existing file, "" if none; it is
-// appended to only if its warcinfo record still fits under MaxFileSize.
+// appended to only if it was named for this writer's Process and its warcinfo
+// record still fits under MaxFileSize.
 func (w *Writer) startFile(last string) error {
-	if last != "" {
+	if last != "" && w.ownFile(last) {
 		if st, err := os.Stat(last); err == nil && st.Size() < w.opts.MaxFileSize {
 			info, err := w.nameFile(last)
 			if err != nil {
@@ -199,13 +210,24 @@ func (w *Writer) startFile(last string) error {
 		}
 	}
 	w.serial++
+	name := w.opts.Prefix
+	if w.opts.Process != "" {
+		name += "-" + w.opts.Process
+	}
 	path := filepath.Join(w.opts.Dir, fmt.Sprintf("%s-%s-%05d.warc.gz",
-		w.opts.Prefix, w.opts.Now().UTC().Format("20060102150405"), w.serial))
+		name, w.opts.Now().UTC().Format("20060102150405"), w.serial))
 	info, err := w.nameFile(path)
 	if err != nil {
 		return err
 	}
 	return w.openFile(path, info)
+}
+
+// ownFile reports whether the WARC file at path was named for this
+// writer's Process: only such a file is appended to.
+func (w *Writer) ownFile(path string) bool {
+	_, process, ok := parseFileName(filepath.Base(path), w.opts.Prefix)
+	return ok && process == w.opts.Process
 }
 
 // nameFile makes path's base name the current file name and renders the

@@ -12,13 +12,13 @@ import (
 
 // NonConfigEnv returns the CRAWL_* environment variables that name no
 // config key yet are not refused by Load, because the tests and CI read
-// them: CRAWL_REQUIRE_INTEROP, CRAWL_REQUIRE_BROWSER and CRAWL_REQUIRE_REDIS
-// (.ci/run sets them to make the interop, browser and Redis tests fail
-// instead of skip), CRAWL_CHROMIUM (the browser the report test runs) and
-// CRAWL_TEST_REDIS, CRAWL_TEST_REDIS_CLUSTER and CRAWL_TEST_REDIS_SERVER
-// (the Redis servers scripts/redis-test-servers starts for the tests, which
-// run crawl processes with the environment they were given). Any other
-// CRAWL_* variable that names no key is an error.
+// them: CRAWL_REQUIRE_INTEROP, CRAWL_REQUIRE_BROWSER and
+// CRAWL_REQUIRE_REDIS (.ci/run sets them to make the interop, browser and
+// Redis tests fail instead of skip), CRAWL_CHROMIUM (the browser the
+// report test runs), and CRAWL_TEST_REDIS, CRAWL_TEST_REDIS_CLUSTER and
+// CRAWL_TEST_REDIS_SERVER (the Redis servers the tests use, and the
+// redis-server they start). Any other CRAWL_* variable that names no key
+// is an error.
 func NonConfigEnv() []string {
 	return []string{"CRAWL_REQUIRE_INTEROP", "CRAWL_REQUIRE_BROWSER", "CRAWL_CHROMIUM",
 		"CRAWL_REQUIRE_REDIS", "CRAWL_TEST_REDIS", "CRAWL_TEST_REDIS_CLUSTER", "CRAWL_TEST_REDIS_SERVER"}

@@ -72,8 +72,10 @@ func flatten(c Config) map[string]any {
 }
 
 // Map returns cfg as nested maps keyed like config.yaml, with
-// durations written as Go durations ("10s"), for --print-config.
+// durations written as Go durations ("10s"), for --print-config; the
+// password of frontier.url is replaced by "xxxxx" (RedactURL).
 func Map(cfg Config) (map[string]any, error) {
+	cfg.Frontier.URL = RedactURL(cfg.Frontier.URL)
 	out := map[string]any{}
 	for k, v := range flatten(cfg) {
 		if d, ok := v.(time.Duration); ok {

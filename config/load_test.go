@@ -197,7 +197,7 @@ func TestLoadRejectsWhatTheSchedulerRefuses(t *testing.T) {
 		{"negative max_pages_per_host", "scope:\n  max_pages_per_host: -1\n", "scope.max_pages_per_host", "negative"},
 		{"bad include pattern", "scope:\n  include: ['a(']\n", "scope.include[0]", "missing"},
 		{"bad exclude pattern", "scope:\n  exclude: [ok, 'b[']\n", "scope.exclude[1]", "missing"},
-		{"frontier url Run refuses", "frontier:\n  url: redis://127.0.0.1:6379/0\n", "frontier.url", "only the embedded frontier"},
+		{"frontier url not redis", "frontier:\n  url: http://127.0.0.1:6379/0\n", "frontier.url", "not redis or rediss"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -170,10 +170,13 @@ func (errs *fieldErrors) mirror(a ArchiveConfig) {
 	}
 }
 
+// frontier checks that frontier.url, when set, is a Redis URL go-redis
+// reads (checkFrontierURL); the URL is quoted redacted (RedactURL).
 func (errs *fieldErrors) frontier(f FrontierConfig) {
 	if u := f.URL; u != "" {
-		// crawler.Run refuses any other frontier; say so before a crawl starts.
-		errs.bad("frontier.url", "%s: only the embedded frontier is available in this version; leave frontier.url empty", quoteValue(u))
+		if err := checkFrontierURL(u); err != nil {
+			errs.bad("frontier.url", "%s: %v", quoteValue(RedactURL(u)), err)
+		}
 	}
 }
 

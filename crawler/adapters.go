@@ -59,11 +59,15 @@ func robotsPolicy(p config.PolitenessConfig) string {
 
 // archiveOptions maps the crawl config onto the WARC writer's options; the
 // warcinfo record carries the politeness settings and the operator's agent.
-func archiveOptions(cfg config.Config) archive.Options {
+// process names this process among those sharing frontier.url ("" with
+// the embedded frontier): its WARC files are named for it, and the
+// warcinfo record names it and the frontier, its password redacted.
+func archiveOptions(cfg config.Config, process string) archive.Options {
 	p := cfg.Politeness
-	return archive.Options{
+	o := archive.Options{
 		Dir:         filepath.Join(cfg.Out, ArchiveDir),
 		Prefix:      "crawl",
+		Process:     process,
 		MaxFileSize: cfg.Archive.MaxFileSize,
 		Digest:      cfg.Archive.Digest,
 		NewMirror:   newMirror(cfg.Archive.Mirror),
@@ -81,6 +85,11 @@ func archiveOptions(cfg config.Config) archive.Options {
 			{Name: "politeness-max-crawl-delay", Value: p.MaxCrawlDelay.String() + " (" + p.CrawlDelayPolicy + ")"},
 		},
 	}
+	if cfg.Frontier.URL != "" {
+		o.Info = append(o.Info, archive.Field{Name: "frontier", Value: config.RedactURL(cfg.Frontier.URL)},
+			archive.Field{Name: "crawl-process", Value: process})
+	}
+	return o
 }
 
 // newMirror is the archive's maker of the browsable mirror when it is on,

@@ -22,16 +22,33 @@ import (
 // crawler adds its politeness settings and operator agent.
 func TestWarcinfoFieldsAppearOnce(t *testing.T) {
 	cfg := testConfig(t)
-	w, err := openArchive(cfg)
+	w, err := openArchive(cfg, "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	files, _ := filepath.Glob(filepath.Join(w.Dir(), "*.warc.gz"))
+	rec := onlyWarcinfo(t, w.Dir(), "*.warc.gz")
+	seen := map[string]int{}
+	for _, line := range strings.Split(strings.TrimSpace(string(rec.Block)), "\r\n") {
+		name, _, _ := strings.Cut(line, ":")
+		seen[name]++
+	}
+	for _, name := range []string{"software", "format", "conformsTo", "operator-agent", "politeness-default-delay"} {
+		if seen[name] != 1 {
+			t.Errorf("warcinfo field %q appears %d times, want once:\n%s", name, seen[name], rec.Block)
+		}
+	}
+}
+
+// onlyWarcinfo returns the first record of the one WARC file in dir that
+// matches pattern, failing t unless there is one and it is a warcinfo.
+func onlyWarcinfo(t *testing.T, dir, pattern string) *archive.Record {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(dir, pattern))
 	if len(files) != 1 {
-		t.Fatalf("files %v", files)
+		t.Fatalf("files %v, want one matching %s", files, pattern)
 	}
 	f, err := os.Open(files[0])
 	if err != nil {
@@ -45,16 +62,7 @@ func TestWarcinfoFieldsAppearOnce(t *testing.T) {
 	if rec == nil || rec.Type() != "warcinfo" {
 		t.Fatalf("first record %v, want warcinfo", rec)
 	}
-	seen := map[string]int{}
-	for _, line := range strings.Split(strings.TrimSpace(string(rec.Block)), "\r\n") {
-		name, _, _ := strings.Cut(line, ":")
-		seen[name]++
-	}
-	for _, name := range []string{"software", "format", "conformsTo", "operator-agent", "politeness-default-delay"} {
-		if seen[name] != 1 {
-			t.Errorf("warcinfo field %q appears %d times, want once:\n%s", name, seen[name], rec.Block)
-		}
-	}
+	return rec
 }
 
 // The mirror is made from the archived responses, so asking for it

@@ -81,8 +81,7 @@ type crawl struct {
 	cfg    config.Config
 	opts   Options
 	log    *slog.Logger
-	sched  *scheduler.Scheduler
-	store  scheduler.Store
+	sched  frontier
 	tr     *wire.Transport
 	robots *robotscache.Cache
 	col    *colly.Collector
@@ -106,6 +105,16 @@ type crawl struct {
 	// a style sheet not fetched yet, where that is not UTF-8.
 	sheetEnvs sheetEnvs
 
+	// store is what the frontier is kept in, closed after it; nil when
+	// closing the frontier closes all it holds.
+	store scheduler.Store
+	// robotsStore persists the robots cache's copies of robots.txt: the
+	// frontier's store, chosen at start.
+	robotsStore robotscache.Store
+	// process names this process among those sharing frontier.url, in
+	// its WARC files' names; "" with the embedded frontier.
+	process string
+
 	started time.Time  // this run's start
 	history *history   // what earlier runs of cfg.Out did
 	runs    *jsonlFile // runs.jsonl, open for this run's end line
@@ -122,8 +131,8 @@ func Run(ctx context.Context, cfg config.Config, opts Options) (*crawllog.Summar
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	if cfg.Frontier.URL != "" {
-		return nil, fmt.Errorf("crawler: frontier.url %q: only the embedded frontier is available in this version; leave frontier.url empty", cfg.Frontier.URL)
+	if err := embeddedOnly(cfg); err != nil {
+		return nil, err
 	}
 	c, err := start(cfg, opts)
 	if err != nil {
@@ -173,15 +182,14 @@ func start(cfg config.Config, opts Options) (*crawl, error) {
 	c := &crawl{cfg: cfg, opts: opts, log: log, tally: newTally(), logged: newLoggedOnceSet(maxLoggedOnce),
 		listed: newLoggedOnceSet(maxListedSeeds), queuedLogged: newLoggedOnceSet(maxLoggedOnce)}
 	c.events = &eventSink{fn: opts.Events, log: log}
-	bolt, err := scheduler.OpenBolt(filepath.Join(cfg.Out, FrontierFile))
+	if cfg.Frontier.URL != "" {
+		c.process = newProcessID()
+	}
+	store, err := openStore(cfg, opts)
 	if err != nil {
-		return nil, fmt.Errorf("crawler: open frontier: %w", err)
+		return nil, err
 	}
-	var store scheduler.Store = bolt
-	if opts.wrapStore != nil {
-		store = opts.wrapStore(bolt)
-	}
-	c.store = store
+	c.store, c.robotsStore = store, store
 	// opened holds the closers of what is open so far; a failure closes
 	// them, last opened first.
 	opened := []func() error{store.Close}
@@ -213,7 +221,7 @@ func start(cfg config.Config, opts Options) (*crawl, error) {
 	}
 	opened = append(opened, c.logs.close)
 	if cfg.Archive.WARC {
-		w, err := openArchive(cfg)
+		w, err := openArchive(cfg, c.process)
 		if err != nil {
 			return fail(err)
 		}
@@ -222,12 +230,35 @@ func start(cfg config.Config, opts Options) (*crawl, error) {
 			c.arch = opts.wrapArchive(w)
 		}
 	}
-	c.tr, c.robots = newPoliteStack(cfg, c.sched, store, c.hostBusy, c.onRobotsFetch)
+	c.tr, c.robots = newPoliteStack(cfg, c.sched, c.robotsStore, c.hostBusy, c.onRobotsFetch)
 	c.robots.Warn = c.log.Warn
 	c.parse = newParseBudget(maxParseBytes)
 	c.col = newCollector(c.tr, cfg, c.parse)
 	c.applyCachedRules(time.Now())
 	return c, nil
+}
+
+// embeddedOnly refuses a crawl whose frontier.url is set: this build
+// runs on the embedded frontier only. The URL is named redacted.
+func embeddedOnly(cfg config.Config) error {
+	if cfg.Frontier.URL == "" {
+		return nil
+	}
+	return fmt.Errorf("crawler: frontier.url %s: only the embedded frontier is available in this version; leave frontier.url empty",
+		config.RedactURL(cfg.Frontier.URL))
+}
+
+// openStore opens the embedded frontier's store, cfg.Out's frontier.db,
+// wrapped by opts.wrapStore when a test sets it.
+func openStore(cfg config.Config, opts Options) (scheduler.Store, error) {
+	bolt, err := scheduler.OpenBolt(filepath.Join(cfg.Out, FrontierFile))
+	if err != nil {
+		return nil, fmt.Errorf("crawler: open frontier: %w", err)
+	}
+	if opts.wrapStore != nil {
+		return opts.wrapStore(bolt), nil
+	}
+	return bolt, nil
 }
 
 // applyCachedRules gives the scheduler the rules of every host whose
@@ -451,15 +482,21 @@ func (c *crawl) close() {
 	if err := c.logs.close(); err != nil {
 		c.fail(WroteLog, err)
 	}
-	if err := errors.Join(c.sched.Close(), c.store.Close()); err != nil {
+	err := c.sched.Close()
+	if c.store != nil {
+		err = errors.Join(err, c.store.Close())
+	}
+	if err != nil {
 		c.fail(WroteFrontier, err)
 	}
 }
 
 func discardLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }
 
-func openArchive(cfg config.Config) (*archive.Writer, error) {
-	w, err := archive.Open(archiveOptions(cfg))
+// openArchive opens the WARC writer of cfg.Out, its files named for
+// process (see archiveOptions).
+func openArchive(cfg config.Config, process string) (*archive.Writer, error) {
+	w, err := archive.Open(archiveOptions(cfg, process))
 	if err != nil {
 		return nil, fmt.Errorf("crawler: open archive: %w", err)
 	}

@@ -56,6 +56,9 @@ func DryRun(ctx context.Context, cfg config.Config, seeds []string, log io.Write
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
+	if err := embeddedOnly(cfg); err != nil {
+		return nil, err
+	}
 	if err := os.MkdirAll(cfg.Out, 0o755); err != nil {
 		return nil, &ErrOutDir{Dir: cfg.Out, Err: err}
 	}
@@ -79,7 +82,7 @@ func DryRun(ctx context.Context, cfg config.Config, seeds []string, log io.Write
 	}
 	defer c.logs.close()
 	if cfg.Archive.WARC {
-		if c.arch, err = openArchive(cfg); err != nil {
+		if c.arch, err = openArchive(cfg, ""); err != nil {
 			return nil, err
 		}
 		defer c.arch.Close()

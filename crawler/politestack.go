@@ -6,15 +6,14 @@ import (
 	"github.com/crawlproject/crawl/config"
 	"github.com/crawlproject/crawl/crawllog"
 	"github.com/crawlproject/crawl/robotscache"
-	"github.com/crawlproject/crawl/scheduler"
 	"github.com/crawlproject/crawl/wire"
 )
 
 // newPoliteStack wires the transport and the robots cache that gates it,
-// paced by sched: the same pair serves a crawl, a dry run and a live
+// paced by pace (the crawl's frontier): the same pair serves a crawl, a dry run and a live
 // robots.txt lookup. The transport hands colly the body parseBody gives.
-func newPoliteStack(cfg config.Config, sched *scheduler.Scheduler, store robotscache.Store, busy func(string) bool, onFetch func(crawllog.RobotsEntry, *wire.Exchange)) (*wire.Transport, *robotscache.Cache) {
-	tr := wire.NewTransport(sched, cfg.UserAgentHeader(), cfg.Fetch.MaxBody, cfg.Fetch.Timeout)
+func newPoliteStack(cfg config.Config, pace wire.Pacer, store robotscache.Store, busy func(string) bool, onFetch func(crawllog.RobotsEntry, *wire.Exchange)) (*wire.Transport, *robotscache.Cache) {
+	tr := wire.NewTransport(pace, cfg.UserAgentHeader(), cfg.Fetch.MaxBody, cfg.Fetch.Timeout)
 	maxBody := cfg.Fetch.MaxBody
 	tr.ParseBody = func(h http.Header, path string, body []byte) []byte { return parseBody(h, path, body, maxBody) }
 	return tr, robotscache.New(tr, store, robotsCacheConfig(cfg), busy, onFetch)

@@ -68,9 +68,9 @@ type largeInput struct {
 }
 
 // readLarge selects the hosts with a section from in's summary and the
-// counts, and reads their requests from dir's crawl.jsonl a second time
+// counts, and reads their requests from the crawl.jsonl of dirs a second time
 // into hostDetails. in.requests becomes the requests they keep.
-func readLarge(dir string, in *input, counts *requestCounts, hosts []string, lim limits) error {
+func readLarge(dirs outDirs, in *input, counts *requestCounts, hosts []string, lim limits) error {
 	l := &largeInput{counts: counts, ranked: rankHosts(hosts, &in.summary, counts), rows: lim.rows}
 	sections := l.ranked[:min(len(l.ranked), lim.sections)]
 	withRequests := 0
@@ -86,7 +86,7 @@ func readLarge(dir string, in *input, counts *requestCounts, hosts []string, lim
 	}
 	o := timeOrder{emit: func(r request) { l.details[hostOf(r.Host, r.URL)].add(r) }}
 	var again []string // the notes of the first reading stand
-	err := eachLine(dir, CrawlFile, &again, func(e crawllog.CrawlEntry) {
+	err := eachLine(dirs, CrawlFile, &again, func(e crawllog.CrawlEntry) {
 		if l.details[hostOf(e.Host, e.URL)] != nil {
 			o.push(requestOf(&e))
 		}

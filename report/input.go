@@ -1,7 +1,6 @@
 package report
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -82,38 +81,38 @@ const maxLine = crawllog.MaxLine
 func readInput(dir string) (*input, error) { return readWithin(dir, defaultLimits()) }
 
 // readWithin is readInput within lim.
-func readWithin(dir string, lim limits) (*input, error) {
-	path := filepath.Join(dir, SummaryFile)
-	b, err := os.ReadFile(path)
+func readWithin(dir string, lim limits) (*input, error) { return readDirs(outDirs{dir}, lim) }
+
+// readDirs reads dirs as readInput reads one, within lim: their summaries
+// combined (readSummaries), their logs merged by time (eachLine).
+func readDirs(dirs outDirs, lim limits) (*input, error) {
+	s, err := readSummaries(dirs)
 	if err != nil {
-		return nil, fmt.Errorf("report: read summary: %w", err)
+		return nil, err
 	}
-	in := &input{}
-	if err := json.Unmarshal(b, &in.summary); err != nil {
-		return nil, fmt.Errorf("report: parse %s: %w", path, err)
-	}
+	in := &input{summary: s}
 	// The skips are read first, for the crawl log to tell which URLs
 	// left queued were fetched since; their notes come after its notes.
 	var skipNotes []string
-	if in.skips, err = readSkips(dir, &in.summary, &skipNotes); err != nil {
+	if in.skips, err = readSkips(dirs, &in.summary, &skipNotes); err != nil {
 		return nil, err
 	}
 	later := newFetchedLater(in.skips)
-	counts, err := countRequests(dir, in.summary.Runs, &in.notes, later.note)
+	counts, err := countRequests(dirs, in.summary.Runs, &in.notes, later.note)
 	if err != nil {
 		return nil, err
 	}
 	in.skips = later.dropFetched(in.skips)
 	in.notes = append(in.notes, skipNotes...)
-	if in.robots, err = readJSONL[robotsFetch](dir, RobotsFile, &in.notes); err != nil {
+	if in.robots, err = readJSONL[robotsFetch](dirs, RobotsFile, &in.notes); err != nil {
 		return nil, err
 	}
 	hosts := in.hosts(counts)
 	if counts.total > lim.held || len(hosts) > lim.sections {
-		return in, readLarge(dir, in, counts, hosts, lim)
+		return in, readLarge(dirs, in, counts, hosts, lim)
 	}
 	var again []string // the notes of the first reading stand
-	err = eachLine(dir, CrawlFile, &again, func(e crawllog.CrawlEntry) {
+	err = eachLine(dirs, CrawlFile, &again, func(e crawllog.CrawlEntry) {
 		r := requestOf(&e)
 		share(&r)
 		in.requests = append(in.requests, r)
@@ -150,37 +149,49 @@ func (in *input) hosts(counts *requestCounts) []string {
 	return out
 }
 
-// readJSONL decodes each line of dir/name into a T. A missing file yields
-// no records and a note; malformed or over-long lines are skipped and
-// counted in a note. Other read errors are returned.
-func readJSONL[T any](dir, name string, notes *[]string) ([]T, error) {
+// readJSONL decodes each line of name in dirs into a T. A missing file
+// yields no records and a note; malformed or over-long lines are skipped
+// and counted in a note. Other read errors are returned.
+func readJSONL[T any](dirs outDirs, name string, notes *[]string) ([]T, error) {
 	var out []T
-	err := eachLine(dir, name, notes, func(v T) {
+	err := eachLine(dirs, name, notes, func(v T) {
 		share(&v)
 		out = append(out, v)
 	})
 	return out, err
 }
 
-// eachLine calls fn with each well-formed line of dir/name. A missing file
-// calls it never and leaves a note; the malformed and over-long lines are
+// eachLine calls fn with each well-formed line of name in dirs: in the
+// file's order for one dir, merged by time for several (eachMergedLine).
+// A missing file leaves a note; the malformed and over-long lines are
 // counted in a note. Other read errors are returned.
-func eachLine[T any](dir, name string, notes *[]string, fn func(T)) error {
+func eachLine[T any](dirs outDirs, name string, notes *[]string, fn func(T)) error {
+	if len(dirs) == 1 {
+		return eachFileLine(dirs[0], name, name, notes, fn)
+	}
+	return eachMergedLine(dirs, name, notes, fn)
+}
+
+// eachFileLine calls fn with each well-formed line of dir/name, which
+// notes and errors call label. A missing file calls it never and leaves
+// a note; the malformed and over-long lines are counted in a note. Other
+// read errors are returned.
+func eachFileLine[T any](dir, name, label string, notes *[]string, fn func(T)) error {
 	f, err := os.Open(filepath.Join(dir, name))
 	if errors.Is(err, fs.ErrNotExist) {
-		*notes = append(*notes, name+" is missing; its part of the report is empty.")
+		*notes = append(*notes, label+" is missing; its part of the report is empty.")
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("report: open %s: %w", name, err)
+		return fmt.Errorf("report: open %s: %w", label, err)
 	}
 	defer f.Close()
 	bad, firstBad, err := crawllog.ReadJSONL(f, fn)
 	if err != nil {
-		return fmt.Errorf("report: read %s: %w", name, err)
+		return fmt.Errorf("report: read %s: %w", label, err)
 	}
 	if bad > 0 {
-		*notes = append(*notes, fmt.Sprintf("%s: ignored %d malformed line(s), the first on line %d.", name, bad, firstBad))
+		*notes = append(*notes, fmt.Sprintf("%s: ignored %d malformed line(s), the first on line %d.", label, bad, firstBad))
 	}
 	return nil
 }
@@ -214,11 +225,11 @@ func share(v any) {
 // shows changes; a million lines of one kind took 1.2 GB to read.
 const maxSkipsPerKind = maxDeferred + 1
 
-// readSkips reads dir's skip log, folded (maxSkipsPerKind), each line of
+// readSkips reads the skip log of dirs, folded (maxSkipsPerKind), each line of
 // a URL that stayed queued (queued: true, its host deferred) once
 // (queuedLines): the report counts each waiting URL once, as the
 // summary's totals do.
-func readSkips(dir string, s *summary, notes *[]string) ([]skip, error) {
+func readSkips(dirs outDirs, s *summary, notes *[]string) ([]skip, error) {
 	queued := newQueuedLines(s)
 	type kind struct {
 		host, reason string
@@ -227,7 +238,7 @@ func readSkips(dir string, s *summary, notes *[]string) ([]skip, error) {
 	type kept struct{ n, last int } // entries kept of a kind, the index in out of the last one
 	kinds := map[kind]kept{}
 	var out []skip
-	err := eachLine(dir, SkipsFile, notes, func(k skip) {
+	err := eachLine(dirs, SkipsFile, notes, func(k skip) {
 		if !queued.read(&k) {
 			return
 		}

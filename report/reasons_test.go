@@ -59,7 +59,7 @@ func TestQueuedSkipsOfEarlierRunsDropped(t *testing.T) {
 		}
 		os.WriteFile(filepath.Join(dir, SkipsFile), []byte(b.String()), 0o644)
 		var notes []string
-		got, err := readSkips(dir, s, &notes)
+		got, err := readSkips(outDirs{dir}, s, &notes)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -94,7 +94,7 @@ func TestSkipsOfAKindFolded(t *testing.T) {
 	}
 	os.WriteFile(filepath.Join(dir, SkipsFile), []byte(b.String()), 0o644)
 	var notes []string
-	got, err := readSkips(dir, &summary{}, &notes)
+	got, err := readSkips(outDirs{dir}, &summary{}, &notes)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -323,7 +323,7 @@ func TestReadJSONLSkipsOverlongLine(t *testing.T) {
 		t.Fatal(err)
 	}
 	var notes []string
-	got, err := readJSONL[skip](dir, SkipsFile, &notes)
+	got, err := readJSONL[skip](outDirs{dir}, SkipsFile, &notes)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,13 +29,13 @@ type hostCount struct {
 	late        int // requests logged too late to be taken in time order (reorderWindow): no gap counted
 }
 
-// countRequests reads dir's crawl.jsonl once, in time order (timeOrder),
+// countRequests reads the crawl.jsonl of dirs once, in time order (timeOrder),
 // counting per host; each request also goes to also, in log order. runs
 // are the summary's, for runEnd.
-func countRequests(dir string, runs []runSummary, notes *[]string, also func(request)) (*requestCounts, error) {
+func countRequests(dirs outDirs, runs []runSummary, notes *[]string, also func(request)) (*requestCounts, error) {
 	c := &requestCounts{hosts: map[string]*hostCount{}, runLast: make([]time.Time, len(runs)), runs: runs}
 	o := timeOrder{emit: c.add}
-	err := eachLine(dir, CrawlFile, notes, func(e crawllog.CrawlEntry) {
+	err := eachLine(dirs, CrawlFile, notes, func(e crawllog.CrawlEntry) {
 		r := requestOf(&e)
 		c.note(r)
 		also(r)

@@ -21,7 +21,7 @@ func TestConfigErrorsExitUsageNamingKeyAndFile(t *testing.T) {
 		{"bare float duration", "fetch:\n  timeout: 2.5\n", "fetch.timeout", "bare number"},
 		{"max_wait zero", "politeness:\n  max_wait: 0s\n", "politeness.max_wait", "positive"},
 		{"backoff_max below base", "politeness:\n  backoff_base: 1m\n  backoff_max: 10s\n", "politeness.backoff_max", "backoff_base"},
-		{"frontier url", "frontier:\n  url: redis://127.0.0.1:6379/0\n", "frontier.url", "leave frontier.url empty"},
+		{"frontier url", "frontier:\n  url: memcached://127.0.0.1:6379/0\n", "frontier.url", "leave it empty for the embedded frontier"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -49,7 +49,7 @@ func TestExitCodesAndOneLineErrors(t *testing.T) {
 		{"stray argument", []string{"--seed", good, "extra"}, exitUsage, `unknown command "extra"`},
 		{"unknown command", []string{"foo"}, exitUsage, `unknown command "foo"`},
 		{"report without dir", []string{"report"}, exitUsage, "report DIR: give the --out directory of a crawl"},
-		{"report with two dirs", []string{"report", "a", "b"}, exitUsage, "report DIR: give one --out directory of a crawl, not 2"},
+		{"report of two dirs without summaries", []string{"report", "a", "b"}, exitUsage, "report: a has no summary.json"},
 		{"report of a dir without summary", []string{"report", dir}, exitUsage, "summary.json"},
 		{"demo with an argument", []string{"demo", "extra"}, exitUsage, `unknown command "extra"`},
 		{"demo out not creatable", []string{"demo", "--out", filepath.Join(blocker, "sub")}, exitUsage, "demo output dir"},

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
@@ -11,23 +12,23 @@ import (
 	"github.com/crawlproject/crawl/report"
 )
 
-// reportArgs asks for the one DIR "crawl report" takes, in words, where
-// cobra says "accepts 1 arg(s), received 0".
+// reportArgs asks for the DIR "crawl report" takes, in words, where cobra
+// says "requires at least 1 arg(s)".
 func reportArgs(_ *cobra.Command, args []string) error {
-	switch len(args) {
-	case 1:
-		return nil
-	case 0:
-		return usagef("report DIR: give the --out directory of a crawl")
+	if len(args) == 0 {
+		return usagef("report DIR: give the --out directory of a crawl (or several, of one distributed crawl)")
 	}
-	return usagef("report DIR: give one --out directory of a crawl, not %d", len(args))
+	return nil
 }
 
-// newReportCommand returns "crawl report DIR": it (re)writes DIR/report.html
-// from the output files of a finished or interrupted crawl in DIR.
+// newReportCommand returns "crawl report DIR [DIR...]": it (re)writes
+// DIR/report.html (or --to FILE) from the output files of a finished or
+// interrupted crawl in DIR, or of the processes of one distributed crawl
+// in each DIR.
 func newReportCommand() *cobra.Command {
-	return &cobra.Command{
-		Use:   "report DIR",
+	var to string
+	cmd := &cobra.Command{
+		Use:   "report DIR [DIR...]",
 		Short: "Write DIR/report.html from the output files of a crawl",
 		Long: `Write DIR/report.html, one self-contained page (no scripts, no network) that
 shows per host every request over time against the interval the host asked
@@ -35,20 +36,42 @@ for, its Visit-time windows, the status mix, the pace and the rule that set
 it, back-offs and deferrals, the site's Comment: lines, its robots.txt with
 each deciding line linked to the URLs it allowed or blocked, and why URLs
 were skipped. DIR must hold the summary.json a crawl writes; crawl.jsonl,
-skips.jsonl and robots.jsonl are used when present.`,
+skips.jsonl and robots.jsonl are used when present.
+
+Several DIRs, the --out directories of the processes of one distributed
+crawl (--frontier), make one report: their requests, skips and robots.txt
+fetches merged by time, the hosts and totals of their summaries added up.
+It is written to the first DIR's report.html, or to --to FILE.`,
 		Args:          reportArgs,
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			dir := args[0]
-			if err := report.Write(dir); err != nil {
+		RunE: func(cmd *cobra.Command, dirs []string) error {
+			if to == "" {
+				to = filepath.Join(dirs[0], report.ReportFile)
+			}
+			if err := report.WriteDirs(dirs, to); err != nil {
 				if errors.Is(err, fs.ErrNotExist) {
-					return usagef("report: %s has no %s; give the --out directory of a crawl", dir, report.SummaryFile)
+					if dir := withoutSummary(dirs); dir != "" {
+						return usagef("report: %s has no %s; give the --out directory of a crawl", dir, report.SummaryFile)
+					}
 				}
 				return err
 			}
-			_, err := fmt.Fprintf(cmd.OutOrStdout(), "Wrote %s\n", filepath.Join(dir, report.ReportFile))
+			_, err := fmt.Fprintf(cmd.OutOrStdout(), "Wrote %s\n", to)
 			return err
 		},
 	}
+	cmd.Flags().StringVar(&to, "to", "", "write the report to FILE instead of the first DIR's report.html")
+	return cmd
+}
+
+// withoutSummary returns the first of dirs that holds no summary.json,
+// "" if each does.
+func withoutSummary(dirs []string) string {
+	for _, dir := range dirs {
+		if _, err := os.Stat(filepath.Join(dir, report.SummaryFile)); errors.Is(err, fs.ErrNotExist) {
+			return dir
+		}
+	}
+	return ""
 }

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/spf13/cobra"
 )
 
 // copyReportFixture copies testdata/report/demo's input files to a temp dir.
@@ -26,7 +28,11 @@ func copyReportFixture(t *testing.T) string {
 
 func runReport(t *testing.T, args ...string) (string, error) {
 	t.Helper()
-	cmd := newReportCommand()
+	return runCommand(newReportCommand(), args...)
+}
+
+// runCommand runs cmd with args and returns what it printed.
+func runCommand(cmd *cobra.Command, args ...string) (string, error) {
 	var out bytes.Buffer
 	cmd.SetOut(&out)
 	cmd.SetErr(&out)
@@ -72,11 +78,38 @@ func TestReportCommandWithoutSummary(t *testing.T) {
 	}
 }
 
-func TestReportCommandNeedsOneDir(t *testing.T) {
+// TestReportCommandNeedsADir: no DIR is an error, and so are DIRs that
+// are no crawl's, the first such one named.
+func TestReportCommandNeedsADir(t *testing.T) {
 	if _, err := runReport(t); err == nil {
 		t.Error("no error without DIR")
 	}
-	if _, err := runReport(t, "a", "b"); err == nil {
-		t.Error("no error with two DIRs")
+	dir := copyReportFixture(t)
+	missing := filepath.Join(t.TempDir(), "b")
+	if _, err := runReport(t, dir, missing); err == nil || !strings.Contains(err.Error(), missing+" has no summary.json") {
+		t.Errorf("two DIRs, the second no crawl's: %v", err)
+	}
+}
+
+// TestReportCommandSeveralDirs: the output directories of several
+// processes make one report, in the first DIR or --to FILE.
+func TestReportCommandSeveralDirs(t *testing.T) {
+	a, b := copyReportFixture(t), copyReportFixture(t)
+	out, err := runReport(t, a, b)
+	if err != nil || out != "Wrote "+filepath.Join(a, "report.html")+"\n" {
+		t.Fatalf("report %s %s: %q, %v", a, b, out, err)
+	}
+	if _, err := os.Stat(filepath.Join(b, "report.html")); err == nil {
+		t.Error("report.html written in the second DIR too")
+	}
+	to := filepath.Join(t.TempDir(), "all.html")
+	out, err = runReport(t, "--to", to, a, b)
+	if err != nil || out != "Wrote "+to+"\n" {
+		t.Fatalf("--to: %q, %v", out, err)
+	}
+	page, err := os.ReadFile(to)
+	// Both fixtures are copies of one crawl's output, written to /tmp/demo-crawl.
+	if err != nil || !bytes.Contains(page, []byte("/tmp/demo-crawl, /tmp/demo-crawl")) {
+		t.Errorf("the report over both DIRs does not name their summaries' output directories (%v)", err)
 	}
 }

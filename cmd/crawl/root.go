@@ -24,6 +24,7 @@ func rootFlagKeys() map[string]string {
 		"workers":    "fetch.workers",
 		"log-format": "log.format",
 		"progress":   "log.progress",
+		"frontier":   "frontier.url",
 	}
 }
 
@@ -70,6 +71,7 @@ with the same --out.
 	f.Int("workers", 16, "concurrent fetches across all hosts")
 	f.String("log-format", "text", "diagnostic log format: text or json")
 	f.String("progress", "auto", "live progress line: auto, always or never")
+	f.String("frontier", "", "frontier shared by several crawl processes: redis://[user:password@]host:port/db, rediss://..., or a Redis Cluster as redis://host:port?addr=host:port&addr=...; empty: the embedded one in --out")
 	f.BoolVar(&printConfig, "print-config", false, "print the effective configuration and exit")
 	for _, sub := range subcommands(stdout, stderr) {
 		cmd.AddCommand(sub)
