@@ -16,6 +16,7 @@ import (
 	"github.com/crawlproject/crawl/archive"
 	"github.com/crawlproject/crawl/config"
 	"github.com/crawlproject/crawl/crawllog"
+	"github.com/crawlproject/crawl/redisfrontier"
 	"github.com/crawlproject/crawl/robotscache"
 	"github.com/crawlproject/crawl/scheduler"
 	"github.com/crawlproject/crawl/wire"
@@ -131,9 +132,6 @@ func Run(ctx context.Context, cfg config.Config, opts Options) (*crawllog.Summar
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	if err := embeddedOnly(cfg); err != nil {
-		return nil, err
-	}
 	c, err := start(cfg, opts)
 	if err != nil {
 		return nil, err
@@ -185,19 +183,23 @@ func start(cfg config.Config, opts Options) (*crawl, error) {
 	if cfg.Frontier.URL != "" {
 		c.process = newProcessID()
 	}
-	store, err := openStore(cfg, opts)
-	if err != nil {
-		return nil, err
-	}
-	c.store, c.robotsStore = store, store
 	// opened holds the closers of what is open so far; a failure closes
 	// them, last opened first.
-	opened := []func() error{store.Close}
+	var opened []func() error
+	var err error
 	fail := func(err error) (*crawl, error) {
 		for i := len(opened) - 1; i >= 0; i-- {
 			opened[i]()
 		}
 		return nil, err
+	}
+	if cfg.Frontier.URL == "" {
+		store, err := openStore(cfg, opts)
+		if err != nil {
+			return nil, err
+		}
+		c.store, c.robotsStore = store, store
+		opened = append(opened, store.Close)
 	}
 	// Read after the frontier is open: its lock keeps another run of the
 	// directory from appending to the logs meanwhile.
@@ -212,8 +214,8 @@ func start(cfg config.Config, opts Options) (*crawl, error) {
 		return fail(err)
 	}
 	opened = append(opened, c.runs.close)
-	if c.sched, err = scheduler.Open(schedulerConfig(cfg, c.onSchedulerSkip), store); err != nil {
-		return fail(fmt.Errorf("crawler: open scheduler: %w", err))
+	if err := c.openFrontier(); err != nil {
+		return fail(err)
 	}
 	opened = append(opened, c.sched.Close)
 	if c.logs, err = openLogs(cfg.Out); err != nil {
@@ -238,13 +240,35 @@ func start(cfg config.Config, opts Options) (*crawl, error) {
 	return c, nil
 }
 
-// embeddedOnly refuses a crawl whose frontier.url is set: this build
-// runs on the embedded frontier only. The URL is named redacted.
+// openFrontier opens the crawl's frontier: the embedded scheduler over
+// c.store, or, with frontier.url set, the frontier shared through Redis,
+// whose robots.txt copies are the shared ones too.
+func (c *crawl) openFrontier() error {
+	sc := schedulerConfig(c.cfg, c.onSchedulerSkip)
+	if c.cfg.Frontier.URL == "" {
+		s, err := scheduler.Open(sc, c.store)
+		if err != nil {
+			return fmt.Errorf("crawler: open scheduler: %w", err)
+		}
+		c.sched = s
+		return nil
+	}
+	f, err := redisfrontier.Open(context.Background(), redisfrontier.Options{URL: c.cfg.Frontier.URL, ProcessID: c.process,
+		Out: c.cfg.Out, Config: sc, Logger: c.log})
+	if err != nil {
+		return fmt.Errorf("crawler: open frontier %s: %w", config.RedactURL(c.cfg.Frontier.URL), err)
+	}
+	c.sched, c.robotsStore = f, f.RobotsStore()
+	return nil
+}
+
+// embeddedOnly refuses a dry run whose frontier.url is set: a dry run
+// paces through the embedded frontier of --out. The URL is named redacted.
 func embeddedOnly(cfg config.Config) error {
 	if cfg.Frontier.URL == "" {
 		return nil
 	}
-	return fmt.Errorf("crawler: frontier.url %s: only the embedded frontier is available in this version; leave frontier.url empty",
+	return fmt.Errorf("crawler: frontier.url %s: a dry run paces through the embedded frontier of --out; leave frontier.url empty",
 		config.RedactURL(cfg.Frontier.URL))
 }
 
