@@ -1,3 +1,7 @@
+package redisfrontier
+
+// claimLua is the Lua source of the claim script (see scripts.go).
+const claimLua = `
 -- claim: ARGV owner, token, leaseMs, perHost, timeoutMs, defPace, margin.
 -- Takes back up to 16 expired leases of the shard, then leases the first
 -- ready host due: {'robots', id, auth, ver} or {'url', id, auth, ver, entry};
@@ -59,3 +63,4 @@ local r = redis.call('ZRANGE', base .. 'ready', 0, 0, 'WITHSCORES')
 local nextScore = '-1'
 if #r > 0 then nextScore = r[2] end
 return {'none', nextScore, redis.call('ZCARD', base .. 'leases'), tostring(now)}
+`

@@ -1,3 +1,7 @@
+package redisfrontier
+
+// finishLua is the Lua source of the finish script (see scripts.go).
+const finishLua = `
 -- finish: ARGV auth, id, token, action, entry, notBefore, perHost, defPace,
 -- margin, outcome, urlfp, maxFailures, fetched.
 -- {'stale'} when the lease was taken back or is another's: nothing is
@@ -54,3 +58,4 @@ end
 local now = nowms()
 putBack(auth, now, perHost, defPace, margin, notBefore)
 return {'ok', redis.call('LLEN', q), redis.call('HGET', hk, 'dropped') or ''}
+`

@@ -1,3 +1,7 @@
+package redisfrontier
+
+// rulesFailedLua is the Lua source of the rulesfailed script (see scripts.go).
+const rulesFailedLua = `
 -- rulesfailed: ARGV auth, retryAtMs, maxFailures, reason. The host's
 -- robots.txt could not be read: its next robots lease waits for retryAt,
 -- and after maxFailures failures in a row the host is given up for the run
@@ -12,3 +16,4 @@ if n >= tonumber(ARGV[3]) and (redis.call('HGET', hk, 'dropped') or '') == '' th
   redis.call('ZREM', base .. 'ready', ARGV[1])
 end
 return n
+`

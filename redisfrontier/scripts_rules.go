@@ -1,3 +1,7 @@
+package redisfrontier
+
+// rulesLua is the Lua source of the rules script (see scripts.go).
+const rulesLua = `
 -- rules: ARGV auth, pace, drop reason ('' none), perHost, defPace, margin.
 -- Installs the pace table of the host's fresh rules; its robots.txt is
 -- read (rstate ok, failures forgotten, version bumped). Returns the version.
@@ -12,3 +16,4 @@ local v = redis.call('HINCRBY', hk, 'ver', 1)
 local now = nowms()
 putBack(auth, now, tonumber(ARGV[4]), ARGV[5], tonumber(ARGV[6]), 0)
 return v
+`
