@@ -28,7 +28,13 @@ func testConfig() scheduler.Config {
 // open opens a frontier ("a process") on url under prefix.
 func open(t testing.TB, url, prefix string, lease time.Duration) *Frontier {
 	t.Helper()
-	f, err := Open(context.Background(), Options{URL: url, Prefix: prefix, Config: testConfig(), LeaseDuration: lease,
+	return openCfg(t, url, prefix, lease, testConfig())
+}
+
+// openCfg opens a frontier with cfg.
+func openCfg(t testing.TB, url, prefix string, lease time.Duration, cfg scheduler.Config) *Frontier {
+	t.Helper()
+	f, err := Open(context.Background(), Options{URL: url, Prefix: prefix, Config: cfg, LeaseDuration: lease,
 		Heartbeat: 200 * time.Millisecond, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)

@@ -13,7 +13,7 @@ type held struct {
 	token   string
 	shard   int
 	ver     int64 // the host's robots version when it was leased
-	sending bool  // a Wait for it returned nil and no Release came yet
+	bound   bool  // a Wait took it for its request; until Release or a refusal
 	lost    bool  // the renewer found it taken back
 }
 
@@ -78,31 +78,33 @@ func (f *Frontier) unhold(h *held) {
 	}
 }
 
-// heldFor returns the lease of auth a request is to be started for: one
-// not sending yet, a robots lease first; nil if none.
-func (f *Frontier) heldFor(auth string) *held {
+// bindHeld binds a lease of auth to a request about to be started and
+// returns it: the robots lease if one is free, else the first issued of
+// the free ones; nil if this process holds none free (the request is then
+// taken as a hop). Two concurrent Waits for one host never bind the same
+// lease, so a host has no more of this process's requests in flight or
+// waiting to start than this process holds leases of it.
+func (f *Frontier) bindHeld(auth string) *held {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	var pick *held
 	for _, h := range f.local.byAuth[auth] {
-		if h.sending {
+		if h.bound {
 			continue
 		}
-		if pick == nil || h.lease.Kind == scheduler.KindRobots {
+		if pick == nil || h.lease.Kind == scheduler.KindRobots && pick.lease.Kind != scheduler.KindRobots {
 			pick = h
 		}
+	}
+	if pick != nil {
+		pick.bound = true
 	}
 	return pick
 }
 
-// sendingFor returns the lease of auth whose request is in flight, if any.
-func (f *Frontier) sendingFor(auth string) *held {
+// unbind frees h for the next request of its host.
+func (f *Frontier) unbind(h *held) {
 	f.mu.Lock()
-	defer f.mu.Unlock()
-	for _, h := range f.local.byAuth[auth] {
-		if h.sending {
-			return h
-		}
-	}
-	return nil
+	h.bound = false
+	f.mu.Unlock()
 }
