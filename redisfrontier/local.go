@@ -8,13 +8,13 @@ import (
 
 // held is a lease this process holds: its Redis id and token.
 type held struct {
-	lease   *scheduler.Lease
-	id      string
-	token   string
-	shard   int
-	ver     int64 // the host's robots version when it was leased
-	bound   bool  // a Wait took it for its request; until Release or a refusal
-	lost    bool  // the renewer found it taken back
+	lease *scheduler.Lease
+	id    string
+	token string
+	shard int
+	ver   int64 // the host's robots version when it was leased
+	bound bool  // a Wait took it for its request; until Release or a refusal
+	lost  bool  // the renewer found it taken back
 }
 
 // shardView is what the last claim on a shard said: the local instant its
