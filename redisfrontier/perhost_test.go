@@ -25,7 +25,7 @@ func TestConcurrentWaitsBindDistinctLeases(t *testing.T) {
 	var wg sync.WaitGroup
 	for range 2 {
 		wg.Go(func() {
-			if err := f.Wait(ctx, "two.test"); err != nil {
+			if err := f.Wait(ctx, l1.Authority); err != nil {
 				t.Error(err)
 			}
 		})
@@ -46,8 +46,8 @@ func TestConcurrentWaitsBindDistinctLeases(t *testing.T) {
 	if d := starts[0] - starts[1]; max(d, -d) < testPace.Milliseconds() {
 		t.Errorf("starts %v closer than the pace %s", starts, testPace)
 	}
-	f.Release("two.test")
-	f.Release("two.test")
+	f.Release(l1.Authority)
+	f.Release(l1.Authority)
 	for _, l := range []*scheduler.Lease{l1, l2} {
 		if err := f.Finish(l, scheduler.Result{Status: 200}); err != nil {
 			t.Fatal(err)
