@@ -71,6 +71,7 @@ func (f *Frontier) Finish(l *scheduler.Lease, r scheduler.Result) error {
 	}
 	f.mu.Lock()
 	f.unhold(h)
+	f.local.touched[l.Authority] = struct{}{}
 	f.local.views[h.shard] = shardView{}
 	stale := str(res, 0) == "stale"
 	f.count(ft, r, stale)

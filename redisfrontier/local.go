@@ -38,6 +38,8 @@ type hostRules struct {
 type localState struct {
 	seedHosts map[string]bool
 	rules     map[string]hostRules
+	touched   map[string]struct{} // hosts changed by this process since Progress
+	shown     map[string]string   // the state Progress last returned per host
 	byAuth    map[string][]*held
 	views     [Shards]shardView
 	rr        int
@@ -52,6 +54,8 @@ type localState struct {
 func (l *localState) init() {
 	l.seedHosts = map[string]bool{}
 	l.rules = map[string]hostRules{}
+	l.touched = map[string]struct{}{}
+	l.shown = map[string]string{}
 	l.byAuth = map[string][]*held{}
 }
 
@@ -106,5 +110,12 @@ func (f *Frontier) bindHeld(auth string) *held {
 func (f *Frontier) unbind(h *held) {
 	f.mu.Lock()
 	h.bound = false
+	f.mu.Unlock()
+}
+
+// touch notes that this process changed auth's state, for Progress.
+func (f *Frontier) touch(auth string) {
+	f.mu.Lock()
+	f.local.touched[auth] = struct{}{}
 	f.mu.Unlock()
 }

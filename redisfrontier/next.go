@@ -118,6 +118,7 @@ func (f *Frontier) leased(n int, token string, res []any) (*scheduler.Lease, err
 	}
 	f.mu.Lock()
 	f.hold(&held{lease: l, id: id, token: token, shard: n, ver: ver})
+	f.local.touched[auth] = struct{}{}
 	f.mu.Unlock()
 	return l, nil
 }

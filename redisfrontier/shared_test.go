@@ -3,6 +3,7 @@ package redisfrontier
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -138,5 +139,34 @@ func TestHostFailingShared(t *testing.T) {
 	}
 	if st := b.Stats(); st.HostsDropped != 1 || st.Queued != 3 {
 		t.Fatalf("stats %+v: want one host dropped, its 3 URLs kept queued", st)
+	}
+}
+
+// TestProgressListsChangedHosts protects Progress: it lists the hosts this
+// process changed whose state moved since the previous call, once, and
+// Hosts lists every host of the crawl, whichever process added it.
+func TestProgressListsChangedHosts(t *testing.T) {
+	a, b := twoProcesses(t, testConfig())
+	addURLs(t, a, "http://one.test", 1)
+	addURLs(t, b, "http://two.test", 1)
+	_, moved := a.Progress()
+	if len(moved) != 1 || moved[0].Authority != "http://one.test:80" || moved[0].Queued != 1 {
+		t.Fatalf("first progress lists %+v, want one.test:80 with 1 queued", moved)
+	}
+	if _, again := a.Progress(); len(again) != 0 {
+		t.Fatalf("unchanged hosts listed again: %+v", again)
+	}
+	l := nextPage(t, a)
+	if err := a.Finish(l, scheduler.Result{Status: 200}); err != nil {
+		t.Fatal(err)
+	}
+	// a may have read two.test's robots.txt on the way: it touched it.
+	_, moved = a.Progress()
+	if i := slices.IndexFunc(moved, func(h scheduler.HostStatus) bool { return h.Authority == "http://one.test:80" }); i < 0 || moved[i].State != scheduler.StateDone {
+		t.Fatalf("after the fetch, progress lists %+v, want one.test:80 done", moved)
+	}
+	hs := b.Hosts()
+	if len(hs) != 2 || hs[0].Authority != "http://one.test:80" || hs[1].Authority != "http://two.test:80" || hs[1].Queued != 1 {
+		t.Fatalf("hosts %+v, want one.test:80 and two.test:80 (1 queued)", hs)
 	}
 }

@@ -145,6 +145,7 @@ func (f *Frontier) Answered(authority string, t time.Time) {
 // scheduler.Scheduler.Observe (a Retry-After of a 429 or 503 honoured in
 // full).
 func (f *Frontier) Observe(authority string, status int, dur time.Duration, retryAfter string, err error) {
+	f.touch(authority)
 	o := scheduler.Classify(status, err)
 	ra := int64(-1)
 	if d, ok := scheduler.ParseRetryAfter(retryAfter, time.Now()); ok {
