@@ -42,6 +42,7 @@ func (k keys) seen(auth string, b int) string {
 func (k keys) procs() string     { return k.prefix + "{g}:procs" }
 func (k keys) meta() string      { return k.prefix + "{g}:meta" }
 func (k keys) seedHosts() string { return k.prefix + "{g}:seedhosts" }
+func (k keys) pages() string     { return k.prefix + "{g}:pages" }
 
 // fingerprint returns the seen-set place of a canonical URL: the first 8
 // octets of its SHA-256; the bucket is the low 10 bits of octets 0-1, the

@@ -3,7 +3,8 @@ package redisfrontier
 // finishLua is the Lua source of the finish script (see scripts.go).
 const finishLua = `
 -- finish: ARGV auth, id, token, action, entry, notBefore, perHost, defPace,
--- margin, outcome, urlfp, maxFailures, fetched.
+-- margin, outcome, urlfp, maxFailures, fetched, page (1: counts against
+-- the page limits: the host's pages grow by one).
 -- {'stale'} when the lease was taken back or is another's: nothing is
 -- applied. Else the lease ends and its URL is, by action: 'done' (fetched
 -- when fetched is 1), 'requeue' (front of its queue), 'retry' (tail, as one
@@ -29,6 +30,7 @@ if kind == 'robots' then
   -- a robots lease carries no URL: its host's robots turn ends
 elseif action == 'done' then
   redis.call('HINCRBY', base .. 'count', 'done', 1)
+  if ARGV[14] == '1' then redis.call('HINCRBY', hk, 'pages', 1) end
   if ARGV[13] == '1' then
     redis.call('HINCRBY', hk, 'fetched', 1)
     redis.call('HINCRBY', base .. 'count', 'fetched', 1)
