@@ -31,6 +31,7 @@ func (k keys) ready(n int) string        { return k.shard(n) + "ready" }
 func (k keys) leases(n int) string       { return k.shard(n) + "leases" }
 func (k keys) count(n int) string        { return k.shard(n) + "count" }
 func (k keys) hosts(n int) string        { return k.shard(n) + "hosts" }
+func (k keys) dropped(n int) string      { return k.shard(n) + "dropped" }
 func (k keys) queue(auth string) string  { return k.shard(shardOf(auth)) + "q:" + auth }
 func (k keys) host(auth string) string   { return k.shard(shardOf(auth)) + "h:" + auth }
 func (k keys) robots(auth string) string { return k.shard(shardOf(auth)) + "robots:" + auth }

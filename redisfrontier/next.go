@@ -39,6 +39,9 @@ func (f *Frontier) Next(ctx context.Context) (*scheduler.Lease, error) {
 			}
 			if drained, err := f.drained(ctx); err != nil || drained {
 				if err == nil {
+					err = f.reportDeferred(ctx)
+				}
+				if err == nil {
 					err = scheduler.ErrDrained
 				}
 				return nil, err

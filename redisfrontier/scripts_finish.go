@@ -50,6 +50,7 @@ if outcome == 'no-answer' or outcome == 'unreachable' then
     local n = redis.call('HINCRBY', hk, 'failures', 1)
     if n >= maxFailures and (redis.call('HGET', hk, 'dropped') or '') == '' then
       redis.call('HSET', hk, 'dropped', 'host-failing: ' .. n .. ' URLs in a row failed at the connection level')
+      redis.call('SADD', base .. 'dropped', auth)
       redis.call('HINCRBY', base .. 'count', 'dropped', 1)
       redis.call('ZREM', base .. 'ready', auth)
     end

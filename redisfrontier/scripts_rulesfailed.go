@@ -12,6 +12,7 @@ redis.call('HSET', hk, 'rretry', ARGV[2])
 if redis.call('HGET', hk, 'rstate') == 'ok' then redis.call('HSET', hk, 'rstate', '') end
 if n >= tonumber(ARGV[3]) and (redis.call('HGET', hk, 'dropped') or '') == '' then
   redis.call('HSET', hk, 'dropped', ARGV[4])
+  redis.call('SADD', base .. 'dropped', ARGV[1])
   redis.call('HINCRBY', base .. 'count', 'dropped', 1)
   redis.call('ZREM', base .. 'ready', ARGV[1])
 end
