@@ -252,3 +252,31 @@ func nextPage(t *testing.T, f *Frontier) *scheduler.Lease {
 		}
 	}
 }
+
+// workers is one worker per frontier given, each running work until the
+// frontier drains, recording the request starts.
+type workers struct {
+	mu     sync.Mutex
+	starts []time.Time
+	errs   chan error
+}
+
+// startWorkers starts one worker on each of fs.
+func startWorkers(ctx context.Context, fs ...*Frontier) *workers {
+	w := &workers{errs: make(chan error, len(fs))}
+	for _, f := range fs {
+		go func() { w.errs <- work(ctx, f, &w.mu, &w.starts) }()
+	}
+	return w
+}
+
+// wait waits for every worker and returns the first error.
+func (w *workers) wait() error {
+	var first error
+	for range cap(w.errs) {
+		if err := <-w.errs; err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}

@@ -38,18 +38,11 @@ func crawlTwo(t *testing.T, cfg scheduler.Config, hosts, n int) (int, *skipLog) 
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	var mu sync.Mutex
-	var starts []time.Time
-	errs := make(chan error, 2)
-	for _, f := range []*Frontier{a, b} {
-		go func() { errs <- work(ctx, f, &mu, &starts) }()
+	w := startWorkers(ctx, a, b)
+	if err := w.wait(); err != nil {
+		t.Fatal(err)
 	}
-	for range 2 {
-		if err := <-errs; err != nil {
-			t.Fatal(err)
-		}
-	}
-	return len(starts), log
+	return len(w.starts), log
 }
 
 // checkSkips checks that every URL not fetched was reported once, with

@@ -61,23 +61,17 @@ func TestConnectionLossPausesAndContinues(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	var mu sync.Mutex
-	var starts []time.Time
-	errs := make(chan error, 2)
-	for range 2 {
-		go func() { errs <- work(ctx, f, &mu, &starts) }()
-	}
-	waitStarts(t, &mu, &starts, 3)
+	w := startWorkers(ctx, f, f)
+	waitStarts(t, &w.mu, &w.starts, 3)
 	srv.stop()
 	down := time.Now()
 	time.Sleep(2 * time.Second)
 	up := time.Now()
 	srv.start()
-	for range 2 {
-		if err := <-errs; err != nil {
-			t.Fatal(err)
-		}
+	if err := w.wait(); err != nil {
+		t.Fatal(err)
 	}
+	starts := w.starts
 	for _, s := range starts {
 		if s.After(down) && s.Before(up) {
 			t.Errorf("a request started at %s, while the server was away (%s to %s)", s, down, up)
