@@ -69,6 +69,7 @@ func (f *Frontier) queue(o scheduler.Offer) (bool, error) {
 		return false, f.wrap("add", err)
 	}
 	f.touchShard(n)
+	f.touch(auth)
 	return got == 1, nil
 }
 

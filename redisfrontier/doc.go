@@ -39,6 +39,27 @@
 //     "frontier back"; Wait never returns nil without the start script's
 //     answer "ok", so nothing is fetched without a lease and a recorded
 //     start.
+//   - Only the authority reaches Wait: a Wait binds one lease of the host
+//     that this process holds and no other Wait holds (the robots lease
+//     first, else the first issued), so under PerHost > 1 concurrent Waits
+//     record their starts on distinct leases; Release frees one. A Wait
+//     for a host with no free lease here is paced as a hop (WaitHop).
+//   - Page limits across processes: the host record counts its pages
+//     (scheduler.CountsAsPage), the crawl's counter {g}:pages the crawl's.
+//     Once a limit is reached, a claim takes the limited URLs off the
+//     host's queue head and they are reported with max-pages, each by the
+//     process that claimed it. MaxPagesPerHost is exact with PerHost 1
+//     (at most PerHost - 1 over otherwise); MaxPages may be exceeded by
+//     the page leases out when it is reached: at most Workers x processes.
+//   - At a drain, the queued URLs of the hosts deferred beyond MaxWait and
+//     of the hosts given up are reported through OnSkip with Queued true;
+//     the report script lets one process claim each host between two of
+//     its leases, so the skip logs of several processes list each URL
+//     once.
+//   - Progress lists the hosts this process changed (queued, leased,
+//     finished, observed, gave rules to) whose state moved since its
+//     previous call: this process's view. Hosts and Status read every
+//     host, in pipelines.
 //   - A password in the URL is never printed: Redact.
 //
 // # Deviations
@@ -49,9 +70,16 @@
 //   - Scripts build the keys of the one host they work on from KEYS[1],
 //     the shard's prefix, rather than declaring each: all are in KEYS[1]'s
 //     slot (hash tag), which Redis Cluster serves from the same node.
-//   - Page limits (Scope.MaxPages, MaxPagesPerHost) and the reports of
-//     deferred hosts' URLs at drain are not applied across processes yet;
-//     Progress reports no host changes (Hosts reads them from Redis).
+//   - MaxPages is not exact across processes (see above), and the
+//     pages leased while a limit may be reached do not wait for the
+//     leases in flight as the scheduler's do.
+//   - The reason of a deferred host's skips is read from its shared
+//     record: visit-time-deferred, robots-unreachable, backoff-deferred,
+//     crawl-delay-too-long (its rules' pace above the crawl's default) or
+//     pace-too-long; the robots.txt line is not given.
+//   - A deferred host is reported once between two of its leases, not
+//     once per run: a process that drains again later does not report it
+//     again unless it was leased since.
 //   - Rules.Refuse is kept by the process that called SetRules: other
 //     processes decide at lease time, as the scheduler does after a
 //     restart.

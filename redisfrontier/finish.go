@@ -71,6 +71,7 @@ func (f *Frontier) Finish(l *scheduler.Lease, r scheduler.Result) error {
 	}
 	f.mu.Lock()
 	f.unhold(h)
+	f.local.touched[l.Authority] = struct{}{}
 	f.local.views[h.shard] = shardView{}
 	stale := str(res, 0) == "stale"
 	f.count(ft, r, stale)
@@ -78,6 +79,9 @@ func (f *Frontier) Finish(l *scheduler.Lease, r scheduler.Result) error {
 	if stale {
 		f.log.Warn("lease taken back before its finish: its outcome is not applied", "url", l.URL, "lease", h.id)
 		return nil
+	}
+	if scheduler.CountsAsPage(l, r) {
+		f.countPage()
 	}
 	if ft.failed && f.cfg.OnSkip != nil {
 		detail := scheduler.FailureDetail(r)
@@ -93,9 +97,12 @@ func (f *Frontier) runFinish(h *held, ft fate, r scheduler.Result) ([]any, error
 	if r.Skip == nil && !r.Requeue && h.lease.Kind != scheduler.KindRobots {
 		outcome = ft.outcome.String()
 	}
-	fetched := "0"
+	fetched, page := "0", "0"
 	if ft.fetched && h.lease.Kind != scheduler.KindRobots {
 		fetched = "1"
+	}
+	if scheduler.CountsAsPage(h.lease, r) {
+		page = "1"
 	}
 	entry := ""
 	if h.lease.Kind != scheduler.KindRobots {
@@ -105,7 +112,7 @@ func (f *Frontier) runFinish(h *held, ft fate, r scheduler.Result) ([]any, error
 	err := f.do(f.ctx, "finish", func(ctx context.Context) error {
 		var err error
 		res, err = f.sc.finish.Run(ctx, f.rdb, []string{f.k.shard(h.shard)}, h.lease.Authority, h.id, h.token, ft.action, entry, 0,
-			f.cfg.PerHost, f.defPace, ceilMs(f.cfg.Margin), outcome, urlMark(h.lease.URL), f.cfg.MaxFailures, fetched).Slice()
+			f.cfg.PerHost, f.defPace, ceilMs(f.cfg.Margin), outcome, urlMark(h.lease.URL), f.cfg.MaxFailures, fetched, page).Slice()
 		return err
 	})
 	return res, f.wrap("finish", err)

@@ -28,7 +28,13 @@ func testConfig() scheduler.Config {
 // open opens a frontier ("a process") on url under prefix.
 func open(t testing.TB, url, prefix string, lease time.Duration) *Frontier {
 	t.Helper()
-	f, err := Open(context.Background(), Options{URL: url, Prefix: prefix, Config: testConfig(), LeaseDuration: lease,
+	return openCfg(t, url, prefix, lease, testConfig())
+}
+
+// openCfg opens a frontier with cfg.
+func openCfg(t testing.TB, url, prefix string, lease time.Duration, cfg scheduler.Config) *Frontier {
+	t.Helper()
+	f, err := Open(context.Background(), Options{URL: url, Prefix: prefix, Config: cfg, LeaseDuration: lease,
 		Heartbeat: 200 * time.Millisecond, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)
@@ -245,4 +251,32 @@ func nextPage(t *testing.T, f *Frontier) *scheduler.Lease {
 			t.Fatal(err)
 		}
 	}
+}
+
+// workers is one worker per frontier given, each running work until the
+// frontier drains, recording the request starts.
+type workers struct {
+	mu     sync.Mutex
+	starts []time.Time
+	errs   chan error
+}
+
+// startWorkers starts one worker on each of fs.
+func startWorkers(ctx context.Context, fs ...*Frontier) *workers {
+	w := &workers{errs: make(chan error, len(fs))}
+	for _, f := range fs {
+		go func() { w.errs <- work(ctx, f, &w.mu, &w.starts) }()
+	}
+	return w
+}
+
+// wait waits for every worker and returns the first error.
+func (w *workers) wait() error {
+	var first error
+	for range cap(w.errs) {
+		if err := <-w.errs; err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
 }

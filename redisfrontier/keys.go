@@ -31,6 +31,7 @@ func (k keys) ready(n int) string        { return k.shard(n) + "ready" }
 func (k keys) leases(n int) string       { return k.shard(n) + "leases" }
 func (k keys) count(n int) string        { return k.shard(n) + "count" }
 func (k keys) hosts(n int) string        { return k.shard(n) + "hosts" }
+func (k keys) dropped(n int) string      { return k.shard(n) + "dropped" }
 func (k keys) queue(auth string) string  { return k.shard(shardOf(auth)) + "q:" + auth }
 func (k keys) host(auth string) string   { return k.shard(shardOf(auth)) + "h:" + auth }
 func (k keys) robots(auth string) string { return k.shard(shardOf(auth)) + "robots:" + auth }
@@ -42,6 +43,7 @@ func (k keys) seen(auth string, b int) string {
 func (k keys) procs() string     { return k.prefix + "{g}:procs" }
 func (k keys) meta() string      { return k.prefix + "{g}:meta" }
 func (k keys) seedHosts() string { return k.prefix + "{g}:seedhosts" }
+func (k keys) pages() string     { return k.prefix + "{g}:pages" }
 
 // fingerprint returns the seen-set place of a canonical URL: the first 8
 // octets of its SHA-256; the bucket is the low 10 bits of octets 0-1, the

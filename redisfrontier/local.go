@@ -8,13 +8,13 @@ import (
 
 // held is a lease this process holds: its Redis id and token.
 type held struct {
-	lease   *scheduler.Lease
-	id      string
-	token   string
-	shard   int
-	ver     int64 // the host's robots version when it was leased
-	sending bool  // a Wait for it returned nil and no Release came yet
-	lost    bool  // the renewer found it taken back
+	lease *scheduler.Lease
+	id    string
+	token string
+	shard int
+	ver   int64 // the host's robots version when it was leased
+	bound bool  // a Wait took it for its request; until Release or a refusal
+	lost  bool  // the renewer found it taken back
 }
 
 // shardView is what the last claim on a shard said: the local instant its
@@ -38,6 +38,8 @@ type hostRules struct {
 type localState struct {
 	seedHosts map[string]bool
 	rules     map[string]hostRules
+	touched   map[string]struct{} // hosts changed by this process since Progress
+	shown     map[string]string   // the state Progress last returned per host
 	byAuth    map[string][]*held
 	views     [Shards]shardView
 	rr        int
@@ -52,6 +54,8 @@ type localState struct {
 func (l *localState) init() {
 	l.seedHosts = map[string]bool{}
 	l.rules = map[string]hostRules{}
+	l.touched = map[string]struct{}{}
+	l.shown = map[string]string{}
 	l.byAuth = map[string][]*held{}
 }
 
@@ -78,31 +82,40 @@ func (f *Frontier) unhold(h *held) {
 	}
 }
 
-// heldFor returns the lease of auth a request is to be started for: one
-// not sending yet, a robots lease first; nil if none.
-func (f *Frontier) heldFor(auth string) *held {
+// bindHeld binds a lease of auth to a request about to be started and
+// returns it: the robots lease if one is free, else the first issued of
+// the free ones; nil if this process holds none free (the request is then
+// taken as a hop). Two concurrent Waits for one host never bind the same
+// lease, so a host has no more of this process's requests in flight or
+// waiting to start than this process holds leases of it.
+func (f *Frontier) bindHeld(auth string) *held {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	var pick *held
 	for _, h := range f.local.byAuth[auth] {
-		if h.sending {
+		if h.bound {
 			continue
 		}
-		if pick == nil || h.lease.Kind == scheduler.KindRobots {
+		if pick == nil || h.lease.Kind == scheduler.KindRobots && pick.lease.Kind != scheduler.KindRobots {
 			pick = h
 		}
+	}
+	if pick != nil {
+		pick.bound = true
 	}
 	return pick
 }
 
-// sendingFor returns the lease of auth whose request is in flight, if any.
-func (f *Frontier) sendingFor(auth string) *held {
+// unbind frees h for the next request of its host.
+func (f *Frontier) unbind(h *held) {
 	f.mu.Lock()
-	defer f.mu.Unlock()
-	for _, h := range f.local.byAuth[auth] {
-		if h.sending {
-			return h
-		}
-	}
-	return nil
+	h.bound = false
+	f.mu.Unlock()
+}
+
+// touch notes that this process changed auth's state, for Progress.
+func (f *Frontier) touch(auth string) {
+	f.mu.Lock()
+	f.local.touched[auth] = struct{}{}
+	f.mu.Unlock()
 }

@@ -39,6 +39,9 @@ func (f *Frontier) Next(ctx context.Context) (*scheduler.Lease, error) {
 			}
 			if drained, err := f.drained(ctx); err != nil || drained {
 				if err == nil {
+					err = f.reportDeferred(ctx)
+				}
+				if err == nil {
 					err = scheduler.ErrDrained
 				}
 				return nil, err
@@ -88,7 +91,8 @@ func (f *Frontier) claim(ctx context.Context, n int) (*scheduler.Lease, error) {
 	err := f.do(ctx, "claim", func(ctx context.Context) error {
 		var err error
 		res, err = f.sc.claim.Run(ctx, f.rdb, []string{f.k.shard(n)}, f.opts.ProcessID, token,
-			f.opts.LeaseDuration.Milliseconds(), f.cfg.PerHost, f.cfg.RequestTimeout.Milliseconds(), f.defPace, ceilMs(f.cfg.Margin)).Slice()
+			f.opts.LeaseDuration.Milliseconds(), f.cfg.PerHost, f.cfg.RequestTimeout.Milliseconds(), f.defPace, ceilMs(f.cfg.Margin),
+			f.cfg.Scope.MaxPagesPerHost, f.maxPagesFlag(), limitedKinds()).Slice()
 		return err
 	})
 	if err != nil {
@@ -97,8 +101,13 @@ func (f *Frontier) claim(ctx context.Context, n int) (*scheduler.Lease, error) {
 		}
 		return nil, f.wrap("claim", err)
 	}
-	if str(res, 0) == "none" {
+	switch str(res, 0) {
+	case "none":
 		f.noteView(n, int64Of(res, 1), int64Of(res, 2), int64Of(res, 3))
+		return nil, nil
+	case "skip":
+		f.limitSkips(res)
+		f.touchShard(n)
 		return nil, nil
 	}
 	return f.leased(n, token, res)
@@ -118,6 +127,7 @@ func (f *Frontier) leased(n int, token string, res []any) (*scheduler.Lease, err
 	}
 	f.mu.Lock()
 	f.hold(&held{lease: l, id: id, token: token, shard: n, ver: ver})
+	f.local.touched[auth] = struct{}{}
 	f.mu.Unlock()
 	return l, nil
 }

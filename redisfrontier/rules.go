@@ -18,6 +18,7 @@ import (
 // MaxCrawlDelay drops the host with crawl-delay-too-long. r.Refuse is kept
 // in this process, for Add.
 func (f *Frontier) SetRules(authority string, r scheduler.Rules) {
+	f.touch(authority)
 	drop := ""
 	if r.HasCrawlDelay && f.cfg.MaxCrawlDelay > 0 && r.CrawlDelay > f.cfg.MaxCrawlDelay && f.cfg.CrawlDelayPolicy == scheduler.PolicySkip {
 		drop = fmt.Sprintf("%s: crawl-delay %s exceeds max_crawl_delay %s", scheduler.ReasonCrawlDelayTooLong,
@@ -45,6 +46,7 @@ func (f *Frontier) SetRules(authority string, r scheduler.Rules) {
 // the host's next robots lease waits for retryAt, and after MaxFailures
 // failures in a row the host is given up for the run (robots-unreachable).
 func (f *Frontier) RulesFailed(authority string, retryAt time.Time) {
+	f.touch(authority)
 	why := fmt.Sprintf("%s: robots.txt failed %d times in a row", scheduler.ReasonRobotsUnreachable, f.cfg.MaxFailures)
 	err := f.do(f.ctx, "rules failed", func(ctx context.Context) error {
 		return f.sc.rulesFailed.Run(ctx, f.rdb, []string{f.k.shard(shardOf(authority))}, authority, retryAt.UnixMilli(),
@@ -59,6 +61,7 @@ func (f *Frontier) RulesFailed(authority string, retryAt time.Time) {
 // installed newer ones since this process's lease was issued, the shared
 // copy is dropped and the host's next lease is a robots lease.
 func (f *Frontier) ExpireRules(authority string) {
+	f.touch(authority)
 	f.mu.Lock()
 	ver := f.local.rules[authority].ver
 	for _, h := range f.local.byAuth[authority] {

@@ -1,13 +1,6 @@
 package redisfrontier
 
-import (
-	"embed"
-
-	"github.com/redis/go-redis/v9"
-)
-
-//go:embed lua/*.lua
-var luaFiles embed.FS
+import "github.com/redis/go-redis/v9"
 
 // scripts are the frontier's Lua scripts, each the shared prelude (the
 // pace functions, the host helpers) followed by its own body. They run
@@ -16,25 +9,17 @@ var luaFiles embed.FS
 type scripts struct {
 	add, claim, renew, start, answered, observe  *redis.Script
 	finish, rules, rulesFailed, expire, earliest *redis.Script
+	report                                       *redis.Script
 }
 
+// loadScripts builds the scripts from their sources (scripts_*.go).
 func loadScripts() scripts {
-	prelude := mustRead("pace.lua") + "\n" + mustRead("host.lua") + "\n"
-	mk := func(name string) *redis.Script { return redis.NewScript(prelude + mustRead(name)) }
+	prelude := paceLua + "\n" + hostLua + "\n"
+	mk := func(body string) *redis.Script { return redis.NewScript(prelude + body) }
 	return scripts{
-		add: mk("add.lua"), claim: mk("claim.lua"), renew: mk("renew.lua"), start: mk("start.lua"),
-		answered: mk("answered.lua"), observe: mk("observe.lua"), finish: mk("finish.lua"),
-		rules: mk("rules.lua"), rulesFailed: mk("rulesfailed.lua"), expire: mk("expire.lua"),
-		earliest: mk("earliest.lua"),
+		add: mk(addLua), claim: mk(claimLua), renew: mk(renewLua), start: mk(startLua),
+		answered: mk(answeredLua), observe: mk(observeLua), finish: mk(finishLua),
+		rules: mk(rulesLua), rulesFailed: mk(rulesFailedLua), expire: mk(expireLua),
+		earliest: mk(earliestLua), report: mk(reportLua),
 	}
-}
-
-// mustRead returns an embedded script; the files are part of the build,
-// so a missing one is a programming error.
-func mustRead(name string) string {
-	b, err := luaFiles.ReadFile("lua/" + name)
-	if err != nil {
-		panic("redisfrontier: " + err.Error())
-	}
-	return string(b)
 }

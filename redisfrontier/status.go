@@ -48,7 +48,10 @@ func hostStatus(auth string, rec map[string]string, queued int, defPace string, 
 	}
 	hs := scheduler.HostStatus{Authority: auth, Interval: iv, PaceSource: src, Queued: queued, InFlight: int(n("inflight")),
 		Fetched: int(n("fetched")), Failures: int(n("failures")), DropReason: rec["dropped"], RulesKnown: rec["rstate"] == "ok"}
-	next := msTime(n("last")).Add(iv)
+	var next time.Time // zero: no start recorded, none to wait for
+	if last := n("last"); last > 0 {
+		next = msTime(last).Add(iv)
+	}
 	if u := msTime(n("until")); u.After(next) {
 		next = u
 	}
@@ -90,22 +93,65 @@ func paceAt(pace string, t time.Time) (int64, bool) {
 	return 0, true
 }
 
-// Hosts returns a snapshot of every host of the crawl, in authority order.
+// Hosts returns a snapshot of every host of the crawl, in authority order,
+// read with pipelined calls: one for the shards' host sets, one per batch
+// of hosts for their records.
 func (f *Frontier) Hosts() []scheduler.HostStatus {
 	var out []scheduler.HostStatus
-	for n := range Shards {
-		var auths []string
-		_ = f.do(f.ctx, "hosts", func(ctx context.Context) error {
-			var err error
-			auths, err = f.rdb.SMembers(ctx, f.k.hosts(n)).Result()
+	_ = f.do(f.ctx, "hosts", func(ctx context.Context) error {
+		auths, err := allHosts(ctx, f.rdb, f.k)
+		if err != nil {
 			return err
-		})
-		for _, a := range auths {
-			out = append(out, f.Host(a))
 		}
-	}
+		out, err = readHosts(ctx, f.rdb, f.k, auths, f.defPace, f.cfg.Margin)
+		return err
+	})
 	sort.Slice(out, func(i, j int) bool { return out[i].Authority < out[j].Authority })
 	return out
+}
+
+// allHosts returns the authorities of every shard, in one pipeline.
+func allHosts(ctx context.Context, rdb redis.UniversalClient, k keys) ([]string, error) {
+	p := rdb.Pipeline()
+	cmds := make([]*redis.StringSliceCmd, Shards)
+	for n := range Shards {
+		cmds[n] = p.SMembers(ctx, k.hosts(n))
+	}
+	if _, err := p.Exec(ctx); err != nil && err != redis.Nil {
+		return nil, err
+	}
+	var out []string
+	for _, c := range cmds {
+		out = append(out, c.Val()...)
+	}
+	return out, nil
+}
+
+// hostBatch is how many hosts one pipeline reads.
+const hostBatch = 512
+
+// readHosts returns the status of each of auths at now, reading their
+// records and queue lengths in pipelines of hostBatch hosts.
+func readHosts(ctx context.Context, rdb redis.UniversalClient, k keys, auths []string, defPace string, margin time.Duration) ([]scheduler.HostStatus, error) {
+	out := make([]scheduler.HostStatus, 0, len(auths))
+	now := time.Now()
+	for len(auths) > 0 {
+		batch := auths[:min(hostBatch, len(auths))]
+		auths = auths[len(batch):]
+		p := rdb.Pipeline()
+		recs := make([]*redis.MapStringStringCmd, len(batch))
+		lens := make([]*redis.IntCmd, len(batch))
+		for i, a := range batch {
+			recs[i], lens[i] = p.HGetAll(ctx, k.host(a)), p.LLen(ctx, k.queue(a))
+		}
+		if _, err := p.Exec(ctx); err != nil && err != redis.Nil {
+			return nil, err
+		}
+		for i, a := range batch {
+			out = append(out, hostStatus(a, recs[i].Val(), int(lens[i].Val()), defPace, margin, now))
+		}
+	}
+	return out, nil
 }
 
 // Stats sums the crawl's counts across shards (fetched, queued, leased,
@@ -118,9 +164,46 @@ func (f *Frontier) Stats() scheduler.Stats {
 		Skipped: f.local.skipped, Errors: f.local.errors, Retries: f.local.retries, Hosts: int(c["hosts"]), HostsDropped: int(c["dropped"])}
 }
 
-// Progress returns Stats and no host changes: host states are read with
-// Hosts, from Redis.
-func (f *Frontier) Progress() (scheduler.Stats, []scheduler.HostStatus) { return f.Stats(), nil }
+// Progress returns Stats and the status of each host this process
+// touched (queued a URL of, leased, finished, observed, gave rules to)
+// since the previous call whose state differs from the one Progress last
+// returned for it: this process's view, read in pipelines, in time
+// proportional to the hosts it touched. Hosts only other processes
+// touched are not listed; Hosts and Status read every host.
+func (f *Frontier) Progress() (scheduler.Stats, []scheduler.HostStatus) {
+	f.mu.Lock()
+	auths := make([]string, 0, len(f.local.touched))
+	for a := range f.local.touched {
+		auths = append(auths, a)
+	}
+	f.local.touched = map[string]struct{}{}
+	f.mu.Unlock()
+	var sts []scheduler.HostStatus
+	err := f.do(f.ctx, "progress", func(ctx context.Context) error {
+		var err error
+		sts, err = readHosts(ctx, f.rdb, f.k, auths, f.defPace, f.cfg.Margin)
+		return err
+	})
+	if err != nil {
+		f.mu.Lock()
+		for _, a := range auths {
+			f.local.touched[a] = struct{}{}
+		}
+		f.mu.Unlock()
+		return f.Stats(), nil
+	}
+	var moved []scheduler.HostStatus
+	f.mu.Lock()
+	for _, st := range sts {
+		if f.local.shown[st.Authority] != st.State {
+			f.local.shown[st.Authority] = st.State
+			moved = append(moved, st)
+		}
+	}
+	f.mu.Unlock()
+	sort.Slice(moved, func(i, j int) bool { return moved[i].Authority < moved[j].Authority })
+	return f.Stats(), moved
+}
 
 // counts sums the count hashes of all shards.
 func (f *Frontier) counts(ctx context.Context) map[string]int64 {
@@ -205,17 +288,17 @@ func StatusPrefix(ctx context.Context, url, prefix string) (Report, error) {
 	return r, nil
 }
 
-// hostStates counts the hosts of every shard by state.
+// hostStates counts the hosts of every shard by state, read in
+// pipelines.
 func hostStates(ctx context.Context, rdb redis.UniversalClient, k keys) map[string]int {
 	out := map[string]int{}
-	now := time.Now()
-	for n := range Shards {
-		auths, _ := rdb.SMembers(ctx, k.hosts(n)).Result()
-		for _, a := range auths {
-			rec, _ := rdb.HGetAll(ctx, k.host(a)).Result()
-			q, _ := rdb.LLen(ctx, k.queue(a)).Result()
-			out[hostStatus(a, rec, int(q), "", 0, now).State]++
-		}
+	auths, err := allHosts(ctx, rdb, k)
+	if err != nil {
+		return out
+	}
+	sts, _ := readHosts(ctx, rdb, k, auths, "", 0)
+	for _, st := range sts {
+		out[st.State]++
 	}
 	return out
 }

@@ -18,11 +18,18 @@ import (
 // returns a *scheduler.WaitError for a host parked outside its Visit-time
 // (ErrParked), held longer than MaxWait (ErrWaitTooLong), dropped
 // (ErrHostDropped), or whose lease was taken back (ErrLeaseLost: the
-// request must not go out). A Wait for a host this process holds no lease
-// of is taken as a robots.txt request (WaitHop).
+// request must not go out). Only the authority reaches Wait, so a Wait
+// binds one of the leases this process holds of the host and that no
+// other Wait holds (bindHeld): with PerHost > 1, concurrent Waits for one
+// host record their starts on distinct leases. A Wait for a host this
+// process holds no free lease of is taken as a hop (WaitHop).
 func (f *Frontier) Wait(ctx context.Context, authority string) error {
-	h := f.heldFor(authority)
-	return f.wait(ctx, authority, h)
+	h := f.bindHeld(authority)
+	err := f.wait(ctx, authority, h)
+	if err != nil && h != nil {
+		f.unbind(h)
+	}
+	return err
 }
 
 // WaitHop is Wait for a request that no lease stands for: a robots.txt
@@ -31,13 +38,14 @@ func (f *Frontier) WaitHop(ctx context.Context, authority string) error {
 	return f.wait(ctx, authority, nil)
 }
 
-// Release ends a request that a nil Wait let start.
+// Release ends a request that a nil Wait let start: one lease of the
+// host bound by a Wait is free again.
 func (f *Frontier) Release(authority string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for _, h := range f.local.byAuth[authority] {
-		if h.sending {
-			h.sending = false
+		if h.bound {
+			h.bound = false
 			return
 		}
 	}
@@ -63,11 +71,6 @@ func (f *Frontier) wait(ctx context.Context, auth string, h *held) error {
 		}
 		switch str(res, 0) {
 		case "ok":
-			if h != nil {
-				f.mu.Lock()
-				h.sending = true
-				f.mu.Unlock()
-			}
 			return nil
 		case "wait":
 			d := time.Duration(int64Of(res, 1)) * time.Millisecond
@@ -142,6 +145,7 @@ func (f *Frontier) Answered(authority string, t time.Time) {
 // scheduler.Scheduler.Observe (a Retry-After of a 429 or 503 honoured in
 // full).
 func (f *Frontier) Observe(authority string, status int, dur time.Duration, retryAfter string, err error) {
+	f.touch(authority)
 	o := scheduler.Classify(status, err)
 	ra := int64(-1)
 	if d, ok := scheduler.ParseRetryAfter(retryAfter, time.Now()); ok {

@@ -137,3 +137,12 @@ func (s *Scheduler) pageLeaseEnded(h *host, l *Lease, r Result, now time.Time) {
 		}
 	}
 }
+
+// CountsAsPage reports whether a finished lease used up one page of
+// Scope.MaxPages and Scope.MaxPagesPerHost (countsAsPage), for a frontier
+// kept outside the scheduler.
+func CountsAsPage(l *Lease, r Result) bool { return countsAsPage(l, r) }
+
+// LimitedKind reports whether URLs of kind k are skipped with max-pages
+// once a page limit of their host is reached (limited).
+func LimitedKind(k Kind) bool { return limited(k) }

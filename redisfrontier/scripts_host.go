@@ -1,4 +1,9 @@
--- host.lua: a host's record as the scripts read it, and the moves of a
+package redisfrontier
+
+// hostLua is the second half of the prelude every script starts with: a
+// host's record as the scripts read it and its moves into the ready set.
+const hostLua = `
+-- host: a host's record as the scripts read it, and the moves of a
 -- host into the ready set. KEYS[1] is the shard's key prefix "P{sN}:".
 local base = KEYS[1]
 
@@ -69,3 +74,4 @@ local function takeBack(id, timeoutMs)
   end
   return auth
 end
+`

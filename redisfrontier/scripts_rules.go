@@ -1,3 +1,7 @@
+package redisfrontier
+
+// rulesLua is the Lua source of the rules script (see scripts.go).
+const rulesLua = `
 -- rules: ARGV auth, pace, drop reason ('' none), perHost, defPace, margin.
 -- Installs the pace table of the host's fresh rules; its robots.txt is
 -- read (rstate ok, failures forgotten, version bumped). Returns the version.
@@ -6,9 +10,11 @@ local hk = base .. 'h:' .. auth
 redis.call('HSET', hk, 'pace', ARGV[2], 'rstate', 'ok', 'rfail', 0, 'rretry', 0)
 if ARGV[3] ~= '' and (redis.call('HGET', hk, 'dropped') or '') == '' then
   redis.call('HSET', hk, 'dropped', ARGV[3])
+  redis.call('SADD', base .. 'dropped', auth)
   redis.call('HINCRBY', base .. 'count', 'dropped', 1)
 end
 local v = redis.call('HINCRBY', hk, 'ver', 1)
 local now = nowms()
 putBack(auth, now, tonumber(ARGV[4]), ARGV[5], tonumber(ARGV[6]), 0)
 return v
+`

@@ -1,5 +1,10 @@
+package redisfrontier
+
+// finishLua is the Lua source of the finish script (see scripts.go).
+const finishLua = `
 -- finish: ARGV auth, id, token, action, entry, notBefore, perHost, defPace,
--- margin, outcome, urlfp, maxFailures, fetched.
+-- margin, outcome, urlfp, maxFailures, fetched, page (1: counts against
+-- the page limits: the host's pages grow by one).
 -- {'stale'} when the lease was taken back or is another's: nothing is
 -- applied. Else the lease ends and its URL is, by action: 'done' (fetched
 -- when fetched is 1), 'requeue' (front of its queue), 'retry' (tail, as one
@@ -25,6 +30,7 @@ if kind == 'robots' then
   -- a robots lease carries no URL: its host's robots turn ends
 elseif action == 'done' then
   redis.call('HINCRBY', base .. 'count', 'done', 1)
+  if ARGV[14] == '1' then redis.call('HINCRBY', hk, 'pages', 1) end
   if ARGV[13] == '1' then
     redis.call('HINCRBY', hk, 'fetched', 1)
     redis.call('HINCRBY', base .. 'count', 'fetched', 1)
@@ -44,6 +50,7 @@ if outcome == 'no-answer' or outcome == 'unreachable' then
     local n = redis.call('HINCRBY', hk, 'failures', 1)
     if n >= maxFailures and (redis.call('HGET', hk, 'dropped') or '') == '' then
       redis.call('HSET', hk, 'dropped', 'host-failing: ' .. n .. ' URLs in a row failed at the connection level')
+      redis.call('SADD', base .. 'dropped', auth)
       redis.call('HINCRBY', base .. 'count', 'dropped', 1)
       redis.call('ZREM', base .. 'ready', auth)
     end
@@ -54,3 +61,4 @@ end
 local now = nowms()
 putBack(auth, now, perHost, defPace, margin, notBefore)
 return {'ok', redis.call('LLEN', q), redis.call('HGET', hk, 'dropped') or ''}
+`

@@ -1,4 +1,9 @@
--- pace.lua: the pace functions shared by the scripts (a port of the
+package redisfrontier
+
+// paceLua is the first half of the prelude every script starts with: the
+// pace functions (a port of the scheduler's earliest over a pace table).
+const paceLua = `
+-- pace: the pace functions shared by the scripts (a port of the
 -- scheduler's earliest over a pace table). Times are Unix milliseconds.
 local DAY = 86400000
 local MINUTE = 60000
@@ -88,3 +93,4 @@ local function earliest(now, h, margin, anyTime)
   end
   return now + DAY, true, DAY
 end
+`

@@ -1,3 +1,7 @@
+package redisfrontier
+
+// startLua is the Lua source of the start script (see scripts.go).
+const startLua = `
 -- start: ARGV auth, id, token, maxWaitMs, margin, hop, defPace.
 -- {'ok', start} records the start (last = start, one more unanswered
 -- request, the lease's started); {'wait', ms} writes nothing; {'parked',
@@ -27,3 +31,4 @@ redis.call('HSET', hk, 'last', math.max(up, st.last))
 redis.call('HINCRBY', hk, 'unans', 1)
 if not hop then redis.call('HSET', lk, 'started', up) end
 return {'ok', tostring(up), tostring(iv)}
+`

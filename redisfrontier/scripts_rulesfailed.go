@@ -1,3 +1,7 @@
+package redisfrontier
+
+// rulesFailedLua is the Lua source of the rulesfailed script (see scripts.go).
+const rulesFailedLua = `
 -- rulesfailed: ARGV auth, retryAtMs, maxFailures, reason. The host's
 -- robots.txt could not be read: its next robots lease waits for retryAt,
 -- and after maxFailures failures in a row the host is given up for the run
@@ -8,7 +12,9 @@ redis.call('HSET', hk, 'rretry', ARGV[2])
 if redis.call('HGET', hk, 'rstate') == 'ok' then redis.call('HSET', hk, 'rstate', '') end
 if n >= tonumber(ARGV[3]) and (redis.call('HGET', hk, 'dropped') or '') == '' then
   redis.call('HSET', hk, 'dropped', ARGV[4])
+  redis.call('SADD', base .. 'dropped', ARGV[1])
   redis.call('HINCRBY', base .. 'count', 'dropped', 1)
   redis.call('ZREM', base .. 'ready', ARGV[1])
 end
 return n
+`

@@ -1,3 +1,7 @@
+package redisfrontier
+
+// addLua is the Lua source of the add script (see scripts.go).
+const addLua = `
 -- add: ARGV auth, seen bucket, seen field, entry, isSeed, perHost, defPace, margin.
 -- Returns 0 for a URL seen before, 1 when it was queued.
 local auth = ARGV[1]
@@ -12,3 +16,4 @@ if ARGV[5] == '1' then redis.call('HSET', base .. 'h:' .. auth, 'seed', 1) end
 local now = nowms()
 putBack(auth, now, tonumber(ARGV[6]), ARGV[7], tonumber(ARGV[8]), 0)
 return 1
+`

@@ -1,3 +1,7 @@
+package redisfrontier
+
+// observeLua is the Lua source of the observe script (see scripts.go).
+const observeLua = `
 -- observe: ARGV auth, outcome, durMs, retryAfterMs (-1 none), factor,
 -- backoffBase, backoffMax. Ports the scheduler's Observe: the adaptive
 -- delay, the back-off (streak, doubling, until) and Retry-After in full.
@@ -32,3 +36,4 @@ elseif o ~= 'server-error' then
 end
 redis.call('HSET', hk, 'adaptive', adaptive, 'streak', streak, 'backoff', backoff, 'until', untl)
 return {streak, tostring(backoff), tostring(untl)}
+`

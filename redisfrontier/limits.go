@@ -1,0 +1,84 @@
+package redisfrontier
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/crawlproject/crawl/scheduler"
+)
+
+// limitedKinds lists, as the claim script reads it (",k,...,"), the kinds
+// skipped with max-pages once a page limit is reached.
+func limitedKinds() string {
+	s := ","
+	for _, k := range []scheduler.Kind{scheduler.KindPage, scheduler.KindRobots, scheduler.KindSitemap, scheduler.KindRequisite} {
+		if scheduler.LimitedKind(k) {
+			s += strconv.Itoa(int(k)) + ","
+		}
+	}
+	return s
+}
+
+// maxPagesFlag is "1" when Scope.MaxPages pages were fetched across
+// processes, by the crawl's counter (P{g}:pages) read now; "0" otherwise.
+func (f *Frontier) maxPagesFlag() string {
+	m := f.cfg.Scope.MaxPages
+	if m <= 0 {
+		return "0"
+	}
+	if f.globalPages(f.ctx) >= int64(m) {
+		return "1"
+	}
+	return "0"
+}
+
+// globalPages reads the crawl's page counter; 0 when it cannot be read.
+func (f *Frontier) globalPages(ctx context.Context) int64 {
+	var n int64
+	_ = f.do(ctx, "pages", func(ctx context.Context) error {
+		var err error
+		n, err = f.rdb.Get(ctx, f.k.pages()).Int64()
+		if errors.Is(err, redis.Nil) {
+			return nil
+		}
+		return err
+	})
+	return n
+}
+
+// countPage adds a fetched page to the crawl's page counter.
+func (f *Frontier) countPage() {
+	_ = f.do(f.ctx, "pages", func(ctx context.Context) error { return f.rdb.Incr(ctx, f.k.pages()).Err() })
+}
+
+// limitSkips reports the entries the claim script took off a host's queue
+// head over a page limit ({'skip', auth, host pages, entry...}) as
+// max-pages skips, worded as the scheduler words them.
+func (f *Frontier) limitSkips(res []any) {
+	auth, hostPages := str(res, 1), int64Of(res, 2)
+	why := fmt.Sprintf("max_pages_per_host %d reached: %d pages fetched from %s", f.cfg.Scope.MaxPagesPerHost, hostPages, auth)
+	if m := f.cfg.Scope.MaxPages; m > 0 {
+		if n := f.globalPages(f.ctx); n >= int64(m) {
+			why = fmt.Sprintf("max_pages %d reached: %d pages fetched", m, n)
+		}
+	}
+	now := time.Now()
+	for i := 3; i < len(res); i++ {
+		e, err := decodeEntry(auth, str(res, i))
+		if err != nil {
+			continue
+		}
+		f.mu.Lock()
+		f.local.skipped++
+		f.mu.Unlock()
+		if f.cfg.OnSkip != nil {
+			f.cfg.OnSkip(scheduler.Skip{URL: e.URL, Parent: e.Parent, Authority: auth, Reason: scheduler.ReasonMaxPages,
+				Detail: why + "; not fetched", Time: now})
+		}
+	}
+}
