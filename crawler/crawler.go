@@ -256,7 +256,7 @@ func (c *crawl) openFrontier() error {
 	f, err := redisfrontier.Open(context.Background(), redisfrontier.Options{URL: c.cfg.Frontier.URL, ProcessID: c.process,
 		Out: c.cfg.Out, Config: sc, Logger: c.log})
 	if err != nil {
-		return fmt.Errorf("crawler: open frontier %s: %w", config.RedactURL(c.cfg.Frontier.URL), err)
+		return fmt.Errorf("crawler: open frontier: %w", err)
 	}
 	c.sched, c.robotsStore = f, f.RobotsStore()
 	return nil

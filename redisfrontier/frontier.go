@@ -111,11 +111,19 @@ func redactErr(err error, raw string) string {
 	return s
 }
 
+// openTimeout bounds the first contact with the server.
+const openTimeout = 10 * time.Second
+
 // checkMeta records the crawl's shard count, or refuses a crawl stored
 // with another.
 func (f *Frontier) checkMeta(ctx context.Context) error {
 	var got string
-	err := f.do(ctx, "open", func(ctx context.Context) error {
+	// The first contact is not retried: a server that cannot be reached
+	// when the crawl starts is a wrong URL or a server not started, which
+	// the user is told at once. Losses later on are waited out (do).
+	ctx, cancel := context.WithTimeout(ctx, openTimeout)
+	defer cancel()
+	err := func(ctx context.Context) error {
 		if err := f.rdb.HSetNX(ctx, f.k.meta(), "shards", Shards).Err(); err != nil {
 			return err
 		}
@@ -123,7 +131,7 @@ func (f *Frontier) checkMeta(ctx context.Context) error {
 		var err error
 		got, err = f.rdb.HGet(ctx, f.k.meta(), "shards").Result()
 		return err
-	})
+	}(ctx)
 	if err != nil {
 		return fmt.Errorf("redisfrontier: open %s: %w", f.redacted, err)
 	}

@@ -37,8 +37,9 @@ func TestFrontierFlagPrintsRedacted(t *testing.T) {
 }
 
 // TestFrontierFlagRefusals: a URL of another scheme is a usage error
-// naming the flag; a Redis URL is refused by this build's crawl and dry
-// run with one line that names it redacted.
+// naming the flag; a crawl whose Redis server cannot be reached stops at
+// once with one line naming the URL redacted, and a dry run, which paces
+// through the embedded frontier, refuses a Redis URL.
 func TestFrontierFlagRefusals(t *testing.T) {
 	dir := t.TempDir()
 	seeds := filepath.Join(dir, "seeds.txt")
@@ -47,10 +48,17 @@ func TestFrontierFlagRefusals(t *testing.T) {
 	if code != exitUsage || !strings.HasPrefix(stderr, "crawl: config: flag --frontier: frontier.url: ") || strings.Contains(stderr, "s3cret") {
 		t.Errorf("another scheme: exit %d, stderr %q", code, stderr)
 	}
-	for _, extra := range [][]string{nil, {"--dry-run"}} {
+	for _, tc := range []struct {
+		extra []string
+		want  string
+	}{
+		{nil, "open frontier: redisfrontier: open redis://crawl:xxxxx@127.0.0.1:1/0: "},
+		{[]string{"--dry-run"}, "frontier.url redis://crawl:xxxxx@127.0.0.1:1/0: a dry run paces through the embedded frontier"},
+	} {
+		extra := tc.extra
 		args := append([]string{"--frontier", "redis://crawl:s3cret@127.0.0.1:1/0", "--seed", seeds, "--out", filepath.Join(dir, "b")}, extra...)
 		code, stdout, stderr := runCLI(t, args...)
-		if code == exitOK || !strings.Contains(stderr, "frontier.url redis://crawl:xxxxx@127.0.0.1:1/0: only the embedded frontier") {
+		if code == exitOK || !strings.Contains(stderr, tc.want) {
 			t.Errorf("%v: exit %d, stderr %q", extra, code, stderr)
 		}
 		if strings.Contains(stdout+stderr, "s3cret") {

@@ -4,6 +4,8 @@
 package main
 
 import (
+	"github.com/redis/go-redis/v9"
+
 	"context"
 	"errors"
 	"fmt"
@@ -52,6 +54,10 @@ func (e *interruptedError) Error() string { return e.msg }
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// The Redis client would print each failed dial of its pool; the
+	// frontier says once that the server is unreachable and once that it
+	// is back.
+	redis.SetLogger(quietRedis{})
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
@@ -84,3 +90,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	return exitFailure
 }
+
+// quietRedis discards the Redis client's own log lines.
+type quietRedis struct{}
+
+// Printf discards a log line.
+func (quietRedis) Printf(context.Context, string, ...any) {}

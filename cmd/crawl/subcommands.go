@@ -19,6 +19,7 @@ func subcommands(stdout, stderr io.Writer) []*cobra.Command {
 		newReportCommand(),
 		newRobotsCommandWith(robotsOptions{fetch: liveRobotsFetch}),
 		newWACZCommand(),
+		newStatusCommand(redisStatus),
 	}
 }
 
