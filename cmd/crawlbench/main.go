@@ -109,44 +109,10 @@ func main() {
 		os.Exit(1)
 	}
 	defer web.close()
-	total := *hosts * *pages
-	fmt.Printf("test web: %d hosts x %d pages = %d pages, %d workers\n", *hosts, *pages, total, *workers)
-	variants := []bool{false}
-	if *archive {
-		variants = append(variants, true)
+	if err := runComparison(web, *hosts, *pages, *workers, *rounds, *archive, *cpuprofile); err != nil {
+		fmt.Fprintln(os.Stderr, "crawlbench:", err)
+		os.Exit(1)
 	}
-	bestColly := 0.0
-	bestCrawl := make([]float64, len(variants))
-	ratios := make([][]float64, len(variants)) // per round, crawl / colly of that round
-	if *cpuprofile != "" {
-		if f, err := os.Create(*cpuprofile); err == nil {
-			pprof.StartCPUProfile(f)
-			defer pprof.StopCPUProfile()
-		}
-	}
-	for r := range *rounds {
-		n, d := runColly(web.seeds, *workers)
-		collyPPS := float64(n) / d.Seconds()
-		bestColly = max(bestColly, collyPPS)
-		fmt.Printf("round %d colly:                %d pages in %s = %.0f pages/s\n", r+1, n, d.Round(time.Millisecond), collyPPS)
-		for i, withArchive := range variants {
-			n, d, err := runCrawl(web.seeds, *workers, withArchive)
-			if err != nil {
-				fmt.Fprintln(os.Stderr, "crawlbench: crawl:", err)
-				os.Exit(1)
-			}
-			pps := float64(n) / d.Seconds()
-			bestCrawl[i] = max(bestCrawl[i], pps)
-			ratios[i] = append(ratios[i], pps/collyPPS)
-			fmt.Printf("round %d crawl (%s): %d pages in %s = %.0f pages/s\n", r+1, archiveLabel(withArchive), n, d.Round(time.Millisecond), pps)
-		}
-	}
-	fmt.Printf("best of %d rounds:\n  plain colly:                %.0f pages/s\n", *rounds, bestColly)
-	for i, withArchive := range variants {
-		fmt.Printf("  crawl (%s): %.0f pages/s = %.2fx colly; median of the rounds' paired ratios %.2fx\n",
-			archiveLabel(withArchive), bestCrawl[i], bestCrawl[i]/bestColly, median(ratios[i]))
-	}
-	fmt.Println("(colly writes nothing; \"archive off\" is the like-for-like figure: crawl's pacing, robots,\n frontier and logs. \"archive on\" adds gzip and SHA-1 of every WARC record.)")
 }
 
 func median(xs []float64) float64 {
@@ -250,4 +216,48 @@ func runCrawl(seeds []string, workers int, archive bool) (int, time.Duration, er
 	}
 	d := time.Since(start)
 	return sum.Totals.Fetched, d, nil
+}
+
+// runComparison crawls w with plain colly and with crawl (archive off,
+// and on when archive is set), rounds times, and prints pages per second,
+// the best of each and the median of the rounds' paired ratios.
+func runComparison(w *web, hosts, pages, workers, rounds int, archive bool, cpuprofile string) error {
+	total := hosts * pages
+	fmt.Printf("test web: %d hosts x %d pages = %d pages, %d workers\n", hosts, pages, total, workers)
+	variants := []bool{false}
+	if archive {
+		variants = append(variants, true)
+	}
+	bestColly := 0.0
+	bestCrawl := make([]float64, len(variants))
+	ratios := make([][]float64, len(variants)) // per round, crawl / colly of that round
+	if cpuprofile != "" {
+		if f, err := os.Create(cpuprofile); err == nil {
+			pprof.StartCPUProfile(f)
+			defer pprof.StopCPUProfile()
+		}
+	}
+	for r := range rounds {
+		n, d := runColly(w.seeds, workers)
+		collyPPS := float64(n) / d.Seconds()
+		bestColly = max(bestColly, collyPPS)
+		fmt.Printf("round %d colly:                %d pages in %s = %.0f pages/s\n", r+1, n, d.Round(time.Millisecond), collyPPS)
+		for i, withArchive := range variants {
+			n, d, err := runCrawl(w.seeds, workers, withArchive)
+			if err != nil {
+				return fmt.Errorf("crawl: %w", err)
+			}
+			pps := float64(n) / d.Seconds()
+			bestCrawl[i] = max(bestCrawl[i], pps)
+			ratios[i] = append(ratios[i], pps/collyPPS)
+			fmt.Printf("round %d crawl (%s): %d pages in %s = %.0f pages/s\n", r+1, archiveLabel(withArchive), n, d.Round(time.Millisecond), pps)
+		}
+	}
+	fmt.Printf("best of %d rounds:\n  plain colly:                %.0f pages/s\n", rounds, bestColly)
+	for i, withArchive := range variants {
+		fmt.Printf("  crawl (%s): %.0f pages/s = %.2fx colly; median of the rounds' paired ratios %.2fx\n",
+			archiveLabel(withArchive), bestCrawl[i], bestCrawl[i]/bestColly, median(ratios[i]))
+	}
+	fmt.Println("(colly writes nothing; \"archive off\" is the like-for-like figure: crawl's pacing, robots,\n frontier and logs. \"archive on\" adds gzip and SHA-1 of every WARC record.)")
+	return nil
 }
