@@ -163,3 +163,16 @@ func (l *Cache) Peek(authority string) *State {
 	}
 	return parsed(l.cfg, rec)
 }
+
+// Reload drops authority's copy from memory and returns the one the store
+// holds, as Cached does. Where the store is shared by several crawl
+// processes, another process may have stored a newer copy since this one
+// was cached; with a store of its own the cache reads back the same copy.
+func (l *Cache) Reload(authority string, now time.Time) (st *State, fresh bool) {
+	l.mu.Lock()
+	if old := l.states[authority]; old != nil {
+		l.drop(old)
+	}
+	l.mu.Unlock()
+	return l.Cached(authority, now)
+}
