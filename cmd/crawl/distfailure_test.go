@@ -186,7 +186,7 @@ const distInFlight = 250 * time.Millisecond
 // nothing lost.
 func TestDistributedCrawlSurvivesRedisRestart(t *testing.T) {
 	t.Parallel()
-	server := needRedis(t, redistest.EnvServer)
+	server := redistest.ServerBin(t)
 	bin := buildCrawl(t)
 	srv, err := redistest.StartServer(server, t.TempDir())
 	if err != nil {
