@@ -32,7 +32,8 @@ type Options struct {
 	// its holder lives, so the URLs of a process that died go back to
 	// their queues within one LeaseDuration.
 	LeaseDuration time.Duration
-	// Heartbeat is the interval of the process's heartbeat (default 2 s).
+	// Heartbeat is the interval of the process's heartbeat (default
+	// DefaultHeartbeat).
 	Heartbeat time.Duration
 	// Logger receives the connection-loss messages (default slog.Default).
 	Logger *slog.Logger
@@ -50,13 +51,21 @@ func (o Options) withDefaults() Options {
 		o.LeaseDuration = DefaultLeaseDuration(o.Config.RequestTimeout)
 	}
 	if o.Heartbeat <= 0 {
-		o.Heartbeat = 2 * time.Second
+		o.Heartbeat = DefaultHeartbeat
 	}
 	if o.Logger == nil {
 		o.Logger = slog.Default()
 	}
 	return o
 }
+
+// DefaultHeartbeat is the interval of a process's heartbeat unless
+// Options sets another.
+const DefaultHeartbeat = 2 * time.Second
+
+// staleBeats is how many heartbeat intervals a process may stay silent
+// and still count as alive.
+const staleBeats = 3
 
 // leaseSlack is how much longer than the request timeout a lease lives
 // by default, and minLease the shortest default lease: room for the
