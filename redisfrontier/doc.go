@@ -17,8 +17,9 @@
 //     Request-rate and Visit-time boundary); Lua applies it with the
 //     adaptive delay, the back-off and the margin, porting the scheduler's
 //     earliest (tested equal at chosen instants).
-//   - Leases expire: a lease lives Options.LeaseDuration and is renewed
-//     every third of it while its holder lives. A claim takes back the
+//   - Leases expire: a lease lives Options.LeaseDuration (by default the
+//     request timeout + 5 s, at least 10 s) and is renewed every third of
+//     it while its holder lives. A claim takes back the
 //     expired leases of its shard: the URL returns to the front of its
 //     queue, and a request started and never answered counts as lasting
 //     the request timeout (the host's next start waits for start +

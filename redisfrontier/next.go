@@ -182,7 +182,7 @@ func (f *Frontier) drained(ctx context.Context) (bool, error) {
 		if id == f.opts.ProcessID || json.Unmarshal([]byte(v), &hb) != nil {
 			continue
 		}
-		if hb.Feeding && time.Since(time.UnixMilli(hb.Seen)) < 3*f.opts.Heartbeat {
+		if hb.Feeding && time.Since(time.UnixMilli(hb.Seen)) < staleBeats*f.opts.Heartbeat {
 			return false, nil
 		}
 	}

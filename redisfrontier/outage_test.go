@@ -49,7 +49,7 @@ func (r logRecorder) count(msg string) int {
 func TestConnectionLossPausesAndContinues(t *testing.T) {
 	srv := startOwnServer(t)
 	logs := newLogRecorder()
-	f, err := Open(context.Background(), Options{URL: srv.url(), Config: testConfig(), LeaseDuration: 5 * time.Second,
+	f, err := Open(context.Background(), Options{URL: srv.URL(0), Config: testConfig(), LeaseDuration: 5 * time.Second,
 		Heartbeat: 200 * time.Millisecond, Logger: slog.New(logs)})
 	if err != nil {
 		t.Fatal(err)
@@ -63,11 +63,15 @@ func TestConnectionLossPausesAndContinues(t *testing.T) {
 	defer cancel()
 	w := startWorkers(ctx, f, f)
 	waitStarts(t, &w.mu, &w.starts, 3)
-	srv.stop()
+	if err := srv.Stop(); err != nil {
+		t.Error(err)
+	}
 	down := time.Now()
 	time.Sleep(2 * time.Second)
 	up := time.Now()
-	srv.start()
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
 	if err := w.wait(); err != nil {
 		t.Fatal(err)
 	}

@@ -51,6 +51,7 @@ type heartbeat struct {
 	Feeding bool   `json:"feeding,omitempty"`
 	Started int64  `json:"started"`
 	Seen    int64  `json:"seen"`
+	Every   int64  `json:"every,omitempty"` // the heartbeat interval, ms
 }
 
 // heartbeatLoop writes the process's heartbeat every Options.Heartbeat
@@ -73,7 +74,8 @@ func (f *Frontier) beat() {
 	host, _ := os.Hostname()
 	f.mu.Lock()
 	hb := heartbeat{PID: os.Getpid(), Host: host, Out: f.opts.Out, Pages: f.local.pages, Leases: len(f.held),
-		Feeding: f.local.feeds > 0, Started: f.started.UnixMilli(), Seen: time.Now().UnixMilli()}
+		Feeding: f.local.feeds > 0, Started: f.started.UnixMilli(), Seen: time.Now().UnixMilli(),
+		Every: f.opts.Heartbeat.Milliseconds()}
 	f.mu.Unlock()
 	b, _ := json.Marshal(hb)
 	f.rdb.HSet(f.ctx, f.k.procs(), f.opts.ProcessID, b)

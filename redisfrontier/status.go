@@ -241,16 +241,25 @@ type Report struct {
 	Counts    map[string]int64 `json:"-"`
 }
 
-// A ProcessReport is one process's heartbeat.
+// A ProcessReport is one process's heartbeat: LastSeen is when it was
+// written, Heartbeat the interval the process writes it at.
 type ProcessReport struct {
-	ID       string    `json:"id"`
-	PID      int       `json:"pid"`
-	Host     string    `json:"host"`
-	Out      string    `json:"out,omitempty"`
-	Pages    int       `json:"pages"`
-	Leases   int       `json:"leases"`
-	Started  time.Time `json:"started"`
-	LastSeen time.Time `json:"last_seen"`
+	ID        string        `json:"id"`
+	PID       int           `json:"pid"`
+	Host      string        `json:"host"`
+	Out       string        `json:"out,omitempty"`
+	Pages     int           `json:"pages"`
+	Leases    int           `json:"leases"`
+	Started   time.Time     `json:"started"`
+	LastSeen  time.Time     `json:"last_seen"`
+	Heartbeat time.Duration `json:"heartbeat"`
+}
+
+// Stale reports whether the process's last heartbeat, at now, is older
+// than three of its intervals: it has stopped (killed, or cut off from
+// Redis) without removing its heartbeat, as a process that ends does.
+func (p ProcessReport) Stale(now time.Time) bool {
+	return now.Sub(p.LastSeen) > staleBeats*p.Heartbeat
 }
 
 // Status returns the status of the crawl at url under the default prefix
@@ -280,12 +289,22 @@ func StatusPrefix(ctx context.Context, url, prefix string) (Report, error) {
 	for id, v := range procs {
 		var hb heartbeat
 		if json.Unmarshal([]byte(v), &hb) == nil {
-			r.Processes = append(r.Processes, ProcessReport{ID: id, PID: hb.PID, Host: hb.Host, Out: hb.Out, Pages: hb.Pages,
-				Leases: hb.Leases, Started: time.UnixMilli(hb.Started), LastSeen: time.UnixMilli(hb.Seen)})
+			r.Processes = append(r.Processes, processReport(id, hb))
 		}
 	}
 	sort.Slice(r.Processes, func(i, j int) bool { return r.Processes[i].ID < r.Processes[j].ID })
 	return r, nil
+}
+
+// processReport is the report of process id's heartbeat hb; a heartbeat
+// that does not give its interval was written every DefaultHeartbeat.
+func processReport(id string, hb heartbeat) ProcessReport {
+	every := time.Duration(hb.Every) * time.Millisecond
+	if every <= 0 {
+		every = DefaultHeartbeat
+	}
+	return ProcessReport{ID: id, PID: hb.PID, Host: hb.Host, Out: hb.Out, Pages: hb.Pages, Leases: hb.Leases,
+		Started: time.UnixMilli(hb.Started), LastSeen: time.UnixMilli(hb.Seen), Heartbeat: every}
 }
 
 // hostStates counts the hosts of every shard by state, read in

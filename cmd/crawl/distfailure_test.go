@@ -2,10 +2,12 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/crawlproject/crawl/internal/redistest"
+	"github.com/crawlproject/crawl/redisfrontier"
 )
 
 // waitRequests waits until the web received at least n requests and
@@ -66,19 +68,35 @@ func refetched(hits map[string][]distHit) int {
 	return n
 }
 
+// distSlow is how long the slow page of the kill test's web takes to
+// answer: long enough for the test to see the request in flight and kill
+// its process before the answer.
+const distSlow = 400 * time.Millisecond
+
+// distLease is how long a lease of the distributed tests' processes lives
+// without renewal: the frontier's default for their fetch.timeout.
+var distLease = redisfrontier.DefaultLeaseDuration(distFetchTimeout)
+
 // TestDistributedCrawlSurvivesKill9 kills one of three processes with
-// SIGKILL mid-crawl: the others fetch the URLs it held once their leases
-// expire, each host's pace holds across the takeover, and nothing but
-// those URLs is fetched twice.
+// SIGKILL while the web is answering one of its requests: another process
+// fetches that URL once its lease has expired, and no sooner; the host's
+// next request waits for the unanswered one's start + fetch.timeout +
+// pace; each host's pace holds, nothing but the URLs the victim held is
+// fetched twice, and the other processes finish the crawl and exit 0.
 func TestDistributedCrawlSurvivesKill9(t *testing.T) {
 	t.Parallel()
 	frontier := distSingleDB(t, 13)
 	bin := buildCrawl(t)
 	web := startDistWeb(t, 3)
+	web.setSlow(distSlow)
 	c := startDistCrawls(t, bin, web, frontier, 3)
-	victim := waitRequests(t, web, c, 40, 8)
-	killed := time.Now()
+	victim, inFlight := waitSlowInFlight(t, web, c, 8)
 	c.killOne(victim)
+	killed := time.Now()
+	if !killed.Before(inFlight.at.Add(distSlow)) {
+		t.Errorf("process %d was killed at %s, after its request for %s%s (%s) was answered",
+			victim, killed.Format("15:04:05.000"), inFlight.host, inFlight.path, inFlight.at.Format("15:04:05.000"))
+	}
 	if !c.wait(t, distLimit, victim) {
 		return
 	}
@@ -87,6 +105,7 @@ func TestDistributedCrawlSurvivesKill9(t *testing.T) {
 	problems := auditPace(web, hits)
 	problems = append(problems, auditVisitTime(web, hits)...)
 	problems = append(problems, auditCoverage(web, hits, takenOver(hits, victim, killed))...)
+	problems = append(problems, auditTakeover(web, hits, inFlight, killed)...)
 	if n := refetched(hits); n > distWorkers {
 		problems = append(problems, fmt.Sprintf("%d URLs fetched twice; at most the %d a killed process's workers held may be", n, distWorkers))
 	}
@@ -98,8 +117,58 @@ func TestDistributedCrawlSurvivesKill9(t *testing.T) {
 	problems = append(problems, auditLogged(perProc, lines)...)
 	problems = append(problems, auditDeferred(t, web, c.outs)...)
 	reportProblems(t, web, hits, problems)
-	t.Logf("process %d killed after %d of its requests", victim, perProc[victim])
+	t.Logf("process %d killed after %d of its requests, during %s%s", victim, perProc[victim], inFlight.host, inFlight.path)
 	logPace(t, web, c)
+}
+
+// waitSlowInFlight waits until a process of c has made at least mine
+// requests and the web is answering its request for distSlowPage, and
+// returns the process and that request; it fails t after 30 s, or at once
+// when the processes have all exited.
+func waitSlowInFlight(t *testing.T, web *distWeb, c *distCrawl, mine int) (int, distHit) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) && !c.exited() {
+		for i, m := range web.requests(len(c.cmds)) {
+			if hit, ok := web.slowInFlight(i); ok && m >= mine {
+				return i, hit
+			}
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	c.wait(t, time.Second)
+	t.Fatalf("no process had made %d requests with one for %s in flight", mine, distSlowPage)
+	return -1, distHit{}
+}
+
+// auditTakeover checks, for the request first that was in flight when its
+// process was killed at killed, that the URL was fetched again by another
+// process no sooner than its lease could expire, and that the next
+// request to its host waited for first's start + fetch.timeout + pace (the
+// "unanswered request" rule). A live process renews its leases every
+// third of distLease, so at the kill the lease had two thirds of it left;
+// the audit wants half, allowing a renewal late by a sixth.
+func auditTakeover(web *distWeb, hits map[string][]distHit, first distHit, killed time.Time) []string {
+	hs := hits[first.host]
+	i := slices.Index(hs, first)
+	if i < 0 || i+1 == len(hs) {
+		return []string{fmt.Sprintf("%s: no request after %s, the one in flight at the kill", first.host, first.path)}
+	}
+	var bad []string
+	next := hs[i+1]
+	if want := distFetchTimeout + web.byAddr[first.host].pace - clockSlack; next.at.Sub(first.at) < want {
+		bad = append(bad, fmt.Sprintf("%s: %s %v after the unanswered %s; the host's next request must wait %v",
+			first.host, next.path, next.at.Sub(first.at), first.path, want))
+	}
+	again := hitsOf(hits, first.host, first.path)
+	switch {
+	case len(again) != 2 || again[1].proc == first.proc:
+		bad = append(bad, fmt.Sprintf("%s: %s, in flight at the kill, was not fetched again by another process: %v", first.host, first.path, again))
+	case again[1].at.Before(killed.Add(distLease / 2)):
+		bad = append(bad, fmt.Sprintf("%s: %s taken over %v after the kill, before its lease of %v could expire",
+			first.host, first.path, again[1].at.Sub(killed), distLease))
+	}
+	return bad
 }
 
 // distOutage is how long the Redis restart test keeps the server down.
@@ -117,7 +186,7 @@ const distInFlight = 250 * time.Millisecond
 // nothing lost.
 func TestDistributedCrawlSurvivesRedisRestart(t *testing.T) {
 	t.Parallel()
-	server := needRedis(t, redistest.EnvServer)
+	server := redistest.ServerBin(t)
 	bin := buildCrawl(t)
 	srv, err := redistest.StartServer(server, t.TempDir())
 	if err != nil {
@@ -174,4 +243,34 @@ func auditOutage(hits map[string][]distHit, from, to time.Time) []string {
 		}
 	}
 	return bad
+}
+
+// TestTakeoverAuditCatchesFaults: the takeover audit passes a URL taken
+// over by another process once the lease could expire, and reports a URL
+// never fetched again, fetched again by its own process or too soon, and
+// a request to the host sooner than the unanswered request's start +
+// fetch.timeout + pace.
+func TestTakeoverAuditCatchesFaults(t *testing.T) {
+	at := time.Now()
+	h := newDistHost("127.3.9.1:80", kindDelay, 0, at)
+	web := &distWeb{hosts: []*distHost{h}, byAddr: map[string]*distHost{h.addr: h}}
+	first := distHit{at: at, host: h.addr, path: distSlowPage, proc: 0}
+	hit := func(after time.Duration, path string, proc int) distHit {
+		return distHit{at: at.Add(after), host: h.addr, path: path, proc: proc}
+	}
+	for name, c := range map[string]struct {
+		log  []distHit
+		want int
+	}{
+		"taken over":         {[]distHit{first, hit(distLease, distSlowPage, 1)}, 0},
+		"never again":        {[]distHit{first, hit(distLease, "/p4", 1)}, 1},
+		"by its own process": {[]distHit{first, hit(distLease, distSlowPage, 0)}, 1},
+		"before the lease":   {[]distHit{first, hit(distLease/2-time.Millisecond, distSlowPage, 1)}, 1},
+		"host paced too soon": {[]distHit{first, hit(distFetchTimeout, "/p4", 1),
+			hit(distLease, distSlowPage, 1)}, 1},
+	} {
+		if got := auditTakeover(web, map[string][]distHit{h.addr: c.log}, first, at); len(got) != c.want {
+			t.Errorf("%s: %d faults, want %d: %q", name, len(got), c.want, got)
+		}
+	}
 }

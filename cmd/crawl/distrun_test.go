@@ -20,27 +20,11 @@ import (
 // database other tests share under prefixes of their own.
 const distPrefix = "crawl:"
 
-// needRedis is the URL the environment variable env names; without one
-// the test skips, or fails when CRAWL_REQUIRE_REDIS=1 (CI).
-func needRedis(t *testing.T, env string) string {
-	t.Helper()
-	u := os.Getenv(env)
-	if u != "" {
-		return u
-	}
-	msg := fmt.Sprintf("%s is unset: start the Redis test servers with eval \"$(scripts/redis-test-servers start DIR)\"", env)
-	if redistest.Required() {
-		t.Fatalf("%s, but %s=1 asks for the Redis tests to run", msg, redistest.EnvRequire)
-	}
-	t.Skip(msg)
-	return ""
-}
-
 // distSingleDB is the URL of database db of the single test server,
 // emptied: each distributed test on it has a database of its own.
 func distSingleDB(t *testing.T, db int) string {
 	t.Helper()
-	u, err := redistest.WithDB(needRedis(t, redistest.EnvSingle), db)
+	u, err := redistest.WithDB(redistest.URL(t), db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +38,7 @@ func distSingleDB(t *testing.T, db int) string {
 // deleted on every master.
 func distCluster(t *testing.T) string {
 	t.Helper()
-	u := needRedis(t, redistest.EnvCluster)
+	u := redistest.ClusterURL(t)
 	if _, err := redistest.DeletePrefix(u, distPrefix); err != nil {
 		t.Fatal(err)
 	}

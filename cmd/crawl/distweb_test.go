@@ -77,6 +77,52 @@ type distWeb struct {
 
 	mu  sync.Mutex
 	log []distHit
+	// slow is how long the pages distSlowPage take to answer (0: at
+	// once); inFlight holds each process's slow request while its handler
+	// waits.
+	slow     time.Duration
+	inFlight map[int]distHit
+}
+
+// distSlowPage is the page of every host that answers only after the
+// web's slow delay, so that a test can catch a process with a request in
+// flight.
+const distSlowPage = "/p3"
+
+// setSlow makes distSlowPage of every host answer after d.
+func (w *distWeb) setSlow(d time.Duration) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.slow = d
+}
+
+// slowInFlight is a request for distSlowPage from process proc whose
+// handler is still waiting to answer, if there is one.
+func (w *distWeb) slowInFlight(proc int) (distHit, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	h, ok := w.inFlight[proc]
+	return h, ok
+}
+
+// holdSlow waits the web's slow delay when hit is for distSlowPage,
+// listing it as in flight meanwhile.
+func (w *distWeb) holdSlow(hit distHit) {
+	w.mu.Lock()
+	slow := w.slow
+	if slow > 0 && hit.path == distSlowPage && hit.proc >= 0 {
+		w.inFlight[hit.proc] = hit
+	}
+	w.mu.Unlock()
+	if slow == 0 || hit.path != distSlowPage {
+		return
+	}
+	time.Sleep(slow)
+	w.mu.Lock()
+	if w.inFlight[hit.proc] == hit {
+		delete(w.inFlight, hit.proc)
+	}
+	w.mu.Unlock()
 }
 
 // distHostKinds is the mix of hosts of the test web: mostly Crawl-delay
@@ -95,7 +141,7 @@ func distHostKinds() []distKind {
 // windows around now stay open for an hour either side.
 func startDistWeb(t *testing.T, block int) *distWeb {
 	t.Helper()
-	w := &distWeb{byAddr: map[string]*distHost{}}
+	w := &distWeb{byAddr: map[string]*distHost{}, inFlight: map[int]distHit{}}
 	w.srv = &http.Server{Handler: w, ReadHeaderTimeout: 10 * time.Second}
 	kinds := distHostKinds()
 	var err error
@@ -194,10 +240,10 @@ func (h *distHost) inWindow(t time.Time) bool {
 
 // ServeHTTP logs the request, then answers it as its host's kind says.
 func (w *distWeb) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
-	at := time.Now()
+	hit := distHit{at: time.Now(), host: r.Host, path: r.URL.Path, proc: procOf(r.UserAgent()), remote: r.RemoteAddr}
 	h := w.byAddr[r.Host]
 	w.mu.Lock()
-	w.log = append(w.log, distHit{at: at, host: r.Host, path: r.URL.Path, proc: procOf(r.UserAgent()), remote: r.RemoteAddr})
+	w.log = append(w.log, hit)
 	w.mu.Unlock()
 	if h == nil {
 		http.Error(rw, "unknown host", http.StatusMisdirectedRequest)
@@ -216,6 +262,7 @@ func (w *distWeb) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 		http.NotFound(rw, r)
 		return
 	}
+	w.holdSlow(hit)
 	rw.Header().Set("Content-Type", "text/html; charset=utf-8")
 	fmt.Fprint(rw, pageHTML(page))
 }

@@ -42,7 +42,10 @@ type hostCounts struct {
 
 // processStatus is one crawl process of a shared frontier, from its
 // heartbeats: its id (host name, pid and random digits), where it runs
-// and writes, the pages it fetched, when it started and last reported.
+// and writes, the pages it fetched, when it started and last reported,
+// and whether that report is stale: older than three of its heartbeat
+// intervals, so the process has stopped (killed, or cut off from the
+// frontier) without ending.
 type processStatus struct {
 	ID       string    `json:"id"`
 	Host     string    `json:"host"`
@@ -51,6 +54,7 @@ type processStatus struct {
 	Pages    int       `json:"pages"`
 	Started  time.Time `json:"started"`
 	LastSeen time.Time `json:"last_seen"`
+	Stale    bool      `json:"stale"`
 }
 
 // statusFunc reads the status of the frontier at url.
@@ -67,8 +71,10 @@ func newStatusCommand(status statusFunc) *cobra.Command {
 		Short: "Print the progress of a distributed crawl across its processes",
 		Long: `Print the progress of the crawl whose frontier is at URL, across every process
 that shares it: URLs queued, leased and done; hosts parked, backing off,
-deferred and given up; and each process with its pages and last heartbeat.
-URL is the --frontier the processes were started with (or CRAWL_FRONTIER_URL).`,
+deferred and given up; and each process with its pages and last heartbeat,
+marked stale when older than three heartbeat intervals (the process was
+killed or lost the frontier). URL is the --frontier the processes were
+started with (or CRAWL_FRONTIER_URL).`,
 		Args:          cobra.NoArgs,
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -100,7 +106,7 @@ URL is the --frontier the processes were started with (or CRAWL_FRONTIER_URL).`,
 
 // printStatus writes st for a reader: the frontier (its URL redacted), the
 // URL and host counts, then one line per process with its pages and how
-// long ago, before now, it last reported.
+// long ago, before now, it last reported, marked "(stale)" when stale.
 func printStatus(w io.Writer, redactedURL string, st frontierStatus, now time.Time) error {
 	fmt.Fprintf(w, "Frontier %s\n", crawllog.Printable(redactedURL))
 	fmt.Fprintf(w, "  URLs:  %d queued, %d leased, %d done\n", st.Queued, st.Leased, st.Done)
@@ -114,7 +120,11 @@ func printStatus(w io.Writer, redactedURL string, st frontierStatus, now time.Ti
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "    PROCESS\tPAGES\tLAST HEARTBEAT\tOUT")
 	for _, p := range st.Processes {
-		fmt.Fprintf(tw, "    %s\t%d\t%s\t%s\n", crawllog.Printable(p.ID), p.Pages, sinceWords(now, p.LastSeen), crawllog.Printable(p.Out))
+		seen := sinceWords(now, p.LastSeen)
+		if p.Stale {
+			seen += " (stale)"
+		}
+		fmt.Fprintf(tw, "    %s\t%d\t%s\t%s\n", crawllog.Printable(p.ID), p.Pages, seen, crawllog.Printable(p.Out))
 	}
 	return tw.Flush()
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"time"
 
 	"github.com/crawlproject/crawl/redisfrontier"
 	"github.com/crawlproject/crawl/scheduler"
@@ -13,17 +14,18 @@ func redisStatus(ctx context.Context, url string) (frontierStatus, error) {
 	if err != nil {
 		return frontierStatus{}, err
 	}
-	return statusOf(r), nil
+	return statusOf(r, time.Now()), nil
 }
 
-// statusOf is what "crawl status" prints of the frontier's report r.
-func statusOf(r redisfrontier.Report) frontierStatus {
+// statusOf is what "crawl status" prints of the frontier's report r, read
+// at now.
+func statusOf(r redisfrontier.Report, now time.Time) frontierStatus {
 	s := frontierStatus{Queued: int(r.Queued), Leased: int(r.Leased), Done: int(r.Done),
 		Hosts: hostCounts{Total: int(r.Hosts), Parked: r.States[scheduler.StateParked], BackingOff: r.States[scheduler.StateBackingOff],
 			Deferred: r.States[scheduler.StateDeferred], Dropped: r.States[scheduler.StateDropped]}}
 	for _, p := range r.Processes {
 		s.Processes = append(s.Processes, processStatus{ID: p.ID, Host: p.Host, PID: p.PID, Out: p.Out, Pages: p.Pages,
-			Started: p.Started, LastSeen: p.LastSeen})
+			Started: p.Started, LastSeen: p.LastSeen, Stale: p.Stale(now)})
 	}
 	return s
 }

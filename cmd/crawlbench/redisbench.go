@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/crawlproject/crawl/config"
 	"github.com/crawlproject/crawl/internal/redistest"
 )
 
@@ -71,7 +72,7 @@ func (r *redisCLI) run(out io.Writer) error {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	fmt.Fprintf(out, "shared frontier %s; %d workers per process; load average %s\n", redistest.Redact(r.url), r.workers, loadAverage())
+	fmt.Fprintf(out, "shared frontier %s; %d workers per process; load average %s\n", config.RedactURL(r.url), r.workers, loadAverage())
 	printRedisHeader(out)
 	for _, run := range []func(int, string, string) (redisRow, error){r.manyRun, r.pacedRun} {
 		row, err := run(1, "", dir)
@@ -93,12 +94,8 @@ func (r *redisCLI) run(out io.Writer) error {
 // clearFrontier empties the benchmark's Redis: FLUSHDB on one server,
 // the crawl: keys on a cluster.
 func (r *redisCLI) clearFrontier() error {
-	t, err := redistest.Parse(r.url)
-	if err != nil {
-		return err
-	}
-	if t.Cluster {
-		_, err = redistest.DeletePrefix(r.url, "crawl:")
+	if redistest.IsCluster(r.url) {
+		_, err := redistest.DeletePrefix(r.url, "crawl:")
 		return err
 	}
 	return redistest.FlushDB(r.url)

@@ -1,92 +1,109 @@
 package redistest
 
 import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
 	"fmt"
-	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
 )
 
-// FlushDB empties the database a single-server URL names (FLUSHDB).
-// A Redis Cluster has only database 0, shared by every user of the
-// cluster: clear a key prefix of your own there (DeletePrefix).
+// clearTimeout bounds one FlushDB or DeletePrefix.
+const clearTimeout = 30 * time.Second
+
+// FlushDB empties the database a single-server URL names (FLUSHDB), and
+// only it. A Redis Cluster has only database 0, shared by every user of
+// the cluster: clear a key prefix of your own there (DeletePrefix).
 func FlushDB(raw string) error {
-	t, err := Parse(raw)
-	if err != nil {
-		return err
+	if IsCluster(raw) {
+		return errors.New("redistest: FlushDB on a cluster: clear a key prefix instead")
 	}
-	if t.Cluster {
-		return fmt.Errorf("redistest: FlushDB on a cluster: clear a key prefix instead")
-	}
-	c, err := t.dial(t.Addrs[0])
+	c, err := Client(raw)
 	if err != nil {
 		return err
 	}
 	defer c.Close()
-	_, err = c.Do("FLUSHDB")
-	return err
+	ctx, cancel := context.WithTimeout(context.Background(), clearTimeout)
+	defer cancel()
+	if err := c.FlushDB(ctx).Err(); err != nil {
+		return fmt.Errorf("redistest: FLUSHDB: %w", err)
+	}
+	return nil
 }
 
 // DeletePrefix deletes every key starting with prefix in the database the
-// URL names, on every master of a cluster, one key per DEL (the keys of
-// one call may lie in different slots), and returns how many it deleted.
+// URL names, on every master of a cluster, and returns how many it
+// deleted. Keys are deleted one per call: the keys of one SCAN reply may
+// lie in different slots.
 func DeletePrefix(raw, prefix string) (int, error) {
-	t, err := Parse(raw)
-	if err != nil {
-		return 0, err
-	}
-	masters, err := t.Masters()
-	if err != nil {
-		return 0, err
-	}
-	n := 0
-	for _, addr := range masters {
-		d, err := t.deleteOn(addr, prefix)
-		n += d
-		if err != nil {
-			return n, err
-		}
-	}
-	return n, nil
-}
-
-// deleteOn deletes the keys starting with prefix on one server.
-func (t Target) deleteOn(addr, prefix string) (int, error) {
-	c, err := t.dial(addr)
+	c, err := Client(raw)
 	if err != nil {
 		return 0, err
 	}
 	defer c.Close()
-	n, cursor := 0, "0"
-	for {
-		v, err := c.Do("SCAN", cursor, "MATCH", globEscape(prefix)+"*", "COUNT", strconv.Itoa(1000))
-		if err != nil {
+	ctx, cancel := context.WithTimeout(context.Background(), clearTimeout)
+	defer cancel()
+	var n atomic.Int64
+	del := func(ctx context.Context, c *redis.Client) error {
+		d, err := deleteOn(ctx, c, prefix)
+		n.Add(int64(d))
+		return err
+	}
+	if cc, ok := c.(*redis.ClusterClient); ok {
+		err = cc.ForEachMaster(ctx, del)
+	} else {
+		err = del(ctx, c.(*redis.Client))
+	}
+	if err != nil {
+		return int(n.Load()), fmt.Errorf("redistest: delete the keys of %q: %w", prefix, err)
+	}
+	return int(n.Load()), nil
+}
+
+// deleteOn deletes the keys starting with prefix on one server.
+func deleteOn(ctx context.Context, c *redis.Client, prefix string) (int, error) {
+	n := 0
+	it := c.Scan(ctx, 0, globEscape(prefix)+"*", 1000).Iterator()
+	for it.Next(ctx) {
+		if err := c.Unlink(ctx, it.Val()).Err(); err != nil {
 			return n, err
 		}
-		a, _ := v.([]any)
-		if len(a) != 2 {
-			return n, fmt.Errorf("redistest: SCAN on %s: unexpected reply %v", addr, v)
-		}
-		keys, _ := a[1].([]any)
-		for _, k := range keys {
-			if _, err := c.Do("DEL", k.(string)); err != nil {
-				return n, err
-			}
-			n++
-		}
-		if cursor, _ = a[0].(string); cursor == "0" {
-			return n, nil
-		}
+		n++
 	}
+	return n, it.Err()
 }
 
 // globEscape escapes the characters SCAN MATCH reads as a pattern.
 func globEscape(s string) string {
-	var b []byte
+	var b strings.Builder
 	for i := range len(s) {
 		switch s[i] {
 		case '*', '?', '[', ']', '\\':
-			b = append(b, '\\')
+			b.WriteByte('\\')
 		}
-		b = append(b, s[i])
+		b.WriteByte(s[i])
 	}
-	return string(b)
+	return b.String()
+}
+
+// Prefix returns a key prefix unique to this test ("t-NAME-RANDOM:") and
+// deletes its keys on every master of url when the test ends.
+func Prefix(t testing.TB, url string) string {
+	t.Helper()
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	name := strings.NewReplacer("/", "-", " ", "-").Replace(t.Name())
+	p := "t-" + name + "-" + hex.EncodeToString(b[:]) + ":"
+	t.Cleanup(func() {
+		if _, err := DeletePrefix(url, p); err != nil {
+			t.Logf("redistest: the test's keys stay: %v", err)
+		}
+	})
+	return p
 }

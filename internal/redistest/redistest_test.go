@@ -1,144 +1,154 @@
 package redistest
 
 import (
-	"os"
+	"context"
+	"errors"
+	"fmt"
 	"testing"
+
+	"github.com/redis/go-redis/v9"
 )
 
-// need is the URL env names; the test skips without it, or fails when
-// EnvRequire is "1".
-func need(t *testing.T, env string) string {
-	t.Helper()
-	u := os.Getenv(env)
-	if u == "" {
-		if Required() {
-			t.Fatalf("%s is unset, but %s=1", env, EnvRequire)
-		}
-		t.Skipf("%s is unset: start the servers with scripts/redis-test-servers", env)
+// TestURLsAsTheGoClientReadsThem: a URL with addr= parameters names a
+// cluster, any other one server; WithDB sets a server URL's database.
+func TestURLsAsTheGoClientReadsThem(t *testing.T) {
+	if IsCluster("redis://u:secret@127.0.0.1:7000/3") || !IsCluster("redis://127.0.0.1:7000?addr=127.0.0.1:7001&addr=127.0.0.1:7002") {
+		t.Error("IsCluster must tell a cluster URL (addr=) from a single server's")
 	}
-	return u
-}
-
-func TestParseReadsTheGoClientsURLs(t *testing.T) {
-	s, err := Parse("redis://u:secret@127.0.0.1:7000/3")
-	if err != nil || s.Cluster || s.DB != 3 || s.User != "u" || s.Password != "secret" || s.Addrs[0] != "127.0.0.1:7000" {
-		t.Errorf("single server: %+v, %v", s, err)
+	c, err := Client("redis://127.0.0.1:7000?addr=127.0.0.1:7001")
+	if _, ok := c.(*redis.ClusterClient); err != nil || !ok {
+		t.Errorf("a cluster URL: %T, %v; want a cluster client", c, err)
 	}
-	c, err := Parse("redis://127.0.0.1:7000?addr=127.0.0.1:7001&addr=127.0.0.1:7002")
-	if err != nil || !c.Cluster || len(c.Addrs) != 3 || c.Addrs[2] != "127.0.0.1:7002" {
-		t.Errorf("cluster: %+v, %v", c, err)
-	}
-	if r := Redact("redis://u:secret@127.0.0.1:7000/3"); r != "redis://u:xxxxx@127.0.0.1:7000/3" {
-		t.Errorf("Redact: %s", r)
-	}
-	if u, _ := WithDB("redis://127.0.0.1:7000/0", 12); u != "redis://127.0.0.1:7000/12" {
+	c.Close()
+	if u, _ := WithDB("redis://u:p@127.0.0.1:7000/0", 12); u != "redis://u:p@127.0.0.1:7000/12" {
 		t.Errorf("WithDB: %s", u)
 	}
 }
 
+// dial is a client of raw, closed when t ends.
+func dial(t *testing.T, raw string) redis.UniversalClient {
+	t.Helper()
+	c, err := Client(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
 // TestFlushDBEmptiesOnlyItsDatabase: FlushDB clears the URL's database
-// and no other.
+// and no other, and refuses a cluster, whose one database others share.
 func TestFlushDBEmptiesOnlyItsDatabase(t *testing.T) {
-	base := need(t, EnvSingle)
-	a, _ := WithDB(base, 10)
-	b, _ := WithDB(base, 11)
+	ctx := context.Background()
+	a, _ := WithDB(URL(t), 10)
+	b, _ := WithDB(URL(t), 11)
 	for _, u := range []string{a, b} {
-		c := dialURL(t, u)
-		if _, err := c.Do("SET", "redistest:k", "v"); err != nil {
+		if err := dial(t, u).Set(ctx, "redistest:k", "v", 0).Err(); err != nil {
 			t.Fatal(err)
 		}
-		c.Close()
 	}
 	if err := FlushDB(a); err != nil {
 		t.Fatal(err)
 	}
-	for u, want := range map[string]any{a: nil, b: "v"} {
-		c := dialURL(t, u)
-		v, err := c.Do("GET", "redistest:k")
-		c.Close()
-		if err != nil || v != want {
-			t.Errorf("%s: GET = %v, %v; want %v", u, v, err, want)
-		}
+	if err := dial(t, a).Get(ctx, "redistest:k").Err(); !errors.Is(err, redis.Nil) {
+		t.Errorf("%s: the key stays after FlushDB: %v", a, err)
+	}
+	if v, err := dial(t, b).Get(ctx, "redistest:k").Result(); v != "v" {
+		t.Errorf("%s: another database lost its key: %q, %v", b, v, err)
 	}
 	FlushDB(b)
+	if FlushDB("redis://127.0.0.1:7000?addr=127.0.0.1:7001") == nil {
+		t.Error("FlushDB must refuse a cluster")
+	}
 }
 
-// TestDeletePrefixOnTheCluster deletes a prefix's keys on every master and
-// leaves the others.
+// TestDeletePrefixOnTheCluster deletes a prefix's keys on every master,
+// glob characters in the prefix taken literally, and leaves the others.
 func TestDeletePrefixOnTheCluster(t *testing.T) {
-	u := need(t, EnvCluster)
-	tg, _ := Parse(u)
-	masters, err := tg.Masters()
-	if err != nil || len(masters) != 3 {
-		t.Fatalf("masters %v, %v; want 3", masters, err)
+	u := ClusterURL(t)
+	c := dial(t, u)
+	ctx := context.Background()
+	for i := range 6 { // hash tags spread over the three masters' slots
+		for _, p := range []string{"redistest-del[1]:", "redistest-del1:", "redistest-keep:"} {
+			if err := c.Set(ctx, fmt.Sprintf("%s{%c}x", p, 'a'+i), "v", 0).Err(); err != nil {
+				t.Fatal(err)
+			}
+		}
 	}
-	keys := map[string]string{}
-	for _, k := range []string{"{a}x", "{b}x", "{c}x", "{d}x", "{e}x", "{f}x"} {
-		keys["redistest-del:"+k], keys["redistest-keep:"+k] = "", ""
-	}
-	for k := range keys {
-		setOnCluster(t, masters, k)
-	}
-	n, err := DeletePrefix(u, "redistest-del:")
+	n, err := DeletePrefix(u, "redistest-del[1]:")
 	if err != nil || n != 6 {
 		t.Errorf("DeletePrefix = %d, %v; want 6", n, err)
 	}
-	if n, _ := DeletePrefix(u, "redistest-keep:"); n != 6 {
-		t.Errorf("the other prefix's keys: %d deleted afterwards, want 6", n)
+	for _, p := range []string{"redistest-del1:", "redistest-keep:"} {
+		if n, _ := DeletePrefix(u, p); n != 6 {
+			t.Errorf("the keys of %s: %d deleted afterwards, want 6", p, n)
+		}
 	}
 }
 
-// setOnCluster sets key on the master that holds its slot (the one that
-// does not answer MOVED).
-func setOnCluster(t *testing.T, masters []string, key string) {
-	for _, m := range masters {
-		c, err := Dial(m)
-		if err != nil {
-			t.Fatal(err)
+// TestPrefixDeletesItsKeysAtTheEnd: a test's prefix is its own, and its
+// keys are gone once the test ends.
+func TestPrefixDeletesItsKeysAtTheEnd(t *testing.T) {
+	u := URL(t)
+	var p string
+	t.Run("user", func(t *testing.T) {
+		p = Prefix(t, u)
+		if Prefix(t, u) == p {
+			t.Error("two prefixes of one test are the same")
 		}
-		_, err = c.Do("SET", key, "v")
-		c.Close()
-		if err == nil {
-			return
-		}
+		dial(t, u).Set(context.Background(), p+"k", "v", 0)
+	})
+	if n, err := dial(t, u).Exists(context.Background(), p+"k").Result(); n != 0 || err != nil {
+		t.Errorf("the key of %s stays after its test: %d, %v", p, n, err)
 	}
-	t.Fatalf("no master took %s", key)
 }
 
 // TestServerRestartKeepsData: a write survives Stop and Start of a
 // server of the test's own.
 func TestServerRestartKeepsData(t *testing.T) {
-	bin := need(t, EnvServer)
-	s, err := StartServer(bin, t.TempDir())
+	s, err := StartServer(ServerBin(t), t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Stop()
-	c := dialURL(t, s.URL(0))
-	c.Do("SET", "k", "kept")
-	c.Close()
+	ctx := context.Background()
+	if err := dial(t, s.URL(0)).Set(ctx, "k", "kept", 0).Err(); err != nil {
+		t.Fatal(err)
+	}
 	if err := s.Stop(); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Start(); err != nil {
 		t.Fatal(err)
 	}
-	c = dialURL(t, s.URL(0))
-	defer c.Close()
-	if v, err := c.Do("GET", "k"); v != "kept" {
-		t.Errorf("after the restart GET k = %v, %v", v, err)
+	if v, err := dial(t, s.URL(0)).Get(ctx, "k").Result(); v != "kept" {
+		t.Errorf("after the restart GET k = %q, %v", v, err)
 	}
 }
 
-func dialURL(t *testing.T, u string) *Conn {
-	t.Helper()
-	tg, err := Parse(u)
+// TestServerWithUserRefusesOthers: a server with a user of its own
+// answers clients that authenticate as that user, and refuses the
+// default user and a wrong password.
+func TestServerWithUserRefusesOthers(t *testing.T) {
+	s, err := NewServer(ServerBin(t), t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := tg.dial(tg.Addrs[0])
-	if err != nil {
+	s.User, s.Password = "crawl", "s3cretpw"
+	if err := s.Start(); err != nil {
 		t.Fatal(err)
 	}
-	return c
+	defer s.Stop()
+	ctx := context.Background()
+	if u := s.URL(0); u != fmt.Sprintf("redis://crawl:s3cretpw@%s/0", s.Addr()) {
+		t.Errorf("URL %s", u)
+	}
+	if err := dial(t, s.URL(0)).Ping(ctx).Err(); err != nil {
+		t.Errorf("as the server's user: %v", err)
+	}
+	for _, u := range []string{fmt.Sprintf("redis://%s/0", s.Addr()), fmt.Sprintf("redis://crawl:wrong@%s/0", s.Addr())} {
+		if dial(t, u).Ping(ctx).Err() == nil {
+			t.Errorf("%s: PING answered", u)
+		}
+	}
 }
