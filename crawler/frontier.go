@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/crawlproject/crawl/redisfrontier"
 	"github.com/crawlproject/crawl/scheduler"
 	"github.com/crawlproject/crawl/wire"
 )
@@ -53,9 +54,10 @@ type frontier interface {
 	Close() error
 }
 
-// The embedded frontier is a frontier, and every frontier paces the
-// polite transport.
+// The embedded frontier and the one shared through Redis are frontiers,
+// and every frontier paces the polite transport.
 var (
 	_ frontier   = (*scheduler.Scheduler)(nil)
+	_ frontier   = (*redisfrontier.Frontier)(nil)
 	_ wire.Pacer = frontier(nil)
 )
