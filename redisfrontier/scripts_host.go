@@ -38,7 +38,7 @@ local function putBack(auth, now, perHost, defPace, margin, notBefore)
   if st.dropped ~= '' or st.inflight >= perHost or st.rstate == 'leased' then return end
   if redis.call('LLEN', base .. 'q:' .. auth) == 0 then return end
   local robots = needsRobots(auth, st)
-  local t = earliest(now, st, margin, robots)
+  local t = earliest(now, st, margin)
   if robots and st.rretry > t then t = st.rretry end
   if notBefore > t then t = notBefore end
   redis.call('ZADD', base .. 'ready', 'LT', t, auth)
