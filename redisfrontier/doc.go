@@ -24,7 +24,12 @@
 //     queue, and a request started and never answered counts as lasting
 //     the request timeout (the host's next start waits for start +
 //     timeout + pace, the scheduler's "unanswered request" rule). A finish
-//     on a lease taken back is refused and applies nothing.
+//     on a lease taken back is refused and applies nothing. Close gives
+//     back the leases its process still holds in the same way, at once,
+//     so the other processes do not wait for them to expire.
+//   - Every request keeps the host's Visit-time windows once its rules
+//     are known: pages, robots.txt fetched again, and robots.txt redirect
+//     hops, as the scheduler's Wait does.
 //   - robots.txt is leased once per host for the whole crawl; its record
 //     is kept in Redis with a TTL (RobotsStore) and its version bumped at
 //     each SetRules, so that ExpireRules drops only the copy it saw.

@@ -141,9 +141,13 @@ func (f *Frontier) checkMeta(ctx context.Context) error {
 	return nil
 }
 
-// Close stops the heartbeat and the renewer, removes the process's
-// heartbeat and closes the client. Leases still held are not finished:
-// they expire and their URLs return to their queues.
+// Close stops the heartbeat and the renewer, gives back the leases still
+// held (a crawl stopped before their finish), removes the process's
+// heartbeat and closes the client. A lease given back is what an expired
+// one is, at once: its URL returns to the front of its queue for the
+// other processes, and a request it started and saw no answer to holds
+// its host for start + timeout + pace. A lease that cannot be given back
+// (Redis unreachable) expires.
 func (f *Frontier) Close() error {
 	f.mu.Lock()
 	if f.closed {
@@ -151,13 +155,34 @@ func (f *Frontier) Close() error {
 		return nil
 	}
 	f.closed = true
+	list := make([]*held, 0, len(f.held))
+	for _, h := range f.held {
+		list = append(list, h)
+	}
 	f.mu.Unlock()
 	f.stop()
 	f.wg.Wait()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), closeTimeout)
 	defer cancel()
+	for _, h := range list {
+		f.giveBack(ctx, h)
+	}
 	f.rdb.HDel(ctx, f.k.procs(), f.opts.ProcessID)
 	return f.rdb.Close()
+}
+
+// closeTimeout bounds what Close asks of Redis.
+const closeTimeout = 2 * time.Second
+
+// giveBack returns a lease held at Close to its host.
+func (f *Frontier) giveBack(ctx context.Context, h *held) {
+	err := f.do(ctx, "give back", func(ctx context.Context) error {
+		return f.sc.giveBack.Run(ctx, f.rdb, []string{f.k.shard(h.shard)}, h.id, h.token, ceilMs(f.cfg.RequestTimeout),
+			f.cfg.PerHost, f.defPace, ceilMs(f.cfg.Margin)).Err()
+	})
+	if err != nil {
+		f.log.Warn("frontier: lease not given back: it returns when it expires", "frontier", f.redacted, "url", h.lease.URL, "err", err)
+	}
 }
 
 // isClosed reports whether Close was called.

@@ -280,3 +280,41 @@ func (w *workers) wait() error {
 	}
 	return first
 }
+
+// TestCloseGivesBackLeases protects the other processes from waiting out
+// the leases of a process that ends before finishing them: Close returns
+// them at once, the URL first in its queue, and a request started and
+// never answered still holds its host for start + timeout + pace.
+func TestCloseGivesBackLeases(t *testing.T) {
+	url := redistest.URL(t)
+	prefix := redistest.Prefix(t, url)
+	const lease = 20 * time.Second // far longer than the test waits
+	a, b := open(t, url, prefix, lease), open(t, url, prefix, lease)
+	addURLs(t, a, "http://ends.test", 2)
+	ctx := context.Background()
+	l := nextPage(t, a)
+	if err := a.Wait(ctx, l.Authority); err != nil {
+		t.Fatal(err)
+	}
+	started := time.Now()
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	l2 := nextPage(t, b)
+	if l2.URL != l.URL {
+		t.Fatalf("given back %s, want %s first", l2.URL, l.URL)
+	}
+	if err := b.Wait(ctx, l2.Authority); err != nil {
+		t.Fatal(err)
+	}
+	if gap, want := time.Since(started), testConfig().RequestTimeout+testPace; gap < want-slack {
+		t.Errorf("next start %s after the unanswered one, want start + timeout + pace = %s", gap, want)
+	}
+	b.Release(l2.Authority)
+	if err := b.Finish(l2, scheduler.Result{Status: 200}); err != nil {
+		t.Fatal(err)
+	}
+	if st := b.Stats(); st.Leased != 0 || st.Queued != 1 {
+		t.Fatalf("stats %+v: want none leased, 1 queued", st)
+	}
+}

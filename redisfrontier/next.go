@@ -91,7 +91,7 @@ func (f *Frontier) claim(ctx context.Context, n int) (*scheduler.Lease, error) {
 	err := f.do(ctx, "claim", func(ctx context.Context) error {
 		var err error
 		res, err = f.sc.claim.Run(ctx, f.rdb, []string{f.k.shard(n)}, f.opts.ProcessID, token,
-			f.opts.LeaseDuration.Milliseconds(), f.cfg.PerHost, f.cfg.RequestTimeout.Milliseconds(), f.defPace, ceilMs(f.cfg.Margin),
+			f.opts.LeaseDuration.Milliseconds(), f.cfg.PerHost, ceilMs(f.cfg.RequestTimeout), f.defPace, ceilMs(f.cfg.Margin),
 			f.cfg.Scope.MaxPagesPerHost, f.maxPagesFlag(), limitedKinds()).Slice()
 		return err
 	})

@@ -53,7 +53,7 @@ func TestLuaEarliestMatchesScheduler(t *testing.T) {
 				in.Rules = r
 				want, wantParked := scheduler.EarliestStart(&cfg, in, now)
 				res, err := sc.earliest.Run(context.Background(), rdb, []string{"t:{s0}:"}, now.UnixMilli(), pace, in.Last.UnixMilli()*boolInt(!in.Last.IsZero()),
-					in.Until.UnixMilli()*boolInt(!in.Until.IsZero()), in.Adaptive.Milliseconds(), in.Backoff.Milliseconds(), cfg.Margin.Milliseconds(), "0").Slice()
+					in.Until.UnixMilli()*boolInt(!in.Until.IsZero()), in.Adaptive.Milliseconds(), in.Backoff.Milliseconds(), cfg.Margin.Milliseconds()).Slice()
 				if err != nil {
 					t.Fatal(err)
 				}

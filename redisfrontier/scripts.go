@@ -9,7 +9,7 @@ import "github.com/redis/go-redis/v9"
 type scripts struct {
 	add, claim, renew, start, answered, observe  *redis.Script
 	finish, rules, rulesFailed, expire, earliest *redis.Script
-	report                                       *redis.Script
+	report, giveBack                             *redis.Script
 }
 
 // loadScripts builds the scripts from their sources (scripts_*.go).
@@ -20,6 +20,6 @@ func loadScripts() scripts {
 		add: mk(addLua), claim: mk(claimLua), renew: mk(renewLua), start: mk(startLua),
 		answered: mk(answeredLua), observe: mk(observeLua), finish: mk(finishLua),
 		rules: mk(rulesLua), rulesFailed: mk(rulesFailedLua), expire: mk(expireLua),
-		earliest: mk(earliestLua), report: mk(reportLua),
+		earliest: mk(earliestLua), report: mk(reportLua), giveBack: mk(giveBackLua),
 	}
 }

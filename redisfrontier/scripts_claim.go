@@ -16,7 +16,7 @@ local maxPerHost, maxReached, limitedKinds = tonumber(ARGV[8]), ARGV[9] == '1', 
 local now = nowms()
 local expired = redis.call('ZRANGE', base .. 'leases', '-inf', now, 'BYSCORE', 'LIMIT', 0, 16)
 for _, id in ipairs(expired) do
-  local auth = takeBack(id, timeoutMs)
+  local auth = takeBack(id, timeoutMs, true)
   if auth then putBack(auth, now, perHost, defPace, margin, 0) end
 end
 

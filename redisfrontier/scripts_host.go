@@ -38,7 +38,7 @@ local function putBack(auth, now, perHost, defPace, margin, notBefore)
   if st.dropped ~= '' or st.inflight >= perHost or st.rstate == 'leased' then return end
   if redis.call('LLEN', base .. 'q:' .. auth) == 0 then return end
   local robots = needsRobots(auth, st)
-  local t = earliest(now, st, margin, robots)
+  local t = earliest(now, st, margin)
   if robots and st.rretry > t then t = st.rretry end
   if notBefore > t then t = notBefore end
   redis.call('ZADD', base .. 'ready', 'LT', t, auth)
@@ -47,8 +47,8 @@ end
 -- takeBack returns an expired lease: its URL to the front of its queue,
 -- its robots turn to the host; a request it started and saw no end of
 -- counts as lasting timeoutMs (the host's next start waits for start +
--- timeout + pace).
-local function takeBack(id, timeoutMs)
+-- timeout + pace). expired counts it among the leases taken back.
+local function takeBack(id, timeoutMs, expired)
   local lk = base .. 'l:' .. id
   local l = redis.call('HMGET', lk, 'auth', 'entry', 'kind', 'started')
   redis.call('DEL', lk)
@@ -58,7 +58,7 @@ local function takeBack(id, timeoutMs)
   local hk = base .. 'h:' .. auth
   if num(redis.call('HINCRBY', hk, 'inflight', -1)) < 0 then redis.call('HSET', hk, 'inflight', 0) end
   redis.call('HINCRBY', base .. 'count', 'leased', -1)
-  redis.call('HINCRBY', base .. 'count', 'takenback', 1)
+  if expired then redis.call('HINCRBY', base .. 'count', 'takenback', 1) end
   if l[3] == 'robots' then
     if redis.call('HGET', hk, 'rstate') == 'leased' then redis.call('HSET', hk, 'rstate', '') end
   else

@@ -65,11 +65,11 @@ local function nextRateBoundary(segs, t)
 end
 
 -- earliest ports the scheduler's earliest: the first instant at or after
--- now inside an open segment (unless anyTime), not before h.untl, and at
+-- now inside an open segment, not before h.untl, and at
 -- least the interval in force then (the segment's, the adaptive delay, the
 -- back-off, plus margin) after h.last. Returns the instant, whether a
 -- closed Visit-time period pushed it, and the interval in force.
-local function earliest(now, h, margin, anyTime)
+local function earliest(now, h, margin)
   local segs = h.segs
   local t = now
   if h.untl > t then t = h.untl end
@@ -77,7 +77,7 @@ local function earliest(now, h, margin, anyTime)
   for _ = 1, 1000 do
     local i = segAt(segs, t)
     local s = segs[i]
-    if not s.open and not anyTime then
+    if not s.open then
       t = nextOpen(segs, t)
       if t == nil then break end
       parked = true

@@ -9,20 +9,17 @@ const startLua = `
 local auth, id, token = ARGV[1], ARGV[2], ARGV[3]
 local maxWait, margin, hop, defPace = tonumber(ARGV[4]), tonumber(ARGV[5]), ARGV[6] == '1', ARGV[7]
 local lk = base .. 'l:' .. id
-local kind = 'robots'
-if not hop then
-  local l = redis.call('HMGET', lk, 'token', 'kind')
-  if l[1] ~= token then return {'gone'} end
-  kind = l[2]
-end
+if not hop and redis.call('HGET', lk, 'token') ~= token then return {'gone'} end
 local now, up = nowms()
 local st = hostState(auth, defPace)
 if st.dropped ~= '' then return {'dropped', st.dropped} end
-local anyTime = kind == 'robots'
-if not anyTime and not st.segs[segAt(st.segs, now)].open then
+-- Every request keeps the host's Visit-time, robots.txt and redirect hops
+-- too, as the scheduler's Wait does: only before the host's rules are
+-- read is its table the default's, open all day.
+if not st.segs[segAt(st.segs, now)].open then
   return {'parked', tostring(nextOpen(st.segs, now) or (now + DAY))}
 end
-local t, parked, iv = earliest(now, st, margin, anyTime)
+local t, parked, iv = earliest(now, st, margin)
 if parked then return {'parked', tostring(t)} end
 if t - now > maxWait then return {'toolong', tostring(t), tostring(iv)} end
 if t > now then return {'wait', tostring(t - now)} end
