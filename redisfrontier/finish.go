@@ -2,8 +2,11 @@ package redisfrontier
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
+
+	"github.com/redis/go-redis/v9"
 
 	"github.com/crawlproject/crawl/scheduler"
 )
@@ -65,6 +68,9 @@ func (f *Frontier) Finish(l *scheduler.Lease, r scheduler.Result) error {
 		return fmt.Errorf("redisfrontier: finish %s: no such lease", l.URL)
 	}
 	ft := f.fateOf(l, r)
+	if err := f.noteActivity(); err != nil {
+		return err
+	}
 	res, err := f.runFinish(h, ft, r)
 	if err != nil {
 		return err
@@ -134,4 +140,33 @@ func (f *Frontier) count(ft fate, r scheduler.Result, stale bool) {
 	if ft.outcome != scheduler.OutcomeAnswer && r.Skip == nil && !r.Requeue {
 		f.local.errors++
 	}
+}
+
+// noteActivity counts a finish about to happen (keys.activity), after the
+// links of its page were added.
+func (f *Frontier) noteActivity() error {
+	err := f.do(f.ctx, "activity", func(ctx context.Context) error {
+		return f.rdb.Incr(ctx, f.k.activity()).Err()
+	})
+	if err != nil {
+		return f.wrap("activity", err)
+	}
+	return nil
+}
+
+// activity reads the count of finishes (keys.activity).
+func (f *Frontier) activity(ctx context.Context) (int64, error) {
+	var n int64
+	err := f.do(ctx, "activity", func(ctx context.Context) error {
+		v, err := f.rdb.Get(ctx, f.k.activity()).Int64()
+		if errors.Is(err, redis.Nil) {
+			v, err = 0, nil
+		}
+		n = v
+		return err
+	})
+	if err != nil {
+		return 0, f.wrap("activity", err)
+	}
+	return n, nil
 }

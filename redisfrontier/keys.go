@@ -45,6 +45,12 @@ func (k keys) meta() string      { return k.prefix + "{g}:meta" }
 func (k keys) seedHosts() string { return k.prefix + "{g}:seedhosts" }
 func (k keys) pages() string     { return k.prefix + "{g}:pages" }
 
+// activity counts the leases about to be finished, by any process: a
+// drain check that reads it before and after its sweep of the shards
+// knows whether a finish (and the links added before it) may have slipped
+// between its reads of two shards.
+func (k keys) activity() string { return k.prefix + "{g}:activity" }
+
 // fingerprint returns the seen-set place of a canonical URL: the first 8
 // octets of its SHA-256; the bucket is the low 10 bits of octets 0-1, the
 // field octets 2-7 (binary).

@@ -33,11 +33,15 @@ func (f *Frontier) Next(ctx context.Context) (*scheduler.Lease, error) {
 			return l, err
 		}
 		if f.maybeDrained() {
+			before, err := f.activity(ctx)
+			if err != nil {
+				return nil, err
+			}
 			l, err := f.sweep(ctx, true)
 			if l != nil || err != nil {
 				return l, err
 			}
-			if drained, err := f.drained(ctx); err != nil || drained {
+			if drained, err := f.drained(ctx, before); err != nil || drained {
 				if err == nil {
 					err = f.reportDeferred(ctx)
 				}
@@ -162,11 +166,18 @@ func (f *Frontier) maybeDrained() bool {
 	return true
 }
 
-// drained confirms maybeDrained after a full sweep: no other live process
-// feeds URLs (heartbeats seen within three intervals).
-func (f *Frontier) drained(ctx context.Context) (bool, error) {
+// drained confirms maybeDrained after a full sweep: no lease was finished
+// since before it (the activity count read then), and no other live
+// process feeds URLs (heartbeats seen within three intervals).
+func (f *Frontier) drained(ctx context.Context, before int64) (bool, error) {
 	if !f.maybeDrained() {
 		return false, nil
+	}
+	// A finish between the sweep's reads of two shards may have queued
+	// links in a shard read before it and ended its lease in one read
+	// after: the sweep saw neither. Any finish since before sweeps again.
+	if after, err := f.activity(ctx); err != nil || after != before {
+		return false, err
 	}
 	var procs map[string]string
 	err := f.do(ctx, "procs", func(ctx context.Context) error {
