@@ -55,7 +55,9 @@ func TestConnectionLossPausesAndContinues(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	const hosts, perHost = 2, 6
+	// 20 pages of each host at testPace take 3 s: the outage, after the
+	// first 3 starts, falls inside the crawl however busy the machine.
+	const hosts, perHost = 2, 20
 	for h := range hosts {
 		addURLs(t, f, fmt.Sprintf("http://h%d.outage.test", h), perHost)
 	}
