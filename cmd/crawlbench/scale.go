@@ -266,7 +266,7 @@ func (res *scaleResult) killResume(o scaleOptions, web *bigWeb, out, seedFile st
 }
 
 // refetchWindow is how long before a kill the pages a resumed crawl
-// fetches again may have been fetched: the frontier commits a few hundred
+// fetches again may have been fetched: the frontier commits about fifty
 // times a second, and a page fetched earlier whose end was lost would be
 // a frontier that loses what it has made durable.
 const refetchWindow = 2 * time.Second
