@@ -34,6 +34,7 @@ type bigWeb struct {
 
 	served    atomic.Int64 // page requests since reset
 	requests  atomic.Int64 // requests of any kind since reset
+	conns     atomic.Int64 // connections accepted since reset
 	firstNano atomic.Int64 // unix nanoseconds of the first request since reset, 0 if none
 	mu        sync.Mutex
 	times     []int64 // unix nanoseconds of the page requests, in arrival order (capacity hosts*pages)
@@ -49,7 +50,12 @@ func startBigWeb(hosts, pages int, latency time.Duration) (*bigWeb, error) {
 		return nil, fmt.Errorf("crawlbench: web of %d hosts x %d pages: hosts must be 1 to %d, pages at least 1", hosts, pages, maxBigWebHosts)
 	}
 	w := &bigWeb{hosts: hosts, pages: pages, latency: latency, times: make([]int64, 0, hosts*pages), last: make([]atomic.Int64, hosts*pages)}
-	w.srv = &http.Server{Handler: w, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 5 * time.Second}
+	w.srv = &http.Server{Handler: w, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 5 * time.Second,
+		ConnState: func(_ net.Conn, st http.ConnState) {
+			if st == http.StateNew {
+				w.conns.Add(1)
+			}
+		}}
 	var err error
 	for range 10 { // another program may hold the port on one of the addresses
 		if err = w.listen(); err == nil {
@@ -166,6 +172,7 @@ func (w *bigWeb) reset() {
 	w.times = w.times[:0]
 	w.served.Store(0)
 	w.requests.Store(0)
+	w.conns.Store(0)
 	w.firstNano.Store(0)
 	w.mu.Unlock()
 }

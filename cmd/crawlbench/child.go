@@ -61,6 +61,7 @@ type childResult struct {
 	Seconds       float64 `json:"seconds"`         // the crawl, or the report
 	PeakRSS       int64   `json:"peak_rss"`        // VmHWM at the end, bytes
 	PeakRSSCrawl  int64   `json:"peak_rss_crawl"`  // crawl: VmHWM before report.html was written
+	CPUSeconds    float64 `json:"cpu_seconds"`     // crawl or colly: the process's user and system CPU time until the crawl ended
 	ReportSeconds float64 `json:"report_seconds"`  // crawl: writing report.html
 	ReportBytes   int64   `json:"report_bytes"`    // the size of report.html
 	Err           string  `json:"err,omitempty"`   // the part failed
@@ -99,7 +100,7 @@ func runChild(spec childSpec) childResult {
 		var seeds []string
 		if seeds, err = readSeedFile(spec.SeedFile); err == nil {
 			n, d := runColly(seeds, spec.Workers)
-			res.Pages, res.Seconds = n, d.Seconds()
+			res.Pages, res.Seconds, res.CPUSeconds = n, d.Seconds(), cpuSeconds()
 		}
 	case childReport:
 		start := time.Now()
@@ -143,7 +144,7 @@ func childCrawlRun(spec childSpec, res *childResult) error {
 		err = bad
 	}
 	res.Seconds = time.Since(start).Seconds()
-	res.PeakRSSCrawl = peakRSS()
+	res.PeakRSSCrawl, res.CPUSeconds = peakRSS(), cpuSeconds()
 	pprof.StopCPUProfile()
 	stopProfiles()
 	writeHeapProfile(spec.HeapProfile, "crawl")

@@ -180,8 +180,8 @@ func measure(web *bigWeb, name string, spec childSpec, o scaleOptions) (runFigur
 	}
 	f := figures(name, web.pageTimes(), c.started)
 	f.Child, f.Load, f.Wall = res, loadAverage(), time.Since(c.started)
-	line := fmt.Sprintf("%s: %d pages at %.0f pages/s (first tenth %.0f, last tenth %.0f), process %.1f s, peak RSS %s",
-		name, f.Pages, f.PPS, f.FirstPPS, f.LastPPS, f.Wall.Seconds(), mib(res.PeakRSS))
+	line := fmt.Sprintf("%s: %d pages at %.0f pages/s (first tenth %.0f, last tenth %.0f), process %.1f s, CPU %.3f ms/page, %d connections for %d requests, peak RSS %s",
+		name, f.Pages, f.PPS, f.FirstPPS, f.LastPPS, f.Wall.Seconds(), 1e3*res.CPUSeconds/float64(max(f.Pages, 1)), web.conns.Load(), web.requests.Load(), mib(res.PeakRSS))
 	if spec.Mode == childCrawl {
 		line += fmt.Sprintf(" (%s before report.html; report.html %s written in %.1f s)", mib(res.PeakRSSCrawl), mib(res.ReportBytes), res.ReportSeconds)
 	}
@@ -266,7 +266,7 @@ func (res *scaleResult) killResume(o scaleOptions, web *bigWeb, out, seedFile st
 }
 
 // refetchWindow is how long before a kill the pages a resumed crawl
-// fetches again may have been fetched: the frontier commits a few hundred
+// fetches again may have been fetched: the frontier commits about fifty
 // times a second, and a page fetched earlier whose end was lost would be
 // a frontier that loses what it has made durable.
 const refetchWindow = 2 * time.Second
