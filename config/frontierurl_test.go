@@ -111,3 +111,12 @@ func TestMapRedactsFrontierPassword(t *testing.T) {
 		t.Error("Map changed the Config it was given")
 	}
 }
+
+// TestIsRedisCluster: a frontier URL with addr= parameters names a
+// Cluster, as go-redis's ParseClusterURL reads it; any other one a single
+// server.
+func TestIsRedisCluster(t *testing.T) {
+	if IsRedisCluster("redis://u:secret@127.0.0.1:7000/3") || !IsRedisCluster("redis://127.0.0.1:7000?addr=127.0.0.1:7001&addr=127.0.0.1:7002") {
+		t.Error("IsRedisCluster must tell a cluster URL (addr=) from a single server's")
+	}
+}

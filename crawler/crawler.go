@@ -181,7 +181,7 @@ func start(cfg config.Config, opts Options) (*crawl, error) {
 		listed: newLoggedOnceSet(maxListedSeeds), queuedLogged: newLoggedOnceSet(maxLoggedOnce)}
 	c.events = &eventSink{fn: opts.Events, log: log}
 	if cfg.Frontier.URL != "" {
-		c.process = newProcessID()
+		c.process = redisfrontier.NewProcessID()
 	}
 	// opened holds the closers of what is open so far; a failure closes
 	// them, last opened first.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/crawlproject/crawl/config"
 	"github.com/crawlproject/crawl/scheduler"
 )
 
@@ -64,7 +65,7 @@ func Open(ctx context.Context, opts Options) (*Frontier, error) {
 		return nil, err
 	}
 	f := &Frontier{rdb: rdb, opts: opts, cfg: opts.Config, screen: screen, sc: loadScripts(), k: keys{opts.Prefix},
-		log: opts.Logger, redacted: Redact(opts.URL), started: time.Now(), held: map[*scheduler.Lease]*held{}}
+		log: opts.Logger, redacted: config.RedactURL(opts.URL), started: time.Now(), held: map[*scheduler.Lease]*held{}}
 	f.local.init()
 	f.defPace = encodePace(scheduler.NewPaceTable(&f.cfg, scheduler.Rules{}))
 	if err := f.checkMeta(ctx); err != nil {
@@ -82,20 +83,19 @@ func Open(ctx context.Context, opts Options) (*Frontier, error) {
 // when the URL lists addresses with addr=, else a single-server client.
 // Errors show the URL redacted.
 func NewClient(raw string) (redis.UniversalClient, error) {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return nil, fmt.Errorf("redisfrontier: frontier URL %s does not parse", Redact(raw))
+	if _, err := url.Parse(raw); err != nil {
+		return nil, fmt.Errorf("redisfrontier: frontier URL %s does not parse", config.RedactURL(raw))
 	}
-	if u.Query().Has("addr") {
+	if config.IsRedisCluster(raw) {
 		o, err := redis.ParseClusterURL(raw)
 		if err != nil {
-			return nil, fmt.Errorf("redisfrontier: cluster URL %s: %s", Redact(raw), redactErr(err, raw))
+			return nil, fmt.Errorf("redisfrontier: cluster URL %s: %s", config.RedactURL(raw), redactErr(err, raw))
 		}
 		return redis.NewClusterClient(o), nil
 	}
 	o, err := redis.ParseURL(raw)
 	if err != nil {
-		return nil, fmt.Errorf("redisfrontier: URL %s: %s", Redact(raw), redactErr(err, raw))
+		return nil, fmt.Errorf("redisfrontier: URL %s: %s", config.RedactURL(raw), redactErr(err, raw))
 	}
 	return redis.NewClient(o), nil
 }

@@ -1,11 +1,7 @@
 package redisfrontier
 
 import (
-	"crypto/rand"
-	"encoding/hex"
-	"fmt"
 	"log/slog"
-	"os"
 	"time"
 
 	"github.com/crawlproject/crawl/scheduler"
@@ -45,7 +41,7 @@ func (o Options) withDefaults() Options {
 		o.Prefix = "crawl:"
 	}
 	if o.ProcessID == "" {
-		o.ProcessID = newProcessID()
+		o.ProcessID = NewProcessID()
 	}
 	if o.LeaseDuration <= 0 {
 		o.LeaseDuration = DefaultLeaseDuration(o.Config.RequestTimeout)
@@ -82,12 +78,4 @@ const (
 // this after its holder's last renewal.
 func DefaultLeaseDuration(requestTimeout time.Duration) time.Duration {
 	return max(requestTimeout+leaseSlack, minLease)
-}
-
-// newProcessID returns hostname-pid-random.
-func newProcessID() string {
-	h, _ := os.Hostname()
-	var b [4]byte
-	_, _ = rand.Read(b[:])
-	return fmt.Sprintf("%s-%d-%s", h, os.Getpid(), hex.EncodeToString(b[:]))
 }

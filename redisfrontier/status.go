@@ -11,6 +11,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/crawlproject/crawl/config"
 	"github.com/crawlproject/crawl/robots"
 	"github.com/crawlproject/crawl/scheduler"
 )
@@ -280,7 +281,7 @@ func StatusPrefix(ctx context.Context, url, prefix string) (Report, error) {
 	defer rdb.Close()
 	k := keys{prefix}
 	if err := rdb.Ping(ctx).Err(); err != nil {
-		return Report{}, fmt.Errorf("redisfrontier: status of %s: %s", Redact(url), redactErr(err, url))
+		return Report{}, fmt.Errorf("redisfrontier: status of %s: %s", config.RedactURL(url), redactErr(err, url))
 	}
 	c := sumCounts(ctx, rdb, k)
 	r := Report{Queued: c["queued"], Leased: c["leased"], Done: c["done"], Fetched: c["fetched"], Seen: c["seen"],

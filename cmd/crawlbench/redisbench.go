@@ -94,7 +94,7 @@ func (r *redisCLI) run(out io.Writer) error {
 // clearFrontier empties the benchmark's Redis: FLUSHDB on one server,
 // the crawl: keys on a cluster.
 func (r *redisCLI) clearFrontier() error {
-	if redistest.IsCluster(r.url) {
+	if config.IsRedisCluster(r.url) {
 		_, err := redistest.DeletePrefix(r.url, "crawl:")
 		return err
 	}

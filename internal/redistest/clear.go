@@ -1,6 +1,8 @@
 package redistest
 
 import (
+	"github.com/crawlproject/crawl/config"
+
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -21,7 +23,7 @@ const clearTimeout = 30 * time.Second
 // only it. A Redis Cluster has only database 0, shared by every user of
 // the cluster: clear a key prefix of your own there (DeletePrefix).
 func FlushDB(raw string) error {
-	if IsCluster(raw) {
+	if config.IsRedisCluster(raw) {
 		return errors.New("redistest: FlushDB on a cluster: clear a key prefix instead")
 	}
 	c, err := Client(raw)

@@ -6,18 +6,13 @@ import (
 	"strconv"
 
 	"github.com/redis/go-redis/v9"
-)
 
-// IsCluster reports whether raw names a Redis Cluster: a URL with addr=
-// query parameters, as the Go client reads it.
-func IsCluster(raw string) bool {
-	u, err := url.Parse(raw)
-	return err == nil && u.Query().Has("addr")
-}
+	"github.com/crawlproject/crawl/config"
+)
 
 // Client is a client of the server or cluster raw names.
 func Client(raw string) (redis.UniversalClient, error) {
-	if IsCluster(raw) {
+	if config.IsRedisCluster(raw) {
 		o, err := redis.ParseClusterURL(raw)
 		if err != nil {
 			return nil, fmt.Errorf("redistest: cluster URL does not parse: %w", err)

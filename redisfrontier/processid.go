@@ -1,4 +1,4 @@
-package crawler
+package redisfrontier
 
 import (
 	"crypto/rand"
@@ -11,11 +11,11 @@ import (
 // maxHostInID bounds the host name's share of a process id.
 const maxHostInID = 32
 
-// newProcessID returns a new name for this process among the crawl
+// NewProcessID returns a new name for this process among the crawl
 // processes that share a frontier: its host name, its pid and six random
 // hex digits ("worker1-4242-a1b2c3"), so two processes, on one machine or
 // two, and two runs of one process never share it.
-func newProcessID() string {
+func NewProcessID() string {
 	host, _ := os.Hostname()
 	var rnd [3]byte
 	rand.Read(rnd[:]) // never fails (crypto/rand)
