@@ -19,19 +19,16 @@ import (
 // Host returns a snapshot of authority's shared state: its pace at now,
 // queue, leases and state.
 func (f *Frontier) Host(authority string) scheduler.HostStatus {
-	var rec map[string]string
-	var queued int64
+	var sts []scheduler.HostStatus
 	_ = f.do(f.ctx, "host", func(ctx context.Context) error {
-		p := f.rdb.Pipeline()
-		hc := p.HGetAll(ctx, f.k.host(authority))
-		qc := p.LLen(ctx, f.k.queue(authority))
-		if _, err := p.Exec(ctx); err != nil && err != redis.Nil {
-			return err
-		}
-		rec, queued = hc.Val(), qc.Val()
-		return nil
+		var err error
+		sts, err = readHosts(ctx, f.rdb, f.k, []string{authority}, f.defPace, f.cfg.Margin)
+		return err
 	})
-	return hostStatus(authority, rec, int(queued), f.defPace, f.cfg.Margin, time.Now())
+	if len(sts) == 1 {
+		return sts[0]
+	}
+	return hostStatus(authority, nil, 0, f.defPace, f.cfg.Margin, time.Now())
 }
 
 // hostStatus reads a host record as a HostStatus at now.
@@ -230,16 +227,15 @@ func sumCounts(ctx context.Context, rdb redis.UniversalClient, k keys) map[strin
 
 // A Report is the crawl's status across processes, for crawl status.
 type Report struct {
-	Queued    int64            `json:"queued"`
-	Leased    int64            `json:"leased"`
-	Done      int64            `json:"done"`
-	Fetched   int64            `json:"fetched"`
-	Seen      int64            `json:"seen"`
-	TakenBack int64            `json:"taken_back"`
-	Hosts     int64            `json:"hosts"`
-	States    map[string]int   `json:"host_states"` // host count per scheduler state
-	Processes []ProcessReport  `json:"processes"`
-	Counts    map[string]int64 `json:"-"`
+	Queued    int64           `json:"queued"`
+	Leased    int64           `json:"leased"`
+	Done      int64           `json:"done"`
+	Fetched   int64           `json:"fetched"`
+	Seen      int64           `json:"seen"`
+	TakenBack int64           `json:"taken_back"`
+	Hosts     int64           `json:"hosts"`
+	States    map[string]int  `json:"host_states"` // host count per scheduler state
+	Processes []ProcessReport `json:"processes"`
 }
 
 // A ProcessReport is one process's heartbeat: LastSeen is when it was
@@ -285,7 +281,7 @@ func StatusPrefix(ctx context.Context, url, prefix string) (Report, error) {
 	}
 	c := sumCounts(ctx, rdb, k)
 	r := Report{Queued: c["queued"], Leased: c["leased"], Done: c["done"], Fetched: c["fetched"], Seen: c["seen"],
-		TakenBack: c["takenback"], Hosts: c["hosts"], Counts: c, States: hostStates(ctx, rdb, k)}
+		TakenBack: c["takenback"], Hosts: c["hosts"], States: hostStates(ctx, rdb, k)}
 	procs, _ := rdb.HGetAll(ctx, k.procs()).Result()
 	for id, v := range procs {
 		var hb heartbeat
