@@ -50,6 +50,7 @@ type redisRow struct {
 	Took       time.Duration // from the first process's start to the last page served
 	PPS        float64
 	PerProc    []int // pages each process fetched (its summary)
+	Paced      bool  // the paced web, whose Violations are counted
 	Violations int   // paced web: requests closer than the host's Crawl-delay
 }
 
@@ -145,18 +146,19 @@ func (r *redisCLI) manyRun(n int, frontier, dir string) (redisRow, error) {
 		return redisRow{}, err
 	}
 	defer web.close()
-	seedFile := filepath.Join(dir, "many-seeds.txt")
-	if err := os.WriteFile(seedFile, []byte(strings.Join(web.seeds(), "\n")+"\n"), 0o644); err != nil {
+	seedFile, err := writeSeedFile(dir, "many-seeds.txt", web.seeds())
+	if err != nil {
 		return redisRow{}, err
 	}
 	per, start, err := r.crawlProcs(n, frontier, dir, "many", seedFile, r.minDelay)
 	if err != nil {
 		return redisRow{}, err
 	}
-	f := figures("", web.pageTimes(), start)
+	times := web.pageTimes()
+	f := figures("", times, start)
 	row := redisRow{Case: fmt.Sprintf("%d hosts x %d pages, min_delay %v, latency %v", r.hosts, r.pages, r.minDelay, r.latency),
 		Embedded: frontier == "", Procs: len(per), Pages: f.Pages, PPS: f.PPS, PerProc: per}
-	if times := web.pageTimes(); len(times) > 0 {
+	if len(times) > 0 {
 		row.Took = time.Duration(times[len(times)-1] - start.UnixNano())
 	}
 	if want := r.hosts * r.pages; int(web.served.Load()) != want {
@@ -175,8 +177,8 @@ func (r *redisCLI) pacedRun(n int, frontier, dir string) (redisRow, error) {
 		return redisRow{}, err
 	}
 	defer closePacedSites(sites)
-	seedFile := filepath.Join(dir, "paced-seeds.txt")
-	if err := os.WriteFile(seedFile, []byte(strings.Join(seeds, "\n")+"\n"), 0o644); err != nil {
+	seedFile, err := writeSeedFile(dir, "paced-seeds.txt", seeds)
+	if err != nil {
 		return redisRow{}, err
 	}
 	per, start, err := r.crawlProcs(n, frontier, dir, "paced", seedFile, 0)
@@ -187,7 +189,8 @@ func (r *redisCLI) pacedRun(n int, frontier, dir string) (redisRow, error) {
 	requests, violations, _ := pacedAudit(sites, os.Stdout)
 	pages := requests - len(sites) // robots.txt once per host
 	return redisRow{Case: fmt.Sprintf("%d hosts x %d pages, Crawl-delay %v", r.pacedHosts, r.pacedPages, delay),
-		Embedded: frontier == "", Procs: len(per), Pages: pages, Took: took, PPS: float64(pages) / took.Seconds(), PerProc: per, Violations: violations}, nil
+		Embedded: frontier == "", Procs: len(per), Pages: pages, Took: took, PPS: float64(pages) / took.Seconds(), PerProc: per,
+		Paced: true, Violations: violations}, nil
 }
 
 // printRedisHeader prints the head of the table of runs.
@@ -198,7 +201,7 @@ func printRedisHeader(out io.Writer) {
 // printRedisRow prints one run as a line of the table.
 func printRedisRow(out io.Writer, r redisRow) {
 	v, frontier := "-", "redis"
-	if strings.Contains(r.Case, "Crawl-delay") {
+	if r.Paced {
 		v = strconv.Itoa(r.Violations)
 	}
 	if r.Embedded {

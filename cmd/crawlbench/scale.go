@@ -82,8 +82,8 @@ func runScale(o scaleOptions) (*scaleResult, error) {
 	if !o.Keep {
 		defer os.RemoveAll(dir)
 	}
-	seedFile := filepath.Join(dir, "seeds.txt")
-	if err := os.WriteFile(seedFile, []byte(strings.Join(web.seeds(), "\n")+"\n"), 0o644); err != nil {
+	seedFile, err := writeSeedFile(dir, "seeds.txt", web.seeds())
+	if err != nil {
 		return nil, err
 	}
 	res := &scaleResult{Web: fmt.Sprintf("%d hosts x %d pages = %d pages, %d workers, latency %s",
@@ -327,4 +327,10 @@ func (s *scaleCLI) run(workers, rounds int, cpuProfile string) error {
 	}
 	_, err := runScale(o)
 	return err
+}
+
+// writeSeedFile writes seeds, one a line, to dir/name and returns its path.
+func writeSeedFile(dir, name string, seeds []string) (string, error) {
+	path := filepath.Join(dir, name)
+	return path, os.WriteFile(path, []byte(strings.Join(seeds, "\n")+"\n"), 0o644)
 }
