@@ -21,31 +21,31 @@ const (
 	EnvRequire = "CRAWL_REQUIRE_REDIS"
 )
 
-// Required reports whether the environment asks for the Redis tests to
+// required reports whether the environment asks for the Redis tests to
 // run (EnvRequire is "1").
-func Required() bool { return os.Getenv(EnvRequire) == "1" }
+func required() bool { return os.Getenv(EnvRequire) == "1" }
 
 // URL returns the single server's URL (EnvSingle), or ends t as Need
 // says.
-func URL(t testing.TB) string { return Need(t, EnvSingle) }
+func URL(t testing.TB) string { return need(t, EnvSingle) }
 
 // ClusterURL returns the cluster's URL (EnvCluster), or ends t as Need
 // says.
-func ClusterURL(t testing.TB) string { return Need(t, EnvCluster) }
+func ClusterURL(t testing.TB) string { return need(t, EnvCluster) }
 
 // ServerBin returns the redis-server binary (EnvServer), or ends t as
 // Need says.
-func ServerBin(t testing.TB) string { return Need(t, EnvServer) }
+func ServerBin(t testing.TB) string { return need(t, EnvServer) }
 
-// Need returns the value of env; when it is unset, t is skipped with a
+// need returns the value of env; when it is unset, t is skipped with a
 // message, or fails when Required.
-func Need(t testing.TB, env string) string {
+func need(t testing.TB, env string) string {
 	t.Helper()
 	if v := os.Getenv(env); v != "" {
 		return v
 	}
 	msg := fmt.Sprintf("%s is unset: start the Redis test servers with eval \"$(scripts/redis-test-servers start DIR)\"", env)
-	if Required() {
+	if required() {
 		t.Fatalf("%s, but %s=1 asks for the Redis tests to run", msg, EnvRequire)
 	}
 	t.Skip(msg)
