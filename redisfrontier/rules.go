@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/crawlproject/crawl/robots"
 	"github.com/crawlproject/crawl/robotscache"
 	"github.com/crawlproject/crawl/scheduler"
 )
@@ -20,9 +19,8 @@ import (
 func (f *Frontier) SetRules(authority string, r scheduler.Rules) {
 	f.touch(authority)
 	drop := ""
-	if r.HasCrawlDelay && f.cfg.MaxCrawlDelay > 0 && r.CrawlDelay > f.cfg.MaxCrawlDelay && f.cfg.CrawlDelayPolicy == scheduler.PolicySkip {
-		drop = fmt.Sprintf("%s: crawl-delay %s exceeds max_crawl_delay %s", scheduler.ReasonCrawlDelayTooLong,
-			robots.ShortDuration(r.CrawlDelay), robots.ShortDuration(f.cfg.MaxCrawlDelay))
+	if too := scheduler.CrawlDelayExceeds(&f.cfg, r); too != "" && f.cfg.CrawlDelayPolicy == scheduler.PolicySkip {
+		drop = fmt.Sprintf("%s: %s", scheduler.ReasonCrawlDelayTooLong, too)
 	}
 	pace := encodePace(scheduler.NewPaceTable(&f.cfg, r))
 	var ver int64

@@ -27,25 +27,21 @@ func (s *Scheduler) SetRules(authority string, r Rules) {
 	h.robotsFailures = 0
 	h.robotsRetryAt = time.Time{}
 	h.floor = time.Time{}
-	h.crawlDelay, h.clamped, h.warning = 0, false, ""
 	var skips []Skip
-	if r.HasCrawlDelay {
-		h.crawlDelay = r.CrawlDelay
-		if s.cfg.MaxCrawlDelay > 0 && r.CrawlDelay > s.cfg.MaxCrawlDelay {
-			switch s.cfg.CrawlDelayPolicy {
-			case PolicyClamp:
-				h.crawlDelay, h.clamped = s.cfg.MaxCrawlDelay, true
-				h.warning = fmt.Sprintf("crawl-delay %s (line %d) exceeds max_crawl_delay %s: clamped", robots.ShortDuration(r.CrawlDelay), r.CrawlDelayLine, robots.ShortDuration(s.cfg.MaxCrawlDelay))
-			case PolicySkip:
-				if !h.rec.Dropped {
-					tmpl := Skip{Authority: h.auth, Reason: ReasonCrawlDelayTooLong,
-						Detail: fmt.Sprintf("crawl-delay %s exceeds max_crawl_delay %s", robots.ShortDuration(r.CrawlDelay), robots.ShortDuration(s.cfg.MaxCrawlDelay)),
-						Rule:   "Crawl-delay: " + crawlDelayValue(r.CrawlDelay), Line: r.CrawlDelayLine}
-					skips = s.dropLocked(h, tmpl, now)
-				}
-			default:
-				h.warning = fmt.Sprintf("crawl-delay %s (line %d) exceeds max_crawl_delay %s: obeyed", robots.ShortDuration(r.CrawlDelay), r.CrawlDelayLine, robots.ShortDuration(s.cfg.MaxCrawlDelay))
+	p := rulesPace(&s.cfg, r)
+	h.crawlDelay, h.clamped, h.warning = p.crawlDelay, p.clamped, ""
+	if too := CrawlDelayExceeds(&s.cfg, r); too != "" {
+		switch s.cfg.CrawlDelayPolicy {
+		case PolicyClamp:
+			h.warning = fmt.Sprintf("crawl-delay %s (line %d) exceeds max_crawl_delay %s: clamped", robots.ShortDuration(r.CrawlDelay), r.CrawlDelayLine, robots.ShortDuration(s.cfg.MaxCrawlDelay))
+		case PolicySkip:
+			if !h.rec.Dropped {
+				tmpl := Skip{Authority: h.auth, Reason: ReasonCrawlDelayTooLong, Detail: too,
+					Rule: "Crawl-delay: " + crawlDelayValue(r.CrawlDelay), Line: r.CrawlDelayLine}
+				skips = s.dropLocked(h, tmpl, now)
 			}
+		default:
+			h.warning = fmt.Sprintf("crawl-delay %s (line %d) exceeds max_crawl_delay %s: obeyed", robots.ShortDuration(r.CrawlDelay), r.CrawlDelayLine, robots.ShortDuration(s.cfg.MaxCrawlDelay))
 		}
 	}
 	if !h.rec.LastStart.IsZero() {
@@ -108,4 +104,14 @@ func (s *Scheduler) ExpireRules(authority string) {
 	h.rulesKnown = false
 	s.fixAt(h, now)
 	s.notify()
+}
+
+// CrawlDelayExceeds says, as a skip's detail words it, that r asks for a
+// Crawl-delay longer than cfg.MaxCrawlDelay ("crawl-delay 2m exceeds
+// max_crawl_delay 30s"); "" when it asks for none or a shorter one.
+func CrawlDelayExceeds(cfg *Config, r Rules) string {
+	if !r.HasCrawlDelay || cfg.MaxCrawlDelay <= 0 || r.CrawlDelay <= cfg.MaxCrawlDelay {
+		return ""
+	}
+	return fmt.Sprintf("crawl-delay %s exceeds max_crawl_delay %s", robots.ShortDuration(r.CrawlDelay), robots.ShortDuration(cfg.MaxCrawlDelay))
 }
