@@ -118,11 +118,7 @@ func (f *Frontier) visitString(auth string) string {
 	f.mu.Lock()
 	r := f.local.rules[auth].rules
 	f.mu.Unlock()
-	s := "visit-time"
-	for _, w := range r.VisitTimes {
-		s += " " + w.String()
-	}
-	return s
+	return scheduler.VisitString(r.VisitTimes)
 }
 
 func (f *Frontier) isLost(h *held) bool {

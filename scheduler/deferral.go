@@ -86,7 +86,7 @@ func (s *Scheduler) deferCause(h *host, p *paceState, sc schedule) (Reason, stri
 		// The rule is the Visit-time line as written when one line holds
 		// every window; from several lines, the first one's line is given
 		// and the rule text lists the windows.
-		line, rule := 0, visitString(h)
+		line, rule := 0, VisitString(h.rules.VisitTimes)
 		if vt := h.rules.VisitTimes; len(vt) > 0 {
 			line = vt[0].Line
 			if vt[0].Text != "" && vt[len(vt)-1].Line == line {

@@ -83,7 +83,7 @@ func (s *Scheduler) statusAt(h *host, sc schedule, now time.Time) HostStatus {
 		st.DeferredUntil = sc.start
 		switch {
 		case sc.parked:
-			st.DeferReason = visitString(h)
+			st.DeferReason = VisitString(h.rules.VisitTimes)
 		case backingOff:
 			st.DeferReason = st.BackoffReason
 		case h.robotsRetryHolds(sc.start):

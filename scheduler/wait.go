@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/crawlproject/crawl/robots"
 )
 
 // A WaitError is returned by Wait when a request may not be sent now and
@@ -138,11 +140,11 @@ func (s *Scheduler) startFor(h *host, now time.Time) (paceState, schedule, error
 	p := h.pace()
 	p.base = h.rec.LastStart
 	if open, next := openAt(p.rules.VisitTimes, now); !open {
-		return p, schedule{}, &WaitError{Authority: h.auth, Until: next, Reason: visitString(h), Err: ErrParked}
+		return p, schedule{}, &WaitError{Authority: h.auth, Until: next, Reason: VisitString(h.rules.VisitTimes), Err: ErrParked}
 	}
 	sc := earliest(&s.cfg, &p, now)
 	if sc.parked {
-		return p, sc, &WaitError{Authority: h.auth, Until: sc.start, Reason: visitString(h), Err: ErrParked}
+		return p, sc, &WaitError{Authority: h.auth, Until: sc.start, Reason: VisitString(h.rules.VisitTimes), Err: ErrParked}
 	}
 	if sc.start.Sub(now) > s.cfg.MaxWait {
 		return p, sc, &WaitError{Authority: h.auth, Until: sc.start, Reason: sc.src, Err: ErrWaitTooLong}
@@ -231,10 +233,12 @@ func (s *Scheduler) unsent(authority string) {
 	}
 }
 
-func visitString(h *host) string {
+// VisitString names Visit-time windows as a wait's reason words them:
+// "visit-time 06:00-08:45 20:00-21:59".
+func VisitString(windows []robots.Window) string {
 	var b strings.Builder
 	b.WriteString("visit-time")
-	for _, w := range h.rules.VisitTimes {
+	for _, w := range windows {
 		b.WriteString(" " + w.String())
 	}
 	return b.String()
