@@ -66,4 +66,15 @@ func TestDeferredReportedOnce(t *testing.T) {
 	if r := reasons["http://gone.test/p1"]; r != "host-failing" {
 		t.Errorf("the given-up host's URL reported with %s", r)
 	}
+	// crawl status counts the host deferred, as the drain reported it.
+	if st := b.Host("http://slow.test:80").State; st != scheduler.StateDeferred {
+		t.Errorf("the host deferred at the drain is %s", st)
+	}
+	rep, err := StatusPrefix(context.Background(), url, prefix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.States[scheduler.StateDeferred] != 1 || rep.States[scheduler.StateDropped] != 1 {
+		t.Errorf("status host states %v, want 1 deferred and 1 dropped", rep.States)
+	}
 }

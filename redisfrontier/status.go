@@ -59,6 +59,10 @@ func hostStatus(auth string, rec map[string]string, queued int, defPace string, 
 		hs.State, hs.NextAllowed = scheduler.StateDropped, time.Time{}
 	case queued == 0 && hs.InFlight == 0:
 		hs.State = scheduler.StateDone
+	case rec["reported"] != "" && rec["reported"] == strconv.FormatInt(n("nlease"), 10):
+		// A drain found it beyond MaxWait and reported its URLs, and no
+		// process has leased it since (the report script's mark).
+		hs.State = scheduler.StateDeferred
 	case msTime(n("until")).After(now):
 		hs.State, hs.BackoffReason = scheduler.StateBackingOff, "back-off "+robots.ShortDuration(time.Duration(n("backoff"))*time.Millisecond)
 	case !open && hs.RulesKnown:
