@@ -3,7 +3,6 @@ package redisfrontier
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strconv"
 	"time"
 
@@ -61,12 +60,11 @@ func (f *Frontier) countPage() {
 // max-pages skips, worded as the scheduler words them.
 func (f *Frontier) limitSkips(res []any) {
 	auth, hostPages := str(res, 1), int64Of(res, 2)
-	why := fmt.Sprintf("max_pages_per_host %d reached: %d pages fetched from %s", f.cfg.Scope.MaxPagesPerHost, hostPages, auth)
-	if m := f.cfg.Scope.MaxPages; m > 0 {
-		if n := f.globalPages(f.ctx); n >= int64(m) {
-			why = fmt.Sprintf("max_pages %d reached: %d pages fetched", m, n)
-		}
+	pages := int64(0)
+	if f.cfg.Scope.MaxPages > 0 {
+		pages = f.globalPages(f.ctx)
 	}
+	why := scheduler.PageLimitReached(f.cfg.Scope, int(pages), int(hostPages), auth)
 	now := time.Now()
 	for i := 3; i < len(res); i++ {
 		e, err := decodeEntry(auth, str(res, i))

@@ -29,11 +29,18 @@ func countsAsPage(l *Lease, r Result) bool {
 // pageLimitReached says which page limit h's next page would exceed, or
 // "" if none: the limits count pages fetched, not URLs queued.
 func (s *Scheduler) pageLimitReached(h *host) string {
-	if m := s.cfg.Scope.MaxPages; m > 0 && s.pages >= m {
-		return fmt.Sprintf("max_pages %d reached: %d pages fetched", m, s.pages)
+	return PageLimitReached(s.cfg.Scope, s.pages, h.rec.Pages, h.auth)
+}
+
+// PageLimitReached says, as a max-pages skip's detail words it, which page
+// limit of scope a page of host authority would exceed with pages fetched
+// in all and hostPages from the host, or "" if none.
+func PageLimitReached(scope ScopeConfig, pages, hostPages int, authority string) string {
+	if m := scope.MaxPages; m > 0 && pages >= m {
+		return fmt.Sprintf("max_pages %d reached: %d pages fetched", m, pages)
 	}
-	if m := s.cfg.Scope.MaxPagesPerHost; m > 0 && h.rec.Pages >= m {
-		return fmt.Sprintf("max_pages_per_host %d reached: %d pages fetched from %s", m, h.rec.Pages, h.auth)
+	if m := scope.MaxPagesPerHost; m > 0 && hostPages >= m {
+		return fmt.Sprintf("max_pages_per_host %d reached: %d pages fetched from %s", m, hostPages, authority)
 	}
 	return ""
 }
