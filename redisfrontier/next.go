@@ -193,7 +193,7 @@ func (f *Frontier) drained(ctx context.Context, before int64) (bool, error) {
 		if id == f.opts.ProcessID || json.Unmarshal([]byte(v), &hb) != nil {
 			continue
 		}
-		if hb.Feeding && time.Since(time.UnixMilli(hb.Seen)) < staleBeats*f.opts.Heartbeat {
+		if hb.Feeding && !processReport(id, hb).Stale(time.Now()) {
 			return false, nil
 		}
 	}
