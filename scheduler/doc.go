@@ -60,6 +60,17 @@
 // must apply from the switch on (12:59:48 + 12 s is 13:00, when a 1/10m
 // rate begins: the next start is 13:09:48).
 //
+// # Host order
+//
+// Next hands out the host first due. A host whose pace lets it start
+// again as soon as its request ends (no wait asked, or the interval
+// already over) keeps its place for up to 64 leases in a row before it
+// goes behind the other hosts due, as a queue keeps its session budget in
+// Heritrix: its pages go over one kept-alive connection instead of a new
+// connection each, which spares the server a handshake per page. Only the
+// order changes; no start comes earlier than its pace allows, and a host
+// that must wait gives its place up after every request.
+//
 // Outside every Visit-time window a host is parked until the next window
 // opens. robots.txt is not a page: Visit-time does not hold back a host's
 // robots.txt request, only its pace, Retry-After and back-off do. A host that cannot run within Config.MaxWait is deferred: its URLs

@@ -56,7 +56,17 @@ type host struct {
 	kept         Skip
 
 	idx int       // index in the ready heap; -1 if not in it
-	key time.Time // heap key: earliest start
+	key time.Time // heap key: earliest start, or turnKey while the host keeps its turn
+
+	// turnKey is the heap key h held when its current run of turns
+	// began, zero when it is on none; turns counts the leases issued in
+	// that run (keepsTurn).
+	turnKey time.Time
+	turns   int
+	// placed orders hosts of one key in the ready heap: the rank of the
+	// latest placement that set the key (a host keeping its turn keeps
+	// its rank too).
+	placed uint64
 
 	// starts notes the interval in force for each start Wait granted:
 	// the latest one at or before now, then those still ahead (one per
@@ -179,11 +189,17 @@ func (h *host) pace() paceState {
 	return p
 }
 
-// hostHeap orders hosts by their earliest start.
+// hostHeap orders hosts by their earliest start, and hosts due at the
+// same instant by when they were placed (host.placed).
 type hostHeap []*host
 
-func (q hostHeap) Len() int           { return len(q) }
-func (q hostHeap) Less(i, j int) bool { return q[i].key.Before(q[j].key) }
+func (q hostHeap) Len() int { return len(q) }
+func (q hostHeap) Less(i, j int) bool {
+	if !q[i].key.Equal(q[j].key) {
+		return q[i].key.Before(q[j].key)
+	}
+	return q[i].placed < q[j].placed
+}
 func (q hostHeap) Swap(i, j int) {
 	q[i], q[j] = q[j], q[i]
 	q[i].idx = i
@@ -217,4 +233,22 @@ func (h *host) leased() int {
 func (h *host) ended() {
 	h.unanswered = max(h.unanswered-1, 0)
 	h.rec.Unanswered = h.unanswered > 0
+}
+
+// turnBudget is how many leases in a row a host may take while it keeps
+// its turn (keepsTurn) before it goes behind the other hosts due. Like a
+// queue's session budget in Heritrix, it lets a host whose pace asks for
+// no wait be fetched over one kept-alive connection for a while instead
+// of a new connection per page, and bounds how long the other hosts due
+// wait for it.
+const turnBudget = 64
+
+// keepsTurn reports whether h, due again at now, keeps the place in the
+// ready heap it held when its run of turns began: its pace allows a start
+// now (what its rules, back-off and Visit-time ask is already met) and it
+// has taken fewer than turnBudget leases in this run. The order of hosts
+// changes, never the pace: h's key stays at or before now only when h
+// may start now.
+func keepsTurn(h *host, now time.Time) bool {
+	return !h.turnKey.IsZero() && h.turns < turnBudget && !h.key.After(now)
 }

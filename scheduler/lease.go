@@ -124,9 +124,10 @@ func (s *Scheduler) dueLocked(h *host, now time.Time) nextStep {
 	case s.limitSkipLocked(h, now):
 		// Its head pages are over a page limit: with no page to fetch,
 		// its robots.txt is not asked for.
-	case h.rulesKnown && s.heldForPageLeases(h):
+	case s.heldForPageLeases(h):
 		// A page lease issued since h was placed may reach a page
-		// limit: h waits for the leases in flight.
+		// limit: h waits for the leases in flight, its robots.txt too,
+		// which would only serve a page that may not be fetched.
 		s.fixAt(h, now)
 	default:
 		return nextStep{lease: s.issueLocked(h, now)}
@@ -208,6 +209,10 @@ func (s *Scheduler) issueLocked(h *host, now time.Time) *Lease {
 		}
 		l = &Lease{URL: e.URL, Parent: e.Parent, Authority: h.auth, Depth: e.Depth, Kind: e.Kind, Seed: e.Seed, Attempt: e.Attempts, Redirects: e.Redirects, Issued: now, seq: e.Seq}
 	}
+	if h.turnKey.IsZero() {
+		h.turnKey, h.turns = h.key, 0
+	}
+	h.turns++
 	h.inflight++
 	h.notified = false
 	s.leases++

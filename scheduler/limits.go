@@ -60,9 +60,9 @@ func (s *Scheduler) pageLimitPending(h *host) bool {
 	return m > 0 && h.rec.Pages+h.pageLeases >= m
 }
 
-// heldForPageLeases reports whether h, whose rules are known, must wait
-// with the page or requisite at its queue head for the page leases in
-// flight (see pageLimitPending).
+// heldForPageLeases reports whether h must wait with the page or
+// requisite at its queue head (and, its rules unknown, its robots.txt
+// request) for the page leases in flight (see pageLimitPending).
 func (s *Scheduler) heldForPageLeases(h *host) bool {
 	return len(h.cache) > 0 && counted(h.cache[0].Kind) && s.pageLimitPending(h)
 }

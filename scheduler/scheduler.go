@@ -56,12 +56,13 @@ type Scheduler struct {
 	store Store
 	scope *scope
 
-	mu        sync.Mutex
-	cond      *sync.Cond // signals the flusher and flush waiters; uses mu
-	wake      chan struct{}
-	hosts     map[string]*host
-	ready     hostHeap
-	seedHosts map[string]bool
+	mu         sync.Mutex
+	cond       *sync.Cond // signals the flusher and flush waiters; uses mu
+	wake       chan struct{}
+	hosts      map[string]*host
+	ready      hostHeap
+	placements uint64 // hosts placed in ready with a key of their own (host.placed)
+	seedHosts  map[string]bool
 
 	pending     []Op
 	pendingSeen map[string]struct{}
@@ -214,6 +215,12 @@ func (s *Scheduler) fixAt(h *host, now time.Time) {
 		if h.idx >= 0 {
 			heap.Remove(&s.ready, h.idx)
 		}
+		if h.inflight == 0 && !h.refilling {
+			// Nothing of h is in flight or being read back from the
+			// store: whatever comes next waits its turn behind the
+			// hosts due before it.
+			h.turnKey = time.Time{}
+		}
 		return
 	}
 	if refused || s.limitHeadLocked(h) {
@@ -223,6 +230,13 @@ func (s *Scheduler) fixAt(h *host, now time.Time) {
 	} else {
 		p := h.pace()
 		h.key = earliest(&s.cfg, &p, now).start
+		if keepsTurn(h, now) {
+			h.key = h.turnKey
+		} else {
+			h.turnKey = time.Time{}
+			s.placements++
+			h.placed = s.placements
+		}
 	}
 	if h.idx >= 0 {
 		heap.Fix(&s.ready, h.idx)
@@ -238,12 +252,15 @@ func (s *Scheduler) eligible(h *host) bool {
 	if h.rec.Dropped || h.inflight >= s.cfg.PerHost {
 		return false
 	}
-	if !h.rulesKnown {
-		return !h.robotsOut && h.queued() > 0
+	if !h.rulesKnown && (h.robotsOut || h.queued() == 0) {
+		return false
 	}
 	if s.heldForPageLeases(h) {
 		s.held[h] = struct{}{}
 		return false
+	}
+	if !h.rulesKnown {
+		return true
 	}
 	return len(h.cache) > 0 || (h.spill > 0 && !h.refilling)
 }
