@@ -32,6 +32,7 @@ type runFigure struct {
 	Name                   string
 	Pages                  int
 	PPS, FirstPPS, LastPPS float64
+	Tenths                 []float64     // pages/s of each tenth of the pages, in order
 	Wall                   time.Duration // the process's start to its exit
 	Child                  childResult
 	Load                   string
@@ -186,6 +187,7 @@ func measure(web *bigWeb, name string, spec childSpec, o scaleOptions) (runFigur
 		line += fmt.Sprintf(" (%s before report.html; report.html %s written in %.1f s)", mib(res.PeakRSSCrawl), mib(res.ReportBytes), res.ReportSeconds)
 	}
 	fmt.Fprintf(o.Log, "%s; load average %s\n", line, f.Load)
+	fmt.Fprintf(o.Log, "  %s pages/s by tenth of the pages:%s\n", name, tenthsText(f.Tenths))
 	if want := web.hosts * web.pages; f.Pages != want {
 		return f, fmt.Errorf("crawlbench: %s: the web served %d pages, not %d", name, f.Pages, want)
 	}
@@ -209,7 +211,12 @@ func figures(name string, times []int64, start time.Time) runFigure {
 	t0 := start.UnixNano()
 	tenth := max(n/10, 1)
 	f.PPS = rate(n, t0, times[n-1])
-	f.FirstPPS = rate(tenth, t0, times[tenth-1])
+	from := t0
+	for i := tenth - 1; i < n; i += tenth {
+		f.Tenths = append(f.Tenths, rate(tenth, from, times[i]))
+		from = times[i]
+	}
+	f.FirstPPS = f.Tenths[0]
 	f.LastPPS = f.FirstPPS
 	if n > tenth {
 		f.LastPPS = rate(tenth, times[n-tenth-1], times[n-1])
@@ -333,4 +340,13 @@ func (s *scaleCLI) run(workers, rounds int, cpuProfile string) error {
 func writeSeedFile(dir, name string, seeds []string) (string, error) {
 	path := filepath.Join(dir, name)
 	return path, os.WriteFile(path, []byte(strings.Join(seeds, "\n")+"\n"), 0o644)
+}
+
+// tenthsText lists pages/s figures as " 1234 1180 ...".
+func tenthsText(pps []float64) string {
+	var b strings.Builder
+	for _, x := range pps {
+		fmt.Fprintf(&b, " %.0f", x)
+	}
+	return b.String()
 }

@@ -2,10 +2,12 @@ package main
 
 import (
 	"bytes"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // TestMain runs the measured part a benchmark child process is started
@@ -71,5 +73,37 @@ func runWithoutRace(t *testing.T, test string) {
 	t.Logf("%s without the race detector:\n%s", test, out)
 	if err != nil {
 		t.Fatalf("%s without the race detector: %v", test, err)
+	}
+}
+
+// TestFiguresByTenth: 20 pages, one every 100 ms from the process start
+// for the first half and one every 200 ms after: each tenth of 2 pages
+// took 200 ms (10 pages/s) in the first half and 400 ms (5 pages/s)
+// after; the first and last tenth are the first and last of them.
+func TestFiguresByTenth(t *testing.T) {
+	start := time.Unix(100, 0)
+	var times []int64
+	at := start
+	for i := range 20 {
+		step := 100 * time.Millisecond
+		if i >= 10 {
+			step = 200 * time.Millisecond
+		}
+		at = at.Add(step)
+		times = append(times, at.UnixNano())
+	}
+	f := figures("x", times, start)
+	want := []float64{10, 10, 10, 10, 10, 5, 5, 5, 5, 5}
+	if len(f.Tenths) != len(want) {
+		t.Fatalf("tenths %v, want %v", f.Tenths, want)
+	}
+	for i := range want {
+		if math.Abs(f.Tenths[i]-want[i]) > 1e-9 {
+			t.Errorf("tenths %v, want %v", f.Tenths, want)
+			break
+		}
+	}
+	if f.FirstPPS != 10 || math.Abs(f.LastPPS-5) > 1e-9 {
+		t.Errorf("first %v last %v, want 10 and 5", f.FirstPPS, f.LastPPS)
 	}
 }
