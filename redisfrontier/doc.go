@@ -27,6 +27,11 @@
 //     on a lease taken back is refused and applies nothing. Close gives
 //     back the leases its process still holds in the same way, at once,
 //     so the other processes do not wait for them to expire.
+//   - A claim takes the host of its shard first due. Unlike the
+//     embedded scheduler, a host with no pace to wait does not keep its
+//     turn: its next page may go to any process, whose connection to the
+//     host would not be the one kept alive, so the order stays by due
+//     time alone.
 //   - Every request keeps the host's Visit-time windows once its rules
 //     are known: pages, robots.txt fetched again, and robots.txt redirect
 //     hops, as the scheduler's Wait does.
