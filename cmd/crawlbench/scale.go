@@ -33,6 +33,7 @@ type runFigure struct {
 	Pages                  int
 	PPS, FirstPPS, LastPPS float64
 	Tenths                 []float64     // pages/s of each tenth of the pages, in order
+	CPUTenths              []float64     // the process's CPU ms per page of each tenth (cpuByTenth)
 	Wall                   time.Duration // the process's start to its exit
 	Child                  childResult
 	Load                   string
@@ -175,11 +176,21 @@ func measure(web *bigWeb, name string, spec childSpec, o scaleOptions) (runFigur
 	if err != nil {
 		return runFigure{}, err
 	}
+	stop := make(chan struct{})
+	samples := sampleCPU(c.cmd.Process.Pid, &web.served, 100*time.Millisecond, stop)
 	res, err := c.wait()
+	close(stop)
+	cpu := <-samples
 	if err != nil {
 		return runFigure{}, fmt.Errorf("%s: %w", name, err)
 	}
 	f := figures(name, web.pageTimes(), c.started)
+	if n := len(cpu); n == 0 || cpu[n-1].pages < int64(f.Pages) {
+		// The process ended within a sampling interval of its last page:
+		// its own count of its CPU time closes the last tenth.
+		cpu = append(cpu, cpuSample{pages: int64(f.Pages), cpu: time.Duration(res.CPUSeconds * float64(time.Second))})
+	}
+	f.CPUTenths = cpuByTenth(cpu, f.Pages)
 	f.Child, f.Load, f.Wall = res, loadAverage(), time.Since(c.started)
 	line := fmt.Sprintf("%s: %d pages at %.0f pages/s (first tenth %.0f, last tenth %.0f), process %.1f s, CPU %.3f ms/page, %d connections for %d requests, peak RSS %s",
 		name, f.Pages, f.PPS, f.FirstPPS, f.LastPPS, f.Wall.Seconds(), 1e3*res.CPUSeconds/float64(max(f.Pages, 1)), web.conns.Load(), web.requests.Load(), mib(res.PeakRSS))
@@ -187,7 +198,8 @@ func measure(web *bigWeb, name string, spec childSpec, o scaleOptions) (runFigur
 		line += fmt.Sprintf(" (%s before report.html; report.html %s written in %.1f s)", mib(res.PeakRSSCrawl), mib(res.ReportBytes), res.ReportSeconds)
 	}
 	fmt.Fprintf(o.Log, "%s; load average %s\n", line, f.Load)
-	fmt.Fprintf(o.Log, "  %s pages/s by tenth of the pages:%s\n", name, tenthsText(f.Tenths))
+	fmt.Fprintf(o.Log, "  %s pages/s by tenth of the pages:%s\n", name, tenthsText(f.Tenths, "%.0f"))
+	fmt.Fprintf(o.Log, "  %s CPU ms/page by tenth of the pages (sampled every 0.1 s):%s\n", name, tenthsText(f.CPUTenths, "%.3f"))
 	if want := web.hosts * web.pages; f.Pages != want {
 		return f, fmt.Errorf("crawlbench: %s: the web served %d pages, not %d", name, f.Pages, want)
 	}
@@ -342,11 +354,11 @@ func writeSeedFile(dir, name string, seeds []string) (string, error) {
 	return path, os.WriteFile(path, []byte(strings.Join(seeds, "\n")+"\n"), 0o644)
 }
 
-// tenthsText lists pages/s figures as " 1234 1180 ...".
-func tenthsText(pps []float64) string {
+// tenthsText lists figures, each in format, as " 1234 1180 ...".
+func tenthsText(figs []float64, format string) string {
 	var b strings.Builder
-	for _, x := range pps {
-		fmt.Fprintf(&b, " %.0f", x)
+	for _, x := range figs {
+		fmt.Fprintf(&b, " "+format, x)
 	}
 	return b.String()
 }
