@@ -195,8 +195,8 @@ type hostHeap []*host
 
 func (q hostHeap) Len() int { return len(q) }
 func (q hostHeap) Less(i, j int) bool {
-	if !q[i].key.Equal(q[j].key) {
-		return q[i].key.Before(q[j].key)
+	if c := q[i].key.Compare(q[j].key); c != 0 {
+		return c < 0
 	}
 	return q[i].placed < q[j].placed
 }
@@ -243,12 +243,12 @@ func (h *host) ended() {
 // wait for it.
 const turnBudget = 64
 
-// keepsTurn reports whether h, due again at now, keeps the place in the
-// ready heap it held when its run of turns began: its pace allows a start
-// now (what its rules, back-off and Visit-time ask is already met) and it
-// has taken fewer than turnBudget leases in this run. The order of hosts
-// changes, never the pace: h's key stays at or before now only when h
-// may start now.
-func keepsTurn(h *host, now time.Time) bool {
-	return !h.turnKey.IsZero() && h.turns < turnBudget && !h.key.After(now)
+// keepsTurn reports whether h, whose pace allows its next start at start,
+// keeps the place in the ready heap it held when its run of turns began:
+// it may start now (what its rules, back-off and Visit-time ask is
+// already met) and it has taken fewer than turnBudget leases in this run.
+// The order of hosts changes, never the pace: h's key stays at or before
+// now only when h may start now.
+func keepsTurn(h *host, start, now time.Time) bool {
+	return !h.turnKey.IsZero() && h.turns < turnBudget && !start.After(now)
 }

@@ -229,11 +229,10 @@ func (s *Scheduler) fixAt(h *host, now time.Time) {
 		h.key = now
 	} else {
 		p := h.pace()
-		h.key = earliest(&s.cfg, &p, now).start
-		if keepsTurn(h, now) {
+		if start := earliest(&s.cfg, &p, now).start; keepsTurn(h, start, now) {
 			h.key = h.turnKey
 		} else {
-			h.turnKey = time.Time{}
+			h.key, h.turnKey = start, time.Time{}
 			s.placements++
 			h.placed = s.placements
 		}
