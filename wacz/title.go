@@ -101,7 +101,8 @@ func responseTitle(block []byte) string {
 func decodedBody(resp *http.Response) (body []byte, ok bool) {
 	raw, _ := io.ReadAll(resp.Body) // what came of a body cut short
 	body, _, err := wire.DecodeContent(resp.Header, raw, maxTitleScan, "page body")
-	return body, err == nil || len(body) > 0
+	// A body with no content coding comes back whole.
+	return body[:min(len(body), maxTitleScan)], err == nil || len(body) > 0
 }
 
 // trimPartialRune drops an incomplete UTF-8 sequence from the end of b, so
