@@ -31,16 +31,12 @@ func decodeBody(resp archive.MirrorResponse) ([]byte, error) {
 	if strings.Contains(strings.ToLower(resp.TransferEncoding), "chunked") {
 		body, unchunked = io.ReadAll(io.LimitReader(httputil.NewChunkedReader(bytes.NewReader(body)), maxMirrorBody+1))
 	}
-	if codings := wire.ContentCodings(http.Header{"Content-Encoding": {resp.ContentEncoding}}); len(codings) > 0 {
-		var cut bool
-		var err error
-		body, cut, err = wire.DecodeCodings(codings, body, maxMirrorBody, "mirror body")
-		if _, ok := errors.AsType[*wire.UnsupportedCodingError](err); ok || cut && len(body) == maxMirrorBody {
-			return nil, errUnsupportedCoding
-		}
-		if err != nil {
-			return body, fmt.Errorf("decode body: %w", err) // what decoded, for a truncated body
-		}
+	body, cut, err := wire.DecodeContent(http.Header{"Content-Encoding": {resp.ContentEncoding}}, body, maxMirrorBody, "mirror body")
+	if _, ok := errors.AsType[*wire.UnsupportedCodingError](err); ok || cut && len(body) == maxMirrorBody {
+		return nil, errUnsupportedCoding
+	}
+	if err != nil {
+		return body, fmt.Errorf("decode body: %w", err) // what decoded, for a truncated body
 	}
 	if len(body) > maxMirrorBody {
 		return nil, errUnsupportedCoding
