@@ -37,11 +37,7 @@ type sitemapURLs struct {
 // decodes (parseSitemap then says what it could read). A sitemap file in
 // gzip (sitemap.xml.gz) stays gzip: parseSitemap inflates it.
 func sitemapContent(h http.Header, body []byte) []byte {
-	content, _, err := wire.DecodeContent(h, body, maxSitemapBytes, "sitemap")
-	if err != nil && len(content) == 0 {
-		return body
-	}
-	return content
+	return decodeOrKeep(wire.ContentCodings(h), body, maxSitemapBytes, "sitemap")
 }
 
 // parseSitemap reads a sitemap (urlset) or sitemap index, plain or gzip,
