@@ -109,12 +109,6 @@ type crawl struct {
 	// store is what the frontier is kept in, closed after it; nil when
 	// closing the frontier closes all it holds.
 	store scheduler.Store
-	// robotsStore persists the robots cache's copies of robots.txt: the
-	// frontier's store, chosen at start.
-	robotsStore robotscache.Store
-	// process names this process among those sharing frontier.url, in
-	// its WARC files' names; "" with the embedded frontier.
-	process string
 
 	started time.Time  // this run's start
 	history *history   // what earlier runs of cfg.Out did
@@ -180,8 +174,11 @@ func start(cfg config.Config, opts Options) (*crawl, error) {
 	c := &crawl{cfg: cfg, opts: opts, log: log, tally: newTally(), logged: newLoggedOnceSet(maxLoggedOnce),
 		listed: newLoggedOnceSet(maxListedSeeds), queuedLogged: newLoggedOnceSet(maxLoggedOnce)}
 	c.events = &eventSink{fn: opts.Events, log: log}
+	// process names this process among those sharing frontier.url, in
+	// its WARC file names; "" for the embedded frontier.
+	var process string
 	if cfg.Frontier.URL != "" {
-		c.process = redisfrontier.NewProcessID()
+		process = redisfrontier.NewProcessID()
 	}
 	// opened holds the closers of what is open so far; a failure closes
 	// them, last opened first.
@@ -198,7 +195,7 @@ func start(cfg config.Config, opts Options) (*crawl, error) {
 		if err != nil {
 			return nil, err
 		}
-		c.store, c.robotsStore = store, store
+		c.store = store
 		opened = append(opened, store.Close)
 	}
 	// Read after the frontier is open: its lock keeps another run of the
@@ -214,7 +211,8 @@ func start(cfg config.Config, opts Options) (*crawl, error) {
 		return fail(err)
 	}
 	opened = append(opened, c.runs.close)
-	if err := c.openFrontier(); err != nil {
+	robotsStore, err := c.openFrontier(process)
+	if err != nil {
 		return fail(err)
 	}
 	opened = append(opened, c.sched.Close)
@@ -223,7 +221,7 @@ func start(cfg config.Config, opts Options) (*crawl, error) {
 	}
 	opened = append(opened, c.logs.close)
 	if cfg.Archive.WARC {
-		w, err := openArchive(cfg, c.process)
+		w, err := openArchive(cfg, process)
 		if err != nil {
 			return fail(err)
 		}
@@ -232,7 +230,7 @@ func start(cfg config.Config, opts Options) (*crawl, error) {
 			c.arch = opts.wrapArchive(w)
 		}
 	}
-	c.tr, c.robots = newPoliteStack(cfg, c.sched, c.robotsStore, c.hostBusy, c.onRobotsFetch)
+	c.tr, c.robots = newPoliteStack(cfg, c.sched, robotsStore, c.hostBusy, c.onRobotsFetch)
 	c.robots.Warn = c.log.Warn
 	c.parse = newParseBudget(maxParseBytes)
 	c.col = newCollector(c.tr, cfg, c.parse)
@@ -241,25 +239,26 @@ func start(cfg config.Config, opts Options) (*crawl, error) {
 }
 
 // openFrontier opens the crawl's frontier: the embedded scheduler over
-// c.store, or, with frontier.url set, the frontier shared through Redis,
-// whose robots.txt copies are the shared ones too.
-func (c *crawl) openFrontier() error {
+// c.store, or, with frontier.url set, the frontier shared through Redis
+// as process. It returns the store of the robots cache's copies of
+// robots.txt: c.store, or the shared copies in Redis.
+func (c *crawl) openFrontier(process string) (robotscache.Store, error) {
 	sc := schedulerConfig(c.cfg, c.onSchedulerSkip)
 	if c.cfg.Frontier.URL == "" {
 		s, err := scheduler.Open(sc, c.store)
 		if err != nil {
-			return fmt.Errorf("crawler: open scheduler: %w", err)
+			return nil, fmt.Errorf("crawler: open scheduler: %w", err)
 		}
 		c.sched = s
-		return nil
+		return c.store, nil
 	}
-	f, err := redisfrontier.Open(context.Background(), redisfrontier.Options{URL: c.cfg.Frontier.URL, ProcessID: c.process,
+	f, err := redisfrontier.Open(context.Background(), redisfrontier.Options{URL: c.cfg.Frontier.URL, ProcessID: process,
 		Out: c.cfg.Out, Config: sc, Logger: c.log})
 	if err != nil {
-		return fmt.Errorf("crawler: open frontier: %w", err)
+		return nil, fmt.Errorf("crawler: open frontier: %w", err)
 	}
-	c.sched, c.robotsStore = f, f.RobotsStore()
-	return nil
+	c.sched = f
+	return f.RobotsStore(), nil
 }
 
 // embeddedOnly refuses a dry run whose frontier.url is set: a dry run
