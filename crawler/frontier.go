@@ -30,15 +30,9 @@ type frontier interface {
 	// Retried reports whether a lease ending with r is fetched again.
 	Retried(l *scheduler.Lease, r scheduler.Result) bool
 
-	// Wait, WaitHop, Release, ReleaseHop, Answered, Observe and Host pace
-	// the requests of the polite transport (wire.Pacer).
-	Wait(ctx context.Context, authority string) error
-	WaitHop(ctx context.Context, authority string) error
-	Release(authority string)
-	ReleaseHop(authority string)
-	Answered(authority string, at time.Time)
-	Observe(authority string, status int, dur time.Duration, retryAfter string, err error)
-	Host(authority string) scheduler.HostStatus
+	// Pacer paces the requests of the polite transport: Wait, WaitHop,
+	// Release, ReleaseHop, Answered, Observe and Host.
+	wire.Pacer
 
 	// SetRules, RulesFailed and ExpireRules hand a host's robots.txt
 	// outcome to its pace and gate.
@@ -54,10 +48,8 @@ type frontier interface {
 	Close() error
 }
 
-// The embedded frontier and the one shared through Redis are frontiers,
-// and every frontier paces the polite transport.
+// The embedded frontier and the one shared through Redis are frontiers.
 var (
-	_ frontier   = (*scheduler.Scheduler)(nil)
-	_ frontier   = (*redisfrontier.Frontier)(nil)
-	_ wire.Pacer = frontier(nil)
+	_ frontier = (*scheduler.Scheduler)(nil)
+	_ frontier = (*redisfrontier.Frontier)(nil)
 )
