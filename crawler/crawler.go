@@ -56,9 +56,11 @@ type Options struct {
 	Ephemeral bool
 
 	// wrapArchive and wrapStore, if set, stand between the crawl and its
-	// archive writer or frontier store: tests make writes fail.
+	// archive writer or frontier store, and openedLogs is handed its logs
+	// once open: tests make writes fail.
 	wrapArchive func(archiver) archiver
 	wrapStore   func(scheduler.Store) scheduler.Store
+	openedLogs  func(*logs)
 }
 
 // A HostNote is a short label and a sentence shown with a host.
@@ -220,6 +222,9 @@ func start(cfg config.Config, opts Options) (*crawl, error) {
 		return fail(err)
 	}
 	opened = append(opened, c.logs.close)
+	if opts.openedLogs != nil {
+		opts.openedLogs(c.logs)
+	}
 	if cfg.Archive.WARC {
 		w, err := openArchive(cfg, process)
 		if err != nil {

@@ -220,8 +220,10 @@ func (c *crawl) finishSkip(l *scheduler.Lease, reason scheduler.Reason, detail, 
 }
 
 // record writes the archive records of a fetch, then its crawl log line.
-// If the archive write fails, nothing is logged and the failure (a
-// *WriteError) is returned: the crawl stops with the URL still queued.
+// If either write fails, the failure (a *WriteError) is returned: the
+// crawl stops with the URL still queued (a failed archive write leaves no
+// log line; a failed log line leaves the records, and the page is fetched
+// again by the next run, as a page in flight at a kill -9 is).
 func (c *crawl) record(j *job) error {
 	l, ex := j.lease, j.ex
 	if !j.superseded && c.arch != nil && ex.RawResponse != nil { // a superseded copy: a later one is archived
@@ -240,7 +242,10 @@ func (c *crawl) record(j *job) error {
 	if j.superseded {
 		e.Note = joinNote(e.Note, "the body was cut: this copy is not archived and its links are not followed; the page is fetched once more")
 	}
-	c.writeLine(c.logs.crawl, e)
+	if err := c.logs.crawl.write(e); err != nil {
+		// Not logged: the lease stays unfinished and the URL queued.
+		return c.fail(WroteLog, err)
+	}
 	_, failed := c.tally.logged(e)
 	c.history.failing.note(e, c.started, failed)
 	c.events.emit(Event{Time: ex.Start, Kind: EventFetch, Host: l.Authority, URL: l.URL, Status: ex.Status,

@@ -292,3 +292,50 @@ func TestLogWriteFailureIsFinal(t *testing.T) {
 		t.Errorf("log after the failure: %q, want the first line alone", data)
 	}
 }
+
+// TestCrawlLogWriteFailureKeepsThePageQueued protects "a write that fails
+// loses nothing" for the crawl log: a page whose crawl.jsonl line could
+// not be written (the log on a full device) stops the crawl with the
+// log's ENOSPC and stays queued, so that the same crawl run again, with
+// room, ends with a line for every page of the site.
+func TestCrawlLogWriteFailureKeepsThePageQueued(t *testing.T) {
+	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip("no /dev/full:", err)
+	}
+	hosts := pagesSite(t, 6)
+	cfg := fastConfig(t)
+	// A request in flight when the crawl stopped holds its host this long
+	// in the next run.
+	cfg.Fetch.Timeout = time.Second
+	seeds := []string{hosts[0].URL("/"), hosts[1].URL("/")}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	// A first crawl reads both robots.txt (logged) and a missing page;
+	// the next finds robots.txt in its cache, so its first line is a page.
+	if _, err := Run(ctx, cfg, Options{Seeds: []string{hosts[0].URL("/none"), hosts[1].URL("/none")}}); err != nil {
+		t.Fatalf("crawl reading robots.txt: %v", err)
+	}
+	_, err = Run(ctx, cfg, Options{Seeds: seeds, openedLogs: func(l *logs) {
+		l.crawl.f.Close()
+		l.crawl.f = full
+	}})
+	var we *WriteError
+	if !errors.As(err, &we) || we.What != WroteLog || !errors.Is(err, syscall.ENOSPC) {
+		t.Fatalf("run with the log on a full device: %v, want the log's ENOSPC", err)
+	}
+	if _, err := Run(ctx, cfg, Options{Seeds: seeds}); err != nil {
+		t.Fatalf("run with room: %v", err)
+	}
+	logged := map[string]bool{}
+	for _, e := range readJSONL[crawllog.CrawlEntry](t, filepath.Join(cfg.Out, crawllog.CrawlLogFile)) {
+		logged[e.URL] = true
+	}
+	for _, h := range hosts {
+		for _, p := range []string{"/", "/p0", "/p1", "/p2", "/p3", "/p4", "/p5"} {
+			if !logged[h.URL(p)] {
+				t.Errorf("%s has no crawl log line after the run with room", h.URL(p))
+			}
+		}
+	}
+}
