@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -36,11 +37,16 @@ type Frontier struct {
 	log      *slog.Logger
 	redacted string
 	defPace  string // the pace table of a host whose robots.txt is not read
+	limited  string // limitedKinds, as the claim script reads it
 	out      outage
 	ctx      context.Context // ends at Close
 	stop     context.CancelFunc
 	wg       sync.WaitGroup
 	started  time.Time
+
+	// pagesReached is set once the crawl's page counter was read at
+	// Scope.MaxPages (see maxPagesFlag).
+	pagesReached atomic.Bool
 
 	mu     sync.Mutex
 	closed bool
@@ -68,6 +74,7 @@ func Open(ctx context.Context, opts Options) (*Frontier, error) {
 		log: opts.Logger, redacted: config.RedactURL(opts.URL), started: time.Now(), held: map[*scheduler.Lease]*held{}}
 	f.local.init()
 	f.defPace = encodePace(scheduler.NewPaceTable(&f.cfg, scheduler.Rules{}))
+	f.limited = limitedKinds()
 	if err := f.checkMeta(ctx); err != nil {
 		rdb.Close()
 		return nil, err
