@@ -55,14 +55,10 @@ func (f *Frontier) queue(o scheduler.Offer) (bool, error) {
 	n := shardOf(auth)
 	b, field := fingerprint(o.Key())
 	e := encodeEntry(scheduler.Entry{Authority: auth, URL: o.Key(), Parent: c.Parent, Depth: c.Depth, Kind: c.Kind, Seed: c.Seed, Redirects: c.Redirects})
-	seed := "0"
-	if c.Seed {
-		seed = "1"
-	}
 	var got int64
 	err := f.do(f.ctx, "add", func(ctx context.Context) error {
 		var err error
-		got, err = f.sc.add.Run(ctx, f.rdb, []string{f.k.shard(n)}, auth, b, field, e, seed, f.cfg.PerHost, f.defPace, ceilMs(f.cfg.Margin)).Int64()
+		got, err = f.sc.add.Run(ctx, f.rdb, []string{f.k.shard(n)}, auth, b, field, e, f.cfg.PerHost, f.defPace, ceilMs(f.cfg.Margin)).Int64()
 		return err
 	})
 	if err != nil {

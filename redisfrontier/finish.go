@@ -13,7 +13,7 @@ import (
 
 // A fate is what Finish does with a lease's URL.
 type fate struct {
-	action  string // done, requeue, retry, keep
+	action  string // done, requeue, retry
 	entry   scheduler.Entry
 	fetched bool
 	failed  bool // no attempt left: skipped with fetch-failed
@@ -117,7 +117,7 @@ func (f *Frontier) runFinish(h *held, ft fate, r scheduler.Result) ([]any, error
 	var res []any
 	err := f.do(f.ctx, "finish", func(ctx context.Context) error {
 		var err error
-		res, err = f.sc.finish.Run(ctx, f.rdb, []string{f.k.shard(h.shard)}, h.lease.Authority, h.id, h.token, ft.action, entry, 0,
+		res, err = f.sc.finish.Run(ctx, f.rdb, []string{f.k.shard(h.shard)}, h.lease.Authority, h.id, h.token, ft.action, entry,
 			f.cfg.PerHost, f.defPace, ceilMs(f.cfg.Margin), outcome, urlMark(h.lease.URL), f.cfg.MaxFailures, fetched, page).Slice()
 		return err
 	})

@@ -30,17 +30,15 @@ local function needsRobots(auth, st)
 end
 
 -- putBack puts auth in the ready set, scored by its earliest start from
--- now (and not before notBefore), when it is not dropped, has fewer than
--- perHost leases, no robots lease out, and URLs queued. A host already
--- there keeps the lower score.
-local function putBack(auth, now, perHost, defPace, margin, notBefore)
+-- now, when it is not dropped, has fewer than perHost leases, no robots
+-- lease out, and URLs queued. A host already there keeps the lower score.
+local function putBack(auth, now, perHost, defPace, margin)
   local st = hostState(auth, defPace)
   if st.dropped ~= '' or st.inflight >= perHost or st.rstate == 'leased' then return end
   if redis.call('LLEN', base .. 'q:' .. auth) == 0 then return end
   local robots = needsRobots(auth, st)
   local t = earliest(now, st, margin)
   if robots and st.rretry > t then t = st.rretry end
-  if notBefore > t then t = notBefore end
   redis.call('ZADD', base .. 'ready', 'LT', t, auth)
 end
 

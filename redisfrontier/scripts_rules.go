@@ -15,6 +15,6 @@ if ARGV[3] ~= '' and (redis.call('HGET', hk, 'dropped') or '') == '' then
 end
 local v = redis.call('HINCRBY', hk, 'ver', 1)
 local now = nowms()
-putBack(auth, now, tonumber(ARGV[4]), ARGV[5], tonumber(ARGV[6]), 0)
+putBack(auth, now, tonumber(ARGV[4]), ARGV[5], tonumber(ARGV[6]))
 return v
 `
