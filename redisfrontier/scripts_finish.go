@@ -14,17 +14,9 @@ const finishLua = `
 local auth, id, token, action, entry = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
 local perHost, defPace, margin = tonumber(ARGV[6]), ARGV[7], tonumber(ARGV[8])
 local outcome, urlfp, maxFailures = ARGV[9], ARGV[10], tonumber(ARGV[11])
-local lk = base .. 'l:' .. id
-if redis.call('HGET', lk, 'token') ~= token then return {'stale'} end
-local kind = redis.call('HGET', lk, 'kind')
-redis.call('DEL', lk)
-redis.call('ZREM', base .. 'leases', id)
+if redis.call('HGET', base .. 'l:' .. id, 'token') ~= token then return {'stale'} end
+local kind = endLease(id).kind
 local hk, q = base .. 'h:' .. auth, base .. 'q:' .. auth
-if num(redis.call('HINCRBY', hk, 'inflight', -1)) < 0 then redis.call('HSET', hk, 'inflight', 0) end
-redis.call('HINCRBY', base .. 'count', 'leased', -1)
-if kind == 'robots' and redis.call('HGET', hk, 'rstate') == 'leased' then
-  redis.call('HSET', hk, 'rstate', '')
-end
 if kind == 'robots' then
   -- a robots lease carries no URL: its host's robots turn ends
 elseif action == 'done' then
@@ -47,10 +39,7 @@ if outcome == 'no-answer' or outcome == 'unreachable' then
     if failing == '' then failing = urlfp else failing = failing .. ',' .. urlfp end
     redis.call('HSET', hk, 'failing', failing)
     local n = redis.call('HINCRBY', hk, 'failures', 1)
-    if n >= maxFailures and (redis.call('HGET', hk, 'dropped') or '') == '' then
-      redis.call('HSET', hk, 'dropped', 'host-failing: ' .. n .. ' URLs in a row failed at the connection level')
-      redis.call('SADD', base .. 'dropped', auth)
-      redis.call('HINCRBY', base .. 'count', 'dropped', 1)
+    if n >= maxFailures and dropHost(auth, 'host-failing: ' .. n .. ' URLs in a row failed at the connection level') then
       redis.call('ZREM', base .. 'ready', auth)
     end
   end
