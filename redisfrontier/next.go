@@ -97,7 +97,7 @@ func (f *Frontier) mayBeDue(n int, now time.Time) bool {
 func (f *Frontier) claim(ctx context.Context, n int, maxReached string) (*scheduler.Lease, error) {
 	token := newToken()
 	var res []any
-	err := f.do(ctx, "claim", func(ctx context.Context) error {
+	err := f.call(ctx, "claim", func(ctx context.Context) error {
 		var err error
 		res, err = f.sc.claim.Run(ctx, f.rdb, []string{f.k.shard(n)}, f.opts.ProcessID, token,
 			f.opts.LeaseDuration.Milliseconds(), f.cfg.PerHost, ceilMs(f.cfg.RequestTimeout), f.defPace, ceilMs(f.cfg.Margin),
@@ -108,7 +108,7 @@ func (f *Frontier) claim(ctx context.Context, n int, maxReached string) (*schedu
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		return nil, f.wrap("claim", err)
+		return nil, err
 	}
 	switch str(res, 0) {
 	case "none":
@@ -185,13 +185,13 @@ func (f *Frontier) drained(ctx context.Context, before int64) (bool, error) {
 		return false, err
 	}
 	var procs map[string]string
-	err := f.do(ctx, "procs", func(ctx context.Context) error {
+	err := f.call(ctx, "procs", func(ctx context.Context) error {
 		var err error
 		procs, err = f.rdb.HGetAll(ctx, f.k.procs()).Result()
 		return err
 	})
 	if err != nil {
-		return false, f.wrap("procs", err)
+		return false, err
 	}
 	for id, v := range procs {
 		var hb heartbeat
