@@ -120,7 +120,7 @@ func (f *Frontier) deferSkip(auth string, rec map[string]string, score int64) sc
 	}
 	until := msTime(score)
 	hs := hostStatus(auth, rec, 1, f.defPace, f.cfg.Margin, now)
-	n := func(k string) int64 { v, _ := strconv.ParseInt(rec[k], 10, 64); return v }
+	n := hostRecord(rec).num
 	iv, open := paceAt(rec["pace"], until.Add(-time.Millisecond))
 	defIv, _ := paceAt(f.defPace, until)
 	rule := hs.PaceSource

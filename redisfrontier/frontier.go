@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/url"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -43,6 +44,8 @@ type Frontier struct {
 	stop     context.CancelFunc
 	wg       sync.WaitGroup
 	started  time.Time
+	hostname string // the machine's, for the heartbeat
+	pid      int
 
 	// pagesReached is set once the crawl's page counter was read at
 	// Scope.MaxPages (see maxPagesFlag).
@@ -75,6 +78,8 @@ func Open(ctx context.Context, opts Options) (*Frontier, error) {
 	f.local.init()
 	f.defPace = encodePace(scheduler.NewPaceTable(&f.cfg, scheduler.Rules{}))
 	f.limited = limitedKinds()
+	f.hostname, _ = os.Hostname()
+	f.pid = os.Getpid()
 	if err := f.checkMeta(ctx); err != nil {
 		rdb.Close()
 		return nil, err
