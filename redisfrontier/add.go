@@ -55,18 +55,14 @@ func (f *Frontier) queue(o scheduler.Offer) (bool, error) {
 	n := shardOf(auth)
 	b, field := fingerprint(o.Key())
 	e := encodeEntry(scheduler.Entry{Authority: auth, URL: o.Key(), Parent: c.Parent, Depth: c.Depth, Kind: c.Kind, Seed: c.Seed, Redirects: c.Redirects})
-	seed := "0"
-	if c.Seed {
-		seed = "1"
-	}
 	var got int64
-	err := f.do(f.ctx, "add", func(ctx context.Context) error {
+	err := f.call(f.ctx, "add", func(ctx context.Context) error {
 		var err error
-		got, err = f.sc.add.Run(ctx, f.rdb, []string{f.k.shard(n)}, auth, b, field, e, seed, f.cfg.PerHost, f.defPace, ceilMs(f.cfg.Margin)).Int64()
+		got, err = f.sc.add.Run(ctx, f.rdb, []string{f.k.shard(n)}, auth, b, field, e, f.cfg.PerHost, f.defPace, ceilMs(f.cfg.Margin)).Int64()
 		return err
 	})
 	if err != nil {
-		return false, f.wrap("add", err)
+		return false, err
 	}
 	f.touchShard(n)
 	f.touch(auth)
@@ -102,9 +98,9 @@ func (f *Frontier) addSeedHost(key string) error {
 	if known {
 		return nil
 	}
-	return f.wrap("seed host", f.do(f.ctx, "seed host", func(ctx context.Context) error {
+	return f.call(f.ctx, "seed host", func(ctx context.Context) error {
 		return f.rdb.SAdd(ctx, f.k.seedHosts(), key).Err()
-	}))
+	})
 }
 
 // isSeedHost reports whether key is a seed's host, asking the shared set
@@ -138,12 +134,12 @@ func (f *Frontier) Seen(key string) (bool, error) {
 	auth := scheduler.AuthorityOf(key)
 	b, field := fingerprint(key)
 	var seen bool
-	err := f.do(f.ctx, "seen", func(ctx context.Context) error {
+	err := f.call(f.ctx, "seen", func(ctx context.Context) error {
 		var err error
 		seen, err = f.rdb.HExists(ctx, f.k.seen(auth, b), field).Result()
 		return err
 	})
-	return seen, f.wrap("seen", err)
+	return seen, err
 }
 
 // Feed tells the frontier that URLs are still to come from outside the

@@ -78,7 +78,7 @@ func addBulk(t *testing.T, f *Frontier, n int) {
 			key := fmt.Sprintf("http://h%d.test/page/%d", i%1000, i)
 			b, field := fingerprint(key)
 			e := encodeEntry(scheduler.Entry{URL: key, Parent: fmt.Sprintf("http://h%d.test/", i%1000), Depth: 1})
-			f.sc.add.EvalSha(ctx, p, []string{f.k.shard(shardOf(auth))}, auth, b, field, e, "0", 1, f.defPace, 0)
+			f.sc.add.EvalSha(ctx, p, []string{f.k.shard(shardOf(auth))}, auth, b, field, e, 1, f.defPace, 0)
 		}
 		if _, err := p.Exec(ctx); err != nil {
 			t.Fatal(err)

@@ -25,7 +25,7 @@ func (f *Frontier) reportDeferred(ctx context.Context) error {
 	}
 	hosts, err := f.deferredHosts(ctx)
 	if err != nil {
-		return f.wrap("deferred hosts", err)
+		return err
 	}
 	for auth, score := range hosts {
 		if err := f.reportHost(ctx, auth, score); err != nil {
@@ -41,7 +41,7 @@ func (f *Frontier) reportDeferred(ctx context.Context) error {
 func (f *Frontier) deferredHosts(ctx context.Context) (map[string]int64, error) {
 	horizon := strconv.FormatInt(time.Now().Add(f.cfg.MaxWait).UnixMilli(), 10)
 	out := map[string]int64{}
-	err := f.do(ctx, "deferred hosts", func(ctx context.Context) error {
+	err := f.call(ctx, "deferred hosts", func(ctx context.Context) error {
 		p := f.rdb.Pipeline()
 		later := make([]*redis.ZSliceCmd, Shards)
 		dropped := make([]*redis.StringSliceCmd, Shards)
@@ -120,7 +120,7 @@ func (f *Frontier) deferSkip(auth string, rec map[string]string, score int64) sc
 	}
 	until := msTime(score)
 	hs := hostStatus(auth, rec, 1, f.defPace, f.cfg.Margin, now)
-	n := func(k string) int64 { v, _ := strconv.ParseInt(rec[k], 10, 64); return v }
+	n := hostRecord(rec).num
 	iv, open := paceAt(rec["pace"], until.Add(-time.Millisecond))
 	defIv, _ := paceAt(f.defPace, until)
 	rule := hs.PaceSource

@@ -1,11 +1,17 @@
 package redisfrontier
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
 	"github.com/crawlproject/crawl/scheduler"
 )
+
+// call runs op through do and wraps its failure as the operation what.
+func (f *Frontier) call(ctx context.Context, what string, op func(context.Context) error) error {
+	return f.wrap(what, f.do(ctx, what, op))
+}
 
 // wrap names a failed operation, wrapping scheduler.ErrStore so that the
 // crawler stops as it does when its embedded store fails; a closed

@@ -13,7 +13,7 @@ import (
 
 // A fate is what Finish does with a lease's URL.
 type fate struct {
-	action  string // done, requeue, retry, keep
+	action  string // done, requeue, retry
 	entry   scheduler.Entry
 	fetched bool
 	failed  bool // no attempt left: skipped with fetch-failed
@@ -115,13 +115,13 @@ func (f *Frontier) runFinish(h *held, ft fate, r scheduler.Result) ([]any, error
 		entry = encodeEntry(ft.entry)
 	}
 	var res []any
-	err := f.do(f.ctx, "finish", func(ctx context.Context) error {
+	err := f.call(f.ctx, "finish", func(ctx context.Context) error {
 		var err error
-		res, err = f.sc.finish.Run(ctx, f.rdb, []string{f.k.shard(h.shard)}, h.lease.Authority, h.id, h.token, ft.action, entry, 0,
+		res, err = f.sc.finish.Run(ctx, f.rdb, []string{f.k.shard(h.shard)}, h.lease.Authority, h.id, h.token, ft.action, entry,
 			f.cfg.PerHost, f.defPace, ceilMs(f.cfg.Margin), outcome, urlMark(h.lease.URL), f.cfg.MaxFailures, fetched, page).Slice()
 		return err
 	})
-	return res, f.wrap("finish", err)
+	return res, err
 }
 
 // count adds a finished lease to the process's counts. f.mu is held.
@@ -145,19 +145,15 @@ func (f *Frontier) count(ft fate, r scheduler.Result, stale bool) {
 // noteActivity counts a finish about to happen (keys.activity), after the
 // links of its page were added.
 func (f *Frontier) noteActivity() error {
-	err := f.do(f.ctx, "activity", func(ctx context.Context) error {
+	return f.call(f.ctx, "activity", func(ctx context.Context) error {
 		return f.rdb.Incr(ctx, f.k.activity()).Err()
 	})
-	if err != nil {
-		return f.wrap("activity", err)
-	}
-	return nil
 }
 
 // activity reads the count of finishes (keys.activity).
 func (f *Frontier) activity(ctx context.Context) (int64, error) {
 	var n int64
-	err := f.do(ctx, "activity", func(ctx context.Context) error {
+	err := f.call(ctx, "activity", func(ctx context.Context) error {
 		v, err := f.rdb.Get(ctx, f.k.activity()).Int64()
 		if errors.Is(err, redis.Nil) {
 			v, err = 0, nil
@@ -166,7 +162,7 @@ func (f *Frontier) activity(ctx context.Context) (int64, error) {
 		return err
 	})
 	if err != nil {
-		return 0, f.wrap("activity", err)
+		return 0, err
 	}
 	return n, nil
 }

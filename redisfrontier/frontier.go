@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"log/slog"
 	"net/url"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -36,11 +38,18 @@ type Frontier struct {
 	log      *slog.Logger
 	redacted string
 	defPace  string // the pace table of a host whose robots.txt is not read
+	limited  string // limitedKinds, as the claim script reads it
 	out      outage
 	ctx      context.Context // ends at Close
 	stop     context.CancelFunc
 	wg       sync.WaitGroup
 	started  time.Time
+	hostname string // the machine's, for the heartbeat
+	pid      int
+
+	// pagesReached is set once the crawl's page counter was read at
+	// Scope.MaxPages (see maxPagesFlag).
+	pagesReached atomic.Bool
 
 	mu     sync.Mutex
 	closed bool
@@ -68,6 +77,9 @@ func Open(ctx context.Context, opts Options) (*Frontier, error) {
 		log: opts.Logger, redacted: config.RedactURL(opts.URL), started: time.Now(), held: map[*scheduler.Lease]*held{}}
 	f.local.init()
 	f.defPace = encodePace(scheduler.NewPaceTable(&f.cfg, scheduler.Rules{}))
+	f.limited = limitedKinds()
+	f.hostname, _ = os.Hostname()
+	f.pid = os.Getpid()
 	if err := f.checkMeta(ctx); err != nil {
 		rdb.Close()
 		return nil, err

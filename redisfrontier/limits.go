@@ -12,7 +12,8 @@ import (
 )
 
 // limitedKinds lists, as the claim script reads it (",k,...,"), the kinds
-// skipped with max-pages once a page limit is reached.
+// skipped with max-pages once a page limit is reached. Open computes it
+// once (Frontier.limited): it depends on nothing that changes.
 func limitedKinds() string {
 	s := ","
 	for _, k := range []scheduler.Kind{scheduler.KindPage, scheduler.KindRobots, scheduler.KindSitemap, scheduler.KindRequisite} {
@@ -25,12 +26,18 @@ func limitedKinds() string {
 
 // maxPagesFlag is "1" when Scope.MaxPages pages were fetched across
 // processes, by the crawl's counter (P{g}:pages) read now; "0" otherwise.
+// The counter only grows: once it is read at the limit, the flag stays
+// "1" without reading it again (Frontier.pagesReached).
 func (f *Frontier) maxPagesFlag() string {
 	m := f.cfg.Scope.MaxPages
 	if m <= 0 {
 		return "0"
 	}
+	if f.pagesReached.Load() {
+		return "1"
+	}
 	if f.globalPages(f.ctx) >= int64(m) {
+		f.pagesReached.Store(true)
 		return "1"
 	}
 	return "0"

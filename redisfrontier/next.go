@@ -58,18 +58,23 @@ func (f *Frontier) Next(ctx context.Context) (*scheduler.Lease, error) {
 }
 
 // sweep claims on the shards that may have a host due (all of them if
-// all), in round-robin order, and returns the first lease.
+// all), in round-robin order, and returns the first lease. The crawl's
+// page limit is read once per sweep, before its first claim.
 func (f *Frontier) sweep(ctx context.Context, all bool) (*scheduler.Lease, error) {
 	now := time.Now()
 	f.mu.Lock()
 	start := f.local.rr
 	f.mu.Unlock()
+	maxReached := ""
 	for i := range Shards {
 		n := (start + i) % Shards
 		if !all && !f.mayBeDue(n, now) {
 			continue
 		}
-		l, err := f.claim(ctx, n)
+		if maxReached == "" {
+			maxReached = f.maxPagesFlag()
+		}
+		l, err := f.claim(ctx, n, maxReached)
 		if l != nil || err != nil {
 			f.mu.Lock()
 			f.local.rr = (n + 1) % Shards
@@ -88,22 +93,22 @@ func (f *Frontier) mayBeDue(n int, now time.Time) bool {
 	return v.checked.IsZero() || now.Sub(v.checked) >= recheck || !v.due.IsZero() && !v.due.After(now)
 }
 
-// claim runs the claim script on shard n.
-func (f *Frontier) claim(ctx context.Context, n int) (*scheduler.Lease, error) {
+// claim runs the claim script on shard n; maxReached is maxPagesFlag.
+func (f *Frontier) claim(ctx context.Context, n int, maxReached string) (*scheduler.Lease, error) {
 	token := newToken()
 	var res []any
-	err := f.do(ctx, "claim", func(ctx context.Context) error {
+	err := f.call(ctx, "claim", func(ctx context.Context) error {
 		var err error
 		res, err = f.sc.claim.Run(ctx, f.rdb, []string{f.k.shard(n)}, f.opts.ProcessID, token,
 			f.opts.LeaseDuration.Milliseconds(), f.cfg.PerHost, ceilMs(f.cfg.RequestTimeout), f.defPace, ceilMs(f.cfg.Margin),
-			f.cfg.Scope.MaxPagesPerHost, f.maxPagesFlag(), limitedKinds()).Slice()
+			f.cfg.Scope.MaxPagesPerHost, maxReached, f.limited).Slice()
 		return err
 	})
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		return nil, f.wrap("claim", err)
+		return nil, err
 	}
 	switch str(res, 0) {
 	case "none":
@@ -180,13 +185,13 @@ func (f *Frontier) drained(ctx context.Context, before int64) (bool, error) {
 		return false, err
 	}
 	var procs map[string]string
-	err := f.do(ctx, "procs", func(ctx context.Context) error {
+	err := f.call(ctx, "procs", func(ctx context.Context) error {
 		var err error
 		procs, err = f.rdb.HGetAll(ctx, f.k.procs()).Result()
 		return err
 	})
 	if err != nil {
-		return false, f.wrap("procs", err)
+		return false, err
 	}
 	for id, v := range procs {
 		var hb heartbeat

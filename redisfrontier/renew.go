@@ -2,7 +2,6 @@ package redisfrontier
 
 import (
 	"encoding/json"
-	"os"
 	"time"
 )
 
@@ -71,9 +70,8 @@ func (f *Frontier) heartbeatLoop() {
 }
 
 func (f *Frontier) beat() {
-	host, _ := os.Hostname()
 	f.mu.Lock()
-	hb := heartbeat{PID: os.Getpid(), Host: host, Out: f.opts.Out, Pages: f.local.pages, Leases: len(f.held),
+	hb := heartbeat{PID: f.pid, Host: f.hostname, Out: f.opts.Out, Pages: f.local.pages, Leases: len(f.held),
 		Feeding: f.local.feeds > 0, Started: f.started.UnixMilli(), Seen: time.Now().UnixMilli(),
 		Every: f.opts.Heartbeat.Milliseconds()}
 	f.mu.Unlock()

@@ -24,14 +24,14 @@ func (f *Frontier) SetRules(authority string, r scheduler.Rules) {
 	}
 	pace := encodePace(scheduler.NewPaceTable(&f.cfg, r))
 	var ver int64
-	err := f.do(f.ctx, "set rules", func(ctx context.Context) error {
+	err := f.call(f.ctx, "set rules", func(ctx context.Context) error {
 		var err error
 		ver, err = f.sc.rules.Run(ctx, f.rdb, []string{f.k.shard(shardOf(authority))}, authority, pace, drop,
 			f.cfg.PerHost, f.defPace, ceilMs(f.cfg.Margin)).Int64()
 		return err
 	})
 	if err != nil {
-		f.log.Warn("frontier: rules not recorded", "host", authority, "err", f.wrap("set rules", err))
+		f.log.Warn("frontier: rules not recorded", "host", authority, "err", err)
 		return
 	}
 	f.mu.Lock()
@@ -46,12 +46,12 @@ func (f *Frontier) SetRules(authority string, r scheduler.Rules) {
 func (f *Frontier) RulesFailed(authority string, retryAt time.Time) {
 	f.touch(authority)
 	why := fmt.Sprintf("%s: robots.txt failed %d times in a row", scheduler.ReasonRobotsUnreachable, f.cfg.MaxFailures)
-	err := f.do(f.ctx, "rules failed", func(ctx context.Context) error {
+	err := f.call(f.ctx, "rules failed", func(ctx context.Context) error {
 		return f.sc.rulesFailed.Run(ctx, f.rdb, []string{f.k.shard(shardOf(authority))}, authority, retryAt.UnixMilli(),
 			f.cfg.MaxFailures, why).Err()
 	})
 	if err != nil {
-		f.log.Warn("frontier: robots failure not recorded", "host", authority, "err", f.wrap("rules failed", err))
+		f.log.Warn("frontier: robots failure not recorded", "host", authority, "err", err)
 	}
 }
 
@@ -67,11 +67,11 @@ func (f *Frontier) ExpireRules(authority string) {
 	}
 	delete(f.local.rules, authority)
 	f.mu.Unlock()
-	err := f.do(f.ctx, "expire rules", func(ctx context.Context) error {
+	err := f.call(f.ctx, "expire rules", func(ctx context.Context) error {
 		return f.sc.expire.Run(ctx, f.rdb, []string{f.k.shard(shardOf(authority))}, authority, ver).Err()
 	})
 	if err != nil {
-		f.log.Warn("frontier: rules expiry not recorded", "host", authority, "err", f.wrap("expire rules", err))
+		f.log.Warn("frontier: rules expiry not recorded", "host", authority, "err", err)
 	}
 }
 
@@ -96,9 +96,9 @@ func (s robotsStore) PutRobots(authority string, data []byte) error {
 	if json.Unmarshal(data, &rec) == nil && !rec.Expires.IsZero() {
 		ttl = max(time.Until(rec.Expires), 0) + robotsSlack
 	}
-	return s.f.wrap("put robots", s.f.do(s.f.ctx, "put robots", func(ctx context.Context) error {
+	return s.f.call(s.f.ctx, "put robots", func(ctx context.Context) error {
 		return s.f.rdb.Set(ctx, s.f.k.robots(authority), data, ttl).Err()
-	}))
+	})
 }
 
 // GetRobots returns authority's record; a read error counts as absent.

@@ -17,7 +17,7 @@ local now = nowms()
 local expired = redis.call('ZRANGE', base .. 'leases', '-inf', now, 'BYSCORE', 'LIMIT', 0, 16)
 for _, id in ipairs(expired) do
   local auth = takeBack(id, timeoutMs, true)
-  if auth then putBack(auth, now, perHost, defPace, margin, 0) end
+  if auth then putBack(auth, now, perHost, defPace, margin) end
 end
 
 local function lease(auth, st, kind, entry)

@@ -11,6 +11,6 @@ local id = ARGV[1]
 if redis.call('HGET', base .. 'l:' .. id, 'token') ~= ARGV[2] then return 0 end
 local now = nowms()
 local auth = takeBack(id, tonumber(ARGV[3]), false)
-if auth then putBack(auth, now, tonumber(ARGV[4]), ARGV[5], tonumber(ARGV[6]), 0) end
+if auth then putBack(auth, now, tonumber(ARGV[4]), ARGV[5], tonumber(ARGV[6])) end
 return 1
 `

@@ -8,13 +8,9 @@ const rulesLua = `
 local auth = ARGV[1]
 local hk = base .. 'h:' .. auth
 redis.call('HSET', hk, 'pace', ARGV[2], 'rstate', 'ok', 'rfail', 0, 'rretry', 0)
-if ARGV[3] ~= '' and (redis.call('HGET', hk, 'dropped') or '') == '' then
-  redis.call('HSET', hk, 'dropped', ARGV[3])
-  redis.call('SADD', base .. 'dropped', auth)
-  redis.call('HINCRBY', base .. 'count', 'dropped', 1)
-end
+if ARGV[3] ~= '' then dropHost(auth, ARGV[3]) end
 local v = redis.call('HINCRBY', hk, 'ver', 1)
 local now = nowms()
-putBack(auth, now, tonumber(ARGV[4]), ARGV[5], tonumber(ARGV[6]), 0)
+putBack(auth, now, tonumber(ARGV[4]), ARGV[5], tonumber(ARGV[6]))
 return v
 `

@@ -10,10 +10,7 @@ local hk = base .. 'h:' .. ARGV[1]
 local n = redis.call('HINCRBY', hk, 'rfail', 1)
 redis.call('HSET', hk, 'rretry', ARGV[2])
 if redis.call('HGET', hk, 'rstate') == 'ok' then redis.call('HSET', hk, 'rstate', '') end
-if n >= tonumber(ARGV[3]) and (redis.call('HGET', hk, 'dropped') or '') == '' then
-  redis.call('HSET', hk, 'dropped', ARGV[4])
-  redis.call('SADD', base .. 'dropped', ARGV[1])
-  redis.call('HINCRBY', base .. 'count', 'dropped', 1)
+if n >= tonumber(ARGV[3]) and dropHost(ARGV[1], ARGV[4]) then
   redis.call('ZREM', base .. 'ready', ARGV[1])
 end
 return n

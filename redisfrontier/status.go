@@ -31,9 +31,18 @@ func (f *Frontier) Host(authority string) scheduler.HostStatus {
 	return hostStatus(authority, nil, 0, f.defPace, f.cfg.Margin, time.Now())
 }
 
+// hostRecord is a host's record as HGETALL reads it.
+type hostRecord map[string]string
+
+// num is field k of the record as an integer: 0 when absent or not one.
+func (r hostRecord) num(k string) int64 {
+	v, _ := strconv.ParseInt(r[k], 10, 64)
+	return v
+}
+
 // hostStatus reads a host record as a HostStatus at now.
 func hostStatus(auth string, rec map[string]string, queued int, defPace string, margin time.Duration, now time.Time) scheduler.HostStatus {
-	n := func(k string) int64 { v, _ := strconv.ParseInt(rec[k], 10, 64); return v }
+	n := hostRecord(rec).num
 	pace := rec["pace"]
 	if pace == "" {
 		pace = defPace
@@ -159,7 +168,7 @@ func readHosts(ctx context.Context, rdb redis.UniversalClient, k keys, auths []s
 // Stats sums the crawl's counts across shards (fetched, queued, leased,
 // hosts) and this process's own (skipped, errors, retries).
 func (f *Frontier) Stats() scheduler.Stats {
-	c := f.counts(f.ctx)
+	c := sumCounts(f.ctx, f.rdb, f.k)
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return scheduler.Stats{Fetched: int(c["fetched"]), Queued: int(c["queued"]), InFlight: int(c["leased"]), Leased: int(c["leased"]),
@@ -207,11 +216,7 @@ func (f *Frontier) Progress() (scheduler.Stats, []scheduler.HostStatus) {
 	return f.Stats(), moved
 }
 
-// counts sums the count hashes of all shards.
-func (f *Frontier) counts(ctx context.Context) map[string]int64 {
-	return sumCounts(ctx, f.rdb, f.k)
-}
-
+// sumCounts sums the count hashes of all shards.
 func sumCounts(ctx context.Context, rdb redis.UniversalClient, k keys) map[string]int64 {
 	sum := map[string]int64{}
 	p := rdb.Pipeline()

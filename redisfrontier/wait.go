@@ -85,7 +85,7 @@ func (f *Frontier) wait(ctx context.Context, auth string, h *held) error {
 
 func (f *Frontier) runStart(ctx context.Context, auth, id, token, hop string) ([]any, error) {
 	var res []any
-	err := f.do(ctx, "start", func(ctx context.Context) error {
+	err := f.call(ctx, "start", func(ctx context.Context) error {
 		var err error
 		res, err = f.sc.start.Run(ctx, f.rdb, []string{f.k.shard(shardOf(auth))}, auth, id, token,
 			f.cfg.MaxWait.Milliseconds(), ceilMs(f.cfg.Margin), hop, f.defPace).Slice()
@@ -94,7 +94,7 @@ func (f *Frontier) runStart(ctx context.Context, auth, id, token, hop string) ([
 	if err != nil && ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
-	return res, f.wrap("start", err)
+	return res, err
 }
 
 // refused turns the start script's refusal into a *scheduler.WaitError.
