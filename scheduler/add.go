@@ -165,7 +165,7 @@ func (s *Scheduler) hostSkipLocked(h *host, o *offer) *Skip {
 		sk.Parent = o.c.Parent
 		return &sk
 	}
-	if limited(o.c.Kind) {
+	if LimitedKind(o.c.Kind) {
 		if why := s.pageLimitReached(h); why != "" {
 			return s.skipLocked(o, ReasonMaxPages, why)
 		}

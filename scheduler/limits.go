@@ -11,17 +11,17 @@ import (
 // do not.
 func counted(k Kind) bool { return k == KindPage || k == KindRequisite }
 
-// limited reports whether URLs of kind k are skipped once a page limit of
+// LimitedKind reports whether URLs of kind k are skipped once a page limit of
 // their host is reached: the counted kinds, and sitemaps, which are read
 // only for the pages they list (an index of 2,000 sitemaps was read whole
 // after max_pages_per_host 3 was reached, and each of its 200,000 pages
 // logged as a max-pages skip).
-func limited(k Kind) bool { return counted(k) || k == KindSitemap }
+func LimitedKind(k Kind) bool { return counted(k) || k == KindSitemap }
 
-// countsAsPage reports whether a finished lease used up one page of the
+// CountsAsPage reports whether a finished lease used up one page of the
 // limits: a response arrived and it was not a redirect (whose target is
 // counted when it is fetched) nor a failure to be retried.
-func countsAsPage(l *Lease, r Result) bool {
+func CountsAsPage(l *Lease, r Result) bool {
 	return counted(l.Kind) && r.Skip == nil && !r.Requeue && !r.Retry && r.Status != 0 &&
 		Classify(r.Status, r.Err) == OutcomeAnswer && (r.Status < 300 || r.Status >= 400)
 }
@@ -78,7 +78,7 @@ func (s *Scheduler) limitHeadLocked(h *host) bool {
 		return false
 	}
 	if len(h.cache) > 0 {
-		return limited(h.cache[0].Kind)
+		return LimitedKind(h.cache[0].Kind)
 	}
 	return h.spill > 0 && !h.refilling
 }
@@ -94,7 +94,7 @@ func (s *Scheduler) limitSkipLocked(h *host, now time.Time) bool {
 		return false
 	}
 	n := 0
-	for len(h.cache) > 0 && limited(h.cache[0].Kind) {
+	for len(h.cache) > 0 && LimitedKind(h.cache[0].Kind) {
 		e := h.cache[0]
 		s.skipHead(h, Skip{URL: e.URL, Parent: e.Parent, Authority: h.auth, Reason: ReasonMaxPages,
 			Detail: why + "; not fetched", Time: now})
@@ -116,7 +116,7 @@ func (s *Scheduler) pageLeaseEnded(h *host, l *Lease, r Result, now time.Time) {
 	}
 	h.pageLeases--
 	s.pageLeases--
-	if countsAsPage(l, r) {
+	if CountsAsPage(l, r) {
 		h.rec.Pages++
 		s.pages++
 		if s.pages == s.cfg.Scope.MaxPages {
@@ -144,12 +144,3 @@ func (s *Scheduler) pageLeaseEnded(h *host, l *Lease, r Result, now time.Time) {
 		}
 	}
 }
-
-// CountsAsPage reports whether a finished lease used up one page of
-// Scope.MaxPages and Scope.MaxPagesPerHost (countsAsPage), for a frontier
-// kept outside the scheduler.
-func CountsAsPage(l *Lease, r Result) bool { return countsAsPage(l, r) }
-
-// LimitedKind reports whether URLs of kind k are skipped with max-pages
-// once a page limit of their host is reached (limited).
-func LimitedKind(k Kind) bool { return limited(k) }
