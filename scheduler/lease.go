@@ -73,7 +73,7 @@ func (s *Scheduler) stepLocked(now time.Time) nextStep {
 		s.outSkips = nil
 		return nextStep{again: true, skips: skips}
 	}
-	for len(s.ready) > 0 && !s.ready[0].key.After(now) && (s.ready[0].rulesKnown || s.limitHeadLocked(s.ready[0])) && len(s.ready[0].cache) == 0 {
+	for len(s.ready) > 0 && !s.ready[0].key.After(now) && len(s.ready[0].cache) == 0 && (s.ready[0].rulesKnown || s.limitHeadLocked(s.ready[0])) {
 		s.refillLocked(s.ready[0])
 	}
 	if len(s.ready) == 0 {

@@ -32,6 +32,14 @@ func (s *Scheduler) pageLimitReached(h *host) string {
 	return PageLimitReached(s.cfg.Scope, s.pages, h.rec.Pages, h.auth)
 }
 
+// atPageLimit reports whether h's next page would exceed a page limit:
+// whether pageLimitReached names one, without wording it.
+func (s *Scheduler) atPageLimit(h *host) bool {
+	sc := &s.cfg.Scope
+	return sc.MaxPages > 0 && s.pages >= sc.MaxPages ||
+		sc.MaxPagesPerHost > 0 && h.rec.Pages >= sc.MaxPagesPerHost
+}
+
 // PageLimitReached says, as a max-pages skip's detail words it, which page
 // limit of scope a page of host authority would exceed with pages fetched
 // in all and hostPages from the host, or "" if none.
@@ -50,7 +58,7 @@ func PageLimitReached(scope ScopeConfig, pages, hostPages int, authority string)
 // the next page is fetched or skipped is decided once they end (a lease
 // refused by robots.txt, say, does not count).
 func (s *Scheduler) pageLimitPending(h *host) bool {
-	if s.pageLimitReached(h) != "" {
+	if s.atPageLimit(h) {
 		return false
 	}
 	if m := s.cfg.Scope.MaxPages; m > 0 && s.pages+s.pageLeases >= m {
@@ -74,7 +82,7 @@ func (s *Scheduler) heldForPageLeases(h *host) bool {
 // does not matter: they would only decide about pages that cannot be
 // fetched, so no robots.txt is asked for (or retried) for them.
 func (s *Scheduler) limitHeadLocked(h *host) bool {
-	if s.pageLimitReached(h) == "" {
+	if !s.atPageLimit(h) {
 		return false
 	}
 	if len(h.cache) > 0 {
