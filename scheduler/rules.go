@@ -28,8 +28,7 @@ func (s *Scheduler) SetRules(authority string, r Rules) {
 	h.robotsRetryAt = time.Time{}
 	h.floor = time.Time{}
 	var skips []Skip
-	p := rulesPace(&s.cfg, r)
-	h.crawlDelay, h.clamped, h.warning = p.crawlDelay, p.clamped, ""
+	h.warning = ""
 	if too := CrawlDelayExceeds(&s.cfg, r); too != "" {
 		switch s.cfg.CrawlDelayPolicy {
 		case PolicyClamp:
@@ -49,7 +48,7 @@ func (s *Scheduler) SetRules(authority string, r Rules) {
 		// before the rules were known: record the pace the rules ask for
 		// from it, as this run applies it, so that a later run neither
 		// keeps the 1996 default as its restart floor nor comes sooner.
-		p := h.pace()
+		p := h.pace(&s.cfg)
 		iv, _ := interval(&s.cfg, &p, h.rec.LastStart)
 		h.rec.Interval = iv
 		h.rec.RulesPace = p.robotsPaced(h.rec.LastStart)
