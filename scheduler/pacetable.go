@@ -79,7 +79,7 @@ func rulesPace(cfg *Config, r Rules) paceState {
 	p := paceState{rules: r}
 	if r.HasCrawlDelay {
 		p.crawlDelay = r.CrawlDelay
-		if cfg.MaxCrawlDelay > 0 && r.CrawlDelay > cfg.MaxCrawlDelay && cfg.CrawlDelayPolicy == PolicyClamp {
+		if cfg.CrawlDelayPolicy == PolicyClamp && crawlDelayTooLong(cfg, r) {
 			p.crawlDelay, p.clamped = cfg.MaxCrawlDelay, true
 		}
 	}
