@@ -14,7 +14,7 @@ import (
 // also define the scope's seed hosts. The error is non-nil only when the
 // store fails or the scheduler is closed.
 func (s *Scheduler) Add(c Candidate) (*Skip, error) {
-	o, sk := s.read(c, time.Now())
+	o, sk := readOffer(&s.cfg, c, time.Now())
 	if sk != nil {
 		return s.skipped(sk), nil
 	}
@@ -46,17 +46,12 @@ type offer struct {
 	repeats bool // the path repeats more than Scope.MaxPathRepeats allows
 }
 
-// read canonicalises c's URL at now, or returns the skip of a URL that is
-// invalid or longer than Scope.MaxURLLength. The path-repeat check runs
-// here, outside the lock (a hostile path costs up to maxRepeatRun passes);
-// it is acted on once the URL is known to be new and in scope. The trap
-// limits spare the pages the operator named: the seeds, and their
-// redirects on their own host.
-func (s *Scheduler) read(c Candidate, now time.Time) (offer, *Skip) {
-	return readOffer(&s.cfg, c, now)
-}
-
-// readOffer is read under cfg.
+// readOffer canonicalises c's URL at now under cfg, or returns the skip of
+// a URL that is invalid or longer than Scope.MaxURLLength. The path-repeat
+// check runs here, outside the lock (a hostile path costs up to
+// maxRepeatRun passes); it is acted on once the URL is known to be new and
+// in scope. The trap limits spare the pages the operator named: the seeds,
+// and their redirects on their own host.
 func readOffer(cfg *Config, c Candidate, now time.Time) (offer, *Skip) {
 	var base *url.URL
 	if c.Parent != "" {
@@ -109,14 +104,22 @@ func (s *Scheduler) screenLocked(o *offer) (*Skip, error) {
 	if o.c.Seed {
 		s.seedHosts[seedKey(o.u)] = true
 	}
-	if why := s.scope.check(o.u, o.c.Kind, o.c.Seed, s.seedHosts); why != "" {
-		// Not remembered: the same URL may come back as a seed.
-		return s.skipLocked(o, ReasonOutOfScope, why), nil
-	}
-	if r, why := linkRule(&s.cfg, o); r != "" {
+	if r, why := crawlRule(&s.cfg, s.scope, o, func(k string) bool { return s.seedHosts[k] }); r != "" {
+		// Not remembered: the same URL may come back as a seed, another
+		// page may allow following it (see linkRule).
 		return s.skipLocked(o, r, why), nil
 	}
 	return nil, nil
+}
+
+// crawlRule returns the rule of the crawl that refuses o, and its detail:
+// out of scope (seedHost reports whether a seedKey is a seed's), else
+// linkRule's; "" if none.
+func crawlRule(cfg *Config, sc *scope, o *offer, seedHost func(string) bool) (Reason, string) {
+	if why := sc.check(o.u, o.c.Kind, o.c.Seed, seedHost); why != "" {
+		return ReasonOutOfScope, why
+	}
+	return linkRule(cfg, o)
 }
 
 // linkRule returns the rule of the crawl that refuses o for the way it was
@@ -165,7 +168,7 @@ func (s *Scheduler) hostSkipLocked(h *host, o *offer) *Skip {
 		sk.Parent = o.c.Parent
 		return &sk
 	}
-	if limited(o.c.Kind) {
+	if LimitedKind(o.c.Kind) {
 		if why := s.pageLimitReached(h); why != "" {
 			return s.skipLocked(o, ReasonMaxPages, why)
 		}
@@ -192,6 +195,11 @@ func (s *Scheduler) queueLocked(h *host, o *offer) {
 // skipLocked counts and returns the skip of o for reason r. s.mu is held.
 func (s *Scheduler) skipLocked(o *offer, r Reason, detail string) *Skip {
 	s.stats.Skipped++
+	return o.skip(r, detail)
+}
+
+// skip returns the skip of o for reason r.
+func (o *offer) skip(r Reason, detail string) *Skip {
 	return &Skip{URL: o.key, Parent: o.c.Parent, Authority: o.auth, Reason: r, Detail: detail, Time: o.now}
 }
 

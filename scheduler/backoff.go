@@ -29,7 +29,7 @@ func (s *Scheduler) backOff(h *host, status int, retryAfter string, now time.Tim
 	if status != http.StatusTooManyRequests && status != http.StatusServiceUnavailable {
 		return
 	}
-	d, ok := parseRetryAfter(retryAfter, now)
+	d, ok := ParseRetryAfter(retryAfter, now)
 	if !ok {
 		return
 	}
@@ -65,11 +65,11 @@ func backoff(base, limit time.Duration, streak int) time.Duration {
 // later run and still fits a persisted deadline.
 const maxRetryAfter = time.Duration(1<<62) / time.Second * time.Second
 
-// parseRetryAfter reads a Retry-After value (RFC 9110 10.2.3): a number of
+// ParseRetryAfter reads a Retry-After value (RFC 9110 10.2.3): a number of
 // seconds or an HTTP-date, relative to now. A date in the past is 0. A
 // delay-seconds value too large for the scheduler (even too large to parse)
 // is maxRetryAfter, never ignored: the server asked for at least that long.
-func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
+func ParseRetryAfter(v string, now time.Time) (time.Duration, bool) {
 	v = strings.TrimSpace(v)
 	if v == "" {
 		return 0, false
@@ -107,7 +107,3 @@ func allDigits(v string) bool {
 	}
 	return true
 }
-
-// ParseRetryAfter reads a Retry-After value relative to now, as Observe
-// does (see parseRetryAfter).
-func ParseRetryAfter(v string, now time.Time) (time.Duration, bool) { return parseRetryAfter(v, now) }

@@ -22,7 +22,7 @@ func (s *Scheduler) drainLocked(now time.Time) []deferral {
 		}
 		h.notified = true
 		// The schedule is worked out once for the status and the cause.
-		p := h.pace()
+		p := h.pace(&s.cfg)
 		sc := earliest(&s.cfg, &p, now)
 		st := s.statusAt(h, sc, now)
 		reason, rule, line := s.deferCause(h, &p, sc)
@@ -109,7 +109,7 @@ func (s *Scheduler) deferCause(h *host, p *paceState, sc schedule) (Reason, stri
 		// pace names the cause.
 	}
 	iv := sc.iv - s.cfg.Margin
-	if h.rules.HasCrawlDelay && h.crawlDelay > 0 && h.crawlDelay >= iv {
+	if p.rules.HasCrawlDelay && p.crawlDelay > 0 && p.crawlDelay >= iv {
 		return ReasonCrawlDelayTooLong, "Crawl-delay: " + crawlDelayValue(h.rules.CrawlDelay), h.rules.CrawlDelayLine
 	}
 	for _, r := range h.rules.RequestRates {

@@ -16,8 +16,6 @@ type host struct {
 	rulesKnown bool   // robots known and current: page leases may be issued
 	rulesSet   bool   // SetRules was called once: rules hold the latest known
 	allowedSeq uint64 // Seq of a queue head rules.Refuse allowed; 0 if none (reset by SetRules)
-	crawlDelay time.Duration
-	clamped    bool
 	warning    string
 
 	robotsOut      bool      // a robots lease is outstanding
@@ -158,19 +156,16 @@ func (h *host) robotsTurn() bool {
 	return !h.rulesKnown && out == 0
 }
 
-// pace returns the state that decides h's next request start. While it is
-// h's robots turn, the Visit-time windows are left out.
-func (h *host) pace() paceState {
-	p := paceState{
-		rules:      h.rules,
-		crawlDelay: h.crawlDelay,
-		clamped:    h.clamped,
-		adaptive:   h.rec.Adaptive,
-		backoff:    h.rec.Backoff,
-		lastStart:  h.rec.LastStart,
-		base:       h.rec.LastStart,
-		until:      h.rec.BackoffUntil,
-	}
+// pace returns the state that decides h's next request start under cfg:
+// its rules' pace (rulesPace) and its record's. While it is h's robots
+// turn, the Visit-time windows are left out.
+func (h *host) pace(cfg *Config) paceState {
+	p := rulesPace(cfg, h.rules)
+	p.adaptive = h.rec.Adaptive
+	p.backoff = h.rec.Backoff
+	p.lastStart = h.rec.LastStart
+	p.base = h.rec.LastStart
+	p.until = h.rec.BackoffUntil
 	if !h.rulesSet {
 		p.restored = h.restored
 	}

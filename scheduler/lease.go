@@ -73,7 +73,7 @@ func (s *Scheduler) stepLocked(now time.Time) nextStep {
 		s.outSkips = nil
 		return nextStep{again: true, skips: skips}
 	}
-	for len(s.ready) > 0 && !s.ready[0].key.After(now) && (s.ready[0].rulesKnown || s.limitHeadLocked(s.ready[0])) && len(s.ready[0].cache) == 0 {
+	for len(s.ready) > 0 && !s.ready[0].key.After(now) && len(s.ready[0].cache) == 0 && (s.ready[0].rulesKnown || s.limitHeadLocked(s.ready[0])) {
 		s.refillLocked(s.ready[0])
 	}
 	if len(s.ready) == 0 {
@@ -337,7 +337,7 @@ func (s *Scheduler) fateLocked(h *host, l *Lease, r Result, now time.Time) (fate
 		return fateKept, o
 	case s.giveUpReason(h, l.URL, o, now) != "":
 		return fateGiveUp, o
-	case l.Attempt+1 >= s.cfg.attempts(o):
+	case l.Attempt+1 >= s.cfg.MaxAttempts(o):
 		return fateFailed, o
 	}
 	return fateRetry, o
@@ -392,7 +392,7 @@ func (s *Scheduler) settleLocked(h *host, l *Lease, r Result, now time.Time) []S
 	case fateFailed:
 		e.Attempts++
 		return []Skip{{URL: e.URL, Parent: e.Parent, Authority: h.auth, Reason: ReasonFetchFailed,
-			Detail: fmt.Sprintf("%d attempts, last: %s", e.Attempts, failureDetail(r)), Attempts: e.Attempts, LastError: failureDetail(r), Time: now}}
+			Detail: fmt.Sprintf("%d attempts, last: %s", e.Attempts, FailureDetail(r)), Attempts: e.Attempts, LastError: FailureDetail(r), Time: now}}
 	default:
 		h.rec.Fetched++
 		s.stats.Fetched++

@@ -11,17 +11,17 @@ import (
 // do not.
 func counted(k Kind) bool { return k == KindPage || k == KindRequisite }
 
-// limited reports whether URLs of kind k are skipped once a page limit of
+// LimitedKind reports whether URLs of kind k are skipped once a page limit of
 // their host is reached: the counted kinds, and sitemaps, which are read
 // only for the pages they list (an index of 2,000 sitemaps was read whole
 // after max_pages_per_host 3 was reached, and each of its 200,000 pages
 // logged as a max-pages skip).
-func limited(k Kind) bool { return counted(k) || k == KindSitemap }
+func LimitedKind(k Kind) bool { return counted(k) || k == KindSitemap }
 
-// countsAsPage reports whether a finished lease used up one page of the
+// CountsAsPage reports whether a finished lease used up one page of the
 // limits: a response arrived and it was not a redirect (whose target is
 // counted when it is fetched) nor a failure to be retried.
-func countsAsPage(l *Lease, r Result) bool {
+func CountsAsPage(l *Lease, r Result) bool {
 	return counted(l.Kind) && r.Skip == nil && !r.Requeue && !r.Retry && r.Status != 0 &&
 		Classify(r.Status, r.Err) == OutcomeAnswer && (r.Status < 300 || r.Status >= 400)
 }
@@ -30,6 +30,14 @@ func countsAsPage(l *Lease, r Result) bool {
 // "" if none: the limits count pages fetched, not URLs queued.
 func (s *Scheduler) pageLimitReached(h *host) string {
 	return PageLimitReached(s.cfg.Scope, s.pages, h.rec.Pages, h.auth)
+}
+
+// atPageLimit reports whether h's next page would exceed a page limit:
+// whether pageLimitReached names one, without wording it.
+func (s *Scheduler) atPageLimit(h *host) bool {
+	sc := &s.cfg.Scope
+	return sc.MaxPages > 0 && s.pages >= sc.MaxPages ||
+		sc.MaxPagesPerHost > 0 && h.rec.Pages >= sc.MaxPagesPerHost
 }
 
 // PageLimitReached says, as a max-pages skip's detail words it, which page
@@ -50,7 +58,7 @@ func PageLimitReached(scope ScopeConfig, pages, hostPages int, authority string)
 // the next page is fetched or skipped is decided once they end (a lease
 // refused by robots.txt, say, does not count).
 func (s *Scheduler) pageLimitPending(h *host) bool {
-	if s.pageLimitReached(h) != "" {
+	if s.atPageLimit(h) {
 		return false
 	}
 	if m := s.cfg.Scope.MaxPages; m > 0 && s.pages+s.pageLeases >= m {
@@ -74,11 +82,11 @@ func (s *Scheduler) heldForPageLeases(h *host) bool {
 // does not matter: they would only decide about pages that cannot be
 // fetched, so no robots.txt is asked for (or retried) for them.
 func (s *Scheduler) limitHeadLocked(h *host) bool {
-	if s.pageLimitReached(h) == "" {
+	if !s.atPageLimit(h) {
 		return false
 	}
 	if len(h.cache) > 0 {
-		return limited(h.cache[0].Kind)
+		return LimitedKind(h.cache[0].Kind)
 	}
 	return h.spill > 0 && !h.refilling
 }
@@ -94,7 +102,7 @@ func (s *Scheduler) limitSkipLocked(h *host, now time.Time) bool {
 		return false
 	}
 	n := 0
-	for len(h.cache) > 0 && limited(h.cache[0].Kind) {
+	for len(h.cache) > 0 && LimitedKind(h.cache[0].Kind) {
 		e := h.cache[0]
 		s.skipHead(h, Skip{URL: e.URL, Parent: e.Parent, Authority: h.auth, Reason: ReasonMaxPages,
 			Detail: why + "; not fetched", Time: now})
@@ -116,7 +124,7 @@ func (s *Scheduler) pageLeaseEnded(h *host, l *Lease, r Result, now time.Time) {
 	}
 	h.pageLeases--
 	s.pageLeases--
-	if countsAsPage(l, r) {
+	if CountsAsPage(l, r) {
 		h.rec.Pages++
 		s.pages++
 		if s.pages == s.cfg.Scope.MaxPages {
@@ -144,12 +152,3 @@ func (s *Scheduler) pageLeaseEnded(h *host, l *Lease, r Result, now time.Time) {
 		}
 	}
 }
-
-// CountsAsPage reports whether a finished lease used up one page of
-// Scope.MaxPages and Scope.MaxPagesPerHost (countsAsPage), for a frontier
-// kept outside the scheduler.
-func CountsAsPage(l *Lease, r Result) bool { return countsAsPage(l, r) }
-
-// LimitedKind reports whether URLs of kind k are skipped with max-pages
-// once a page limit of their host is reached (limited).
-func LimitedKind(k Kind) bool { return limited(k) }

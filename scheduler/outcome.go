@@ -118,10 +118,10 @@ func unreachable(err error) bool {
 // doubling, five failures) it is tried at 0, 10, 20, 30 and 46 s.
 const RefusedGiveUp = time.Minute
 
-// attempts returns how many times a URL is requested at most when its
+// MaxAttempts returns how many times a URL is requested at most when its
 // requests end with o: once for a final answer, 1+Retries for a failure,
 // and at most twice for a cut body.
-func (c *Config) attempts(o Outcome) int {
+func (c *Config) MaxAttempts(o Outcome) int {
 	switch o {
 	case OutcomeAnswer:
 		return 1
@@ -131,20 +131,11 @@ func (c *Config) attempts(o Outcome) int {
 	return 1 + c.Retries
 }
 
-// failureDetail says what the last attempt of a URL ended with: its error,
+// FailureDetail says what the last attempt of a URL ended with: its error,
 // or its HTTP status.
-func failureDetail(r Result) string {
+func FailureDetail(r Result) string {
 	if r.Err != nil {
 		return r.Err.Error()
 	}
 	return fmt.Sprintf("HTTP %d", r.Status)
 }
-
-// MaxAttempts returns how many times a URL is requested at most when its
-// requests end with o (see attempts), for frontiers kept outside the
-// process.
-func (c *Config) MaxAttempts(o Outcome) int { return c.attempts(o) }
-
-// FailureDetail says what the last attempt of a URL ended with, as the
-// fetch-failed skip gives it: its error, or "HTTP 500".
-func FailureDetail(r Result) string { return failureDetail(r) }

@@ -155,6 +155,16 @@ func openAt(windows []robots.Window, t time.Time) (bool, time.Time) {
 	return false, next
 }
 
+// minutesPerDay is the length of a UTC day in minutes.
+const minutesPerDay = 24 * 60
+
+// windowEdges returns the minutes after midnight UTC at which w starts and
+// stops applying: its From, and the minute after its To (w includes its
+// To minute).
+func windowEdges(w robots.Window) [2]int {
+	return [2]int{w.From, (w.To + 1) % minutesPerDay}
+}
+
 // nextBoundary returns the first instant after t at which a windowed
 // Request-rate starts or stops applying, or zero if none does.
 func nextBoundary(rates []robots.RequestRate, t time.Time) time.Time {
@@ -165,7 +175,7 @@ func nextBoundary(rates []robots.RequestRate, t time.Time) time.Time {
 		if !r.Windowed {
 			continue
 		}
-		for _, m := range []int{r.Window.From, (r.Window.To + 1) % (24 * 60)} {
+		for _, m := range windowEdges(r.Window) {
 			b := day.Add(time.Duration(m) * time.Minute)
 			if !b.After(u) {
 				b = b.Add(24 * time.Hour)

@@ -184,7 +184,7 @@ func TestRetryAfterHTTPDate(t *testing.T) {
 		{"99999999999999999999", maxRetryAfter, true},
 		{"9223372036854775807", maxRetryAfter, true},
 	} {
-		d, ok := parseRetryAfter(tc.v, now)
+		d, ok := ParseRetryAfter(tc.v, now)
 		if d != tc.want || ok != tc.ok {
 			t.Errorf("RFC9110 10.2.3 %q = %s %v, want %s %v", tc.v, d, ok, tc.want, tc.ok)
 		}

@@ -50,8 +50,6 @@ func NewPaceTable(cfg *Config, r Rules) PaceTable {
 	return t
 }
 
-const minutesPerDay = 24 * 60
-
 // paceCuts returns the minutes at which a windowed Request-rate starts or
 // stops applying, and all the cuts of the day in order (0 and 24*60
 // included).
@@ -60,14 +58,15 @@ func paceCuts(r Rules) (map[int]bool, []int) {
 	cuts := []int{0, minutesPerDay}
 	for _, rr := range r.RequestRates {
 		if rr.Windowed {
-			for _, m := range []int{rr.Window.From, (rr.Window.To + 1) % minutesPerDay} {
+			for _, m := range windowEdges(rr.Window) {
 				rateCuts[m] = true
 				cuts = append(cuts, m)
 			}
 		}
 	}
 	for _, w := range r.VisitTimes {
-		cuts = append(cuts, w.From, (w.To+1)%minutesPerDay)
+		e := windowEdges(w)
+		cuts = append(cuts, e[:]...)
 	}
 	slices.Sort(cuts)
 	return rateCuts, slices.Compact(cuts)
@@ -79,7 +78,7 @@ func rulesPace(cfg *Config, r Rules) paceState {
 	p := paceState{rules: r}
 	if r.HasCrawlDelay {
 		p.crawlDelay = r.CrawlDelay
-		if cfg.MaxCrawlDelay > 0 && r.CrawlDelay > cfg.MaxCrawlDelay && cfg.CrawlDelayPolicy == PolicyClamp {
+		if cfg.CrawlDelayPolicy == PolicyClamp && crawlDelayTooLong(cfg, r) {
 			p.crawlDelay, p.clamped = cfg.MaxCrawlDelay, true
 		}
 	}

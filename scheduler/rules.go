@@ -28,20 +28,20 @@ func (s *Scheduler) SetRules(authority string, r Rules) {
 	h.robotsRetryAt = time.Time{}
 	h.floor = time.Time{}
 	var skips []Skip
-	p := rulesPace(&s.cfg, r)
-	h.crawlDelay, h.clamped, h.warning = p.crawlDelay, p.clamped, ""
+	h.warning = ""
 	if too := CrawlDelayExceeds(&s.cfg, r); too != "" {
-		switch s.cfg.CrawlDelayPolicy {
-		case PolicyClamp:
-			h.warning = fmt.Sprintf("crawl-delay %s (line %d) exceeds max_crawl_delay %s: clamped", robots.ShortDuration(r.CrawlDelay), r.CrawlDelayLine, robots.ShortDuration(s.cfg.MaxCrawlDelay))
-		case PolicySkip:
+		if s.cfg.CrawlDelayPolicy == PolicySkip {
 			if !h.rec.Dropped {
 				tmpl := Skip{Authority: h.auth, Reason: ReasonCrawlDelayTooLong, Detail: too,
 					Rule: "Crawl-delay: " + crawlDelayValue(r.CrawlDelay), Line: r.CrawlDelayLine}
 				skips = s.dropLocked(h, tmpl, now)
 			}
-		default:
-			h.warning = fmt.Sprintf("crawl-delay %s (line %d) exceeds max_crawl_delay %s: obeyed", robots.ShortDuration(r.CrawlDelay), r.CrawlDelayLine, robots.ShortDuration(s.cfg.MaxCrawlDelay))
+		} else {
+			done := "obeyed"
+			if s.cfg.CrawlDelayPolicy == PolicyClamp {
+				done = "clamped"
+			}
+			h.warning = fmt.Sprintf("crawl-delay %s (line %d) exceeds max_crawl_delay %s: %s", robots.ShortDuration(r.CrawlDelay), r.CrawlDelayLine, robots.ShortDuration(s.cfg.MaxCrawlDelay), done)
 		}
 	}
 	if !h.rec.LastStart.IsZero() {
@@ -49,7 +49,7 @@ func (s *Scheduler) SetRules(authority string, r Rules) {
 		// before the rules were known: record the pace the rules ask for
 		// from it, as this run applies it, so that a later run neither
 		// keeps the 1996 default as its restart floor nor comes sooner.
-		p := h.pace()
+		p := h.pace(&s.cfg)
 		iv, _ := interval(&s.cfg, &p, h.rec.LastStart)
 		h.rec.Interval = iv
 		h.rec.RulesPace = p.robotsPaced(h.rec.LastStart)
@@ -110,8 +110,14 @@ func (s *Scheduler) ExpireRules(authority string) {
 // Crawl-delay longer than cfg.MaxCrawlDelay ("crawl-delay 2m exceeds
 // max_crawl_delay 30s"); "" when it asks for none or a shorter one.
 func CrawlDelayExceeds(cfg *Config, r Rules) string {
-	if !r.HasCrawlDelay || cfg.MaxCrawlDelay <= 0 || r.CrawlDelay <= cfg.MaxCrawlDelay {
+	if !crawlDelayTooLong(cfg, r) {
 		return ""
 	}
 	return fmt.Sprintf("crawl-delay %s exceeds max_crawl_delay %s", robots.ShortDuration(r.CrawlDelay), robots.ShortDuration(cfg.MaxCrawlDelay))
+}
+
+// crawlDelayTooLong reports whether r asks for a Crawl-delay longer than
+// cfg.MaxCrawlDelay (none is too long when MaxCrawlDelay is 0).
+func crawlDelayTooLong(cfg *Config, r Rules) bool {
+	return r.HasCrawlDelay && cfg.MaxCrawlDelay > 0 && r.CrawlDelay > cfg.MaxCrawlDelay
 }

@@ -228,7 +228,7 @@ func (s *Scheduler) fixAt(h *host, now time.Time) {
 		// with robots-disallowed, without a request: no pace to wait for.
 		h.key = now
 	} else {
-		p := h.pace()
+		p := h.pace(&s.cfg)
 		if start := earliest(&s.cfg, &p, now).start; keepsTurn(h, start, now) {
 			h.key = h.turnKey
 		} else {

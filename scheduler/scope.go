@@ -53,14 +53,9 @@ func seedKey(u *url.URL) string {
 }
 
 // check returns "" if u (canonical) is in scope, else a detail saying why
-// not. seedHosts holds the seedKey of all seeds; for a seed, the host test
-// and the include patterns are skipped.
-func (s *scope) check(u *url.URL, kind Kind, seed bool, seedHosts map[string]bool) string {
-	return s.checkWith(u, kind, seed, func(k string) bool { return seedHosts[k] })
-}
-
-// checkWith is check with the seed hosts asked of seedHost.
-func (s *scope) checkWith(u *url.URL, kind Kind, seed bool, seedHost func(string) bool) string {
+// not. seedHost reports whether a seedKey is a seed's; for a seed, the
+// host test and the include patterns are skipped.
+func (s *scope) check(u *url.URL, kind Kind, seed bool, seedHost func(string) bool) string {
 	str := u.String()
 	host := u.Hostname()
 	if !seed && !(kind == KindRequisite && s.cfg.RequisitesAnyHost) {

@@ -52,12 +52,8 @@ func (sc *Screen) Read(c Candidate, now time.Time) (Offer, *Skip) {
 // order; nil if it may be queued. seedHost reports whether a seedKey is a
 // seed's (for scope "seeds"). None of these skips enters the seen set.
 func (sc *Screen) Check(o Offer, seedHost func(string) bool) *Skip {
-	oo := &o.o
-	if why := sc.scope.checkWith(oo.u, oo.c.Kind, oo.c.Seed, seedHost); why != "" {
-		return &Skip{URL: oo.key, Parent: oo.c.Parent, Authority: oo.auth, Reason: ReasonOutOfScope, Detail: why, Time: oo.now}
-	}
-	if r, why := linkRule(&sc.cfg, oo); r != "" {
-		return &Skip{URL: oo.key, Parent: oo.c.Parent, Authority: oo.auth, Reason: r, Detail: why, Time: oo.now}
+	if r, why := crawlRule(&sc.cfg, sc.scope, &o.o, seedHost); r != "" {
+		return o.o.skip(r, why)
 	}
 	return nil
 }

@@ -32,7 +32,7 @@ func (s *Scheduler) Hosts() []HostStatus {
 }
 
 func (s *Scheduler) statusLocked(h *host, now time.Time) HostStatus {
-	p := h.pace()
+	p := h.pace(&s.cfg)
 	return s.statusAt(h, earliest(&s.cfg, &p, now), now)
 }
 

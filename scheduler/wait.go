@@ -137,7 +137,7 @@ func (s *Scheduler) startFor(h *host, now time.Time) (paceState, schedule, error
 	if h.rec.Dropped {
 		return paceState{}, schedule{}, &WaitError{Authority: h.auth, Reason: h.rec.DropReason, Err: ErrHostDropped}
 	}
-	p := h.pace()
+	p := h.pace(&s.cfg)
 	p.base = h.rec.LastStart
 	if open, next := openAt(p.rules.VisitTimes, now); !open {
 		return p, schedule{}, &WaitError{Authority: h.auth, Until: next, Reason: VisitString(h.rules.VisitTimes), Err: ErrParked}

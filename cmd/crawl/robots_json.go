@@ -28,7 +28,9 @@ type paceNowJSON struct {
 	Rule            string  `json:"rule"` // the line as written
 }
 
-// ruleJSON is one Allow or Disallow line of the group.
+// ruleJSON is one line of the robots.txt: its number and the line as
+// written: an Allow, Disallow or User-agent line, or a line of the
+// records the pace is read from.
 type ruleJSON struct {
 	Line int    `json:"line"`
 	Rule string `json:"rule"` // the line as written

@@ -105,7 +105,7 @@ type explainJSON struct {
 	Rules             []ruleJSON        `json:"rules"` // the group's Allow and Disallow lines; [] when the fetch's policy decides
 	// GroupLines are the User-agent lines of the RFC 9309 groups the rules
 	// come from; [] when the fetch's policy decides.
-	GroupLines []lineJSON `json:"group_lines"`
+	GroupLines []ruleJSON `json:"group_lines"`
 	// PaceRecord is where the pace comes from: the 1996 records naming the
 	// agent, or "*"; null when the fetch's policy decides.
 	PaceRecord *paceRecordJSON `json:"pace_record"`
@@ -158,7 +158,7 @@ func writeExplainJSON(w io.Writer, t robotsTxt, agent string, now time.Time) err
 	}
 	out.Warnings = append(out.Warnings, t.warnings()...)
 	out.Warnings = append(out.Warnings, paceConflicts(g)...)
-	out.GroupLines, out.PaceRecord = []lineJSON{}, paceRecord(t, g, agent)
+	out.GroupLines, out.PaceRecord = []ruleJSON{}, paceRecord(t, g, agent)
 	if t.policyText() == "" {
 		out.Rules = groupRules(g)
 		out.GroupLines = jsonLines(g.AgentLines())

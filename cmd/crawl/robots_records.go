@@ -15,26 +15,19 @@ import (
 // User-agent lines directly above those lines), or naming "*" when no
 // User-agent line names it.
 
-// lineJSON is one line of the robots.txt: its number and the line as
-// written.
-type lineJSON struct {
-	Line int    `json:"line"`
-	Rule string `json:"rule"` // the line as written
-}
-
 // paceRecordJSON is explain --json's "pace_record": the records the pace
 // is read from, their lines flattened in file order.
 type paceRecordJSON struct {
 	StarFallback bool       `json:"star_fallback"` // no User-agent line names the agent: the records naming "*" (if any) apply
-	UserAgents   []lineJSON `json:"user_agents"`   // the records' User-agent lines
-	Lines        []lineJSON `json:"lines"`         // their Crawl-delay, Request-rate, Visit-time, Comment and Robot-version lines
+	UserAgents   []ruleJSON `json:"user_agents"`   // the records' User-agent lines
+	Lines        []ruleJSON `json:"lines"`         // their Crawl-delay, Request-rate, Visit-time, Comment and Robot-version lines
 }
 
 // jsonLines turns robots.Lines into their JSON; [] for none.
-func jsonLines(ls []robots.Line) []lineJSON {
-	out := []lineJSON{}
+func jsonLines(ls []robots.Line) []ruleJSON {
+	out := []ruleJSON{}
 	for _, l := range ls {
-		out = append(out, lineJSON{Line: l.N, Rule: l.Text})
+		out = append(out, ruleJSON{Line: l.N, Rule: l.Text})
 	}
 	return out
 }
@@ -46,7 +39,7 @@ func paceRecord(t robotsTxt, g *robots.Group, agent string) *paceRecordJSON {
 		return nil
 	}
 	recs, _ := g.PaceRecords()
-	out := &paceRecordJSON{StarFallback: !t.r.Names(agent), UserAgents: []lineJSON{}, Lines: []lineJSON{}}
+	out := &paceRecordJSON{StarFallback: !t.r.Names(agent), UserAgents: []ruleJSON{}, Lines: []ruleJSON{}}
 	for _, rec := range recs {
 		out.UserAgents = append(out.UserAgents, jsonLines(rec.Agents)...)
 		out.Lines = append(out.Lines, jsonLines(rec.Pace)...)

@@ -58,7 +58,7 @@ func TestRobotsExplainRecordsRealFiles(t *testing.T) {
 		}
 		var j struct {
 			CrawlDelay *float64        `json:"crawl_delay_seconds"`
-			GroupLines []lineJSON      `json:"group_lines"`
+			GroupLines []ruleJSON      `json:"group_lines"`
 			PaceRecord *paceRecordJSON `json:"pace_record"`
 			PaceNow    *paceNowJSON    `json:"pace_now"`
 		}
