@@ -296,8 +296,3 @@ func (c *recentStrings) own(s *string) int {
 	c.next++
 	return len(*s)
 }
-
-// stringAddr returns where *s's octets start: an address to compare,
-// never to read through. It takes the string's address so that reflect
-// needs no copy of it.
-func stringAddr(s *string) uintptr { return reflect.ValueOf(s).Elem().Pointer() }

@@ -1,6 +1,7 @@
 package robots
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"strings"
@@ -139,12 +140,7 @@ func lastLineEnd(body []byte, limit int) int {
 	if body[limit] == '\n' || body[limit] == '\r' {
 		return limit
 	}
-	for i := limit - 1; i >= 0; i-- {
-		if body[i] == '\n' || body[i] == '\r' {
-			return i + 1
-		}
-	}
-	return 0
+	return bytes.LastIndexAny(body[:limit], "\n\r") + 1
 }
 
 // scan reads the lines of p.body[i:to], the first of which is line n.
@@ -225,14 +221,7 @@ func trimWS(s string) string {
 }
 
 // hasWS reports whether s holds white space.
-func hasWS(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if isWS(s[i]) {
-			return true
-		}
-	}
-	return false
-}
+func hasWS(s string) bool { return strings.ContainsAny(s, " \t\v\f") }
 
 // A field is a part of a line being read, s, which lies at offset at of
 // the body.
@@ -339,7 +328,7 @@ func (p *parser) colonless(raw field, n int) {
 // if typo) and whose value is val; colon reports whether a ':' parted
 // them.
 func (p *parser) keyValue(d directive, typo bool, key, val, s field, colon bool, n int) {
-	if d != dUserAgent && endsRecord(d, key.s) {
+	if endsRecord(d, key.s) {
 		p.record = false
 	}
 	if p.late {

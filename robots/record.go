@@ -2,6 +2,7 @@ package robots
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -38,19 +39,8 @@ func (p *parser) markSplit() {
 
 // isSplit reports whether r.recs[i] holds more than one 1996 record.
 func (r *Robots) isSplit(i int32) bool {
-	lo, hi := 0, len(r.split)
-	for lo < hi {
-		m := (lo + hi) / 2
-		switch {
-		case r.split[m] == i:
-			return true
-		case r.split[m] < i:
-			lo = m + 1
-		default:
-			hi = m
-		}
-	}
-	return false
+	_, ok := slices.BinarySearch(r.split, i)
+	return ok
 }
 
 // paceScope names the agent whose 1996 records a group's extension lines

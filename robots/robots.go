@@ -153,7 +153,7 @@ func (r *Robots) group(i int32) *Group {
 // warnings Parse found about its lines.
 func (r *Robots) initGroup(g *Group, i int32) {
 	g.groupRec, g.file, g.deferred = r.recs[i], &r.txt, true
-	g.split = len(r.split) > 0 && r.isSplit(i)
+	g.split = r.isSplit(i)
 	for k := g.warnFrom; k < g.warnTo && r.warnGroup != nil; k++ {
 		if r.warnGroup[k] == i {
 			if g.notes == nil {

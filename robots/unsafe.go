@@ -65,6 +65,10 @@ func loadAt(p unsafe.Pointer, i int) uint64 {
 // recognises the agent a crawler asks with again.
 func stringData(s string) *byte { return unsafe.StringData(s) }
 
+// stringAddr returns where *s's octets start: an address to compare,
+// never to read through.
+func stringAddr(s *string) uintptr { return uintptr(unsafe.Pointer(unsafe.StringData(*s))) }
+
 // stringAt returns the n octets at p as a string.
 func stringAt(p *byte, n int) string { return unsafe.String(p, n) }
 
