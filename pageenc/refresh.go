@@ -21,10 +21,9 @@ func RefreshURL(content string) string {
 // lies, quotes and surrounding spaces left out; start == end when there
 // is none.
 func RefreshURLSpan(content string) (start, end int) {
-	isSpace := func(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
 	s, i := content, 0
 	skipSpace := func() {
-		for i < len(s) && isSpace(s[i]) {
+		for i < len(s) && isHTMLSpace(s[i]) {
 			i++
 		}
 	}
@@ -39,7 +38,7 @@ func RefreshURLSpan(content string) (start, end int) {
 	for i < len(s) && ('0' <= s[i] && s[i] <= '9' || s[i] == '.') {
 		i++
 	}
-	if i < len(s) && s[i] != ';' && s[i] != ',' && !isSpace(s[i]) {
+	if i < len(s) && s[i] != ';' && s[i] != ',' && !isHTMLSpace(s[i]) {
 		return 0, 0
 	}
 	skipSpace()
@@ -68,10 +67,10 @@ func RefreshURLSpan(content string) (start, end int) {
 			end = start + k
 		}
 	}
-	for end > start && isSpace(s[end-1]) {
+	for end > start && isHTMLSpace(s[end-1]) {
 		end--
 	}
-	for start < end && isSpace(s[start]) {
+	for start < end && isHTMLSpace(s[start]) {
 		start++
 	}
 	return start, end
