@@ -49,7 +49,7 @@ func (c *crawl) finish(interrupted bool) *crawllog.Summary {
 	}
 	failedBy, failedIn := c.history.failing.counts()
 	s := c.newSummary(interrupted, dups, failedIn)
-	c.addHosts(s, c.hostTallies(failedBy))
+	c.addHosts(s, c.hostTallies(), failedBy)
 	s.ExitCode = c.exitCode(s, interrupted)
 	if err := writeSummary(c.cfg.Out, s); err != nil {
 		c.fail(WroteLog, err)
@@ -72,11 +72,12 @@ func (h hostTally) admitted() bool {
 	return false
 }
 
-// tallied returns a host's summary from its counts, with state "done", and
-// adds the counts to s's totals and skip reasons.
-func tallied(s *crawllog.Summary, host string, t hostTally) crawllog.HostSummary {
+// tallied returns a host's summary from its counts and the number of its
+// URLs that ended in error, with state "done", and adds them to s's totals
+// and skip reasons.
+func tallied(s *crawllog.Summary, host string, t hostTally, errors int) crawllog.HostSummary {
 	h := crawllog.HostSummary{Host: host, State: scheduler.StateDone, PagesByStatus: t.byStatus, Fetched: t.fetched,
-		Requisites: t.requisites, Sitemaps: t.sitemaps, RobotsFetches: t.robots, Errors: t.errors, Events: []crawllog.HostEvent{}}
+		Requisites: t.requisites, Sitemaps: t.sitemaps, RobotsFetches: t.robots, Errors: errors, Events: []crawllog.HostEvent{}}
 	if h.PagesByStatus == nil {
 		h.PagesByStatus = map[string]int{}
 	}
@@ -88,7 +89,7 @@ func tallied(s *crawllog.Summary, host string, t hostTally) crawllog.HostSummary
 	s.Totals.Requisites += t.requisites
 	s.Totals.Sitemaps += t.sitemaps
 	s.Totals.RobotsFetches += t.robots
-	s.Totals.Errors += t.errors
+	s.Totals.Errors += errors
 	s.Totals.Skipped += h.Skipped
 	return h
 }
@@ -199,8 +200,8 @@ func (c *crawl) newSummary(interrupted bool, dups int, failedIn map[time.Time]in
 }
 
 // hostTallies adds up each host's counts over the earlier runs and this
-// one, with the URLs of each host that ended in error (failedBy).
-func (c *crawl) hostTallies(failedBy map[string]int) map[string]hostTally {
+// one.
+func (c *crawl) hostTallies() map[string]hostTally {
 	tallies := map[string]hostTally{}
 	for _, t := range []*tally{c.history.tally, c.tally} {
 		t.mu.Lock()
@@ -214,20 +215,17 @@ func (c *crawl) hostTallies(failedBy map[string]int) map[string]hostTally {
 		}
 		t.mu.Unlock()
 	}
-	for a, sum := range tallies {
-		sum.errors = failedBy[a]
-		tallies[a] = sum
-	}
 	return tallies
 }
 
 // addHosts adds a section per host the crawl contacted, with its state,
 // pace, events and robots.txt, counting deferred and given-up hosts, and
-// counts the hosts seen only through links in the totals, sorted by name.
-func (c *crawl) addHosts(s *crawllog.Summary, tallies map[string]hostTally) {
+// counts the hosts seen only through links in the totals, sorted by name;
+// failedBy counts each host's URLs that ended in error.
+func (c *crawl) addHosts(s *crawllog.Summary, tallies map[string]hostTally, failedBy map[string]int) {
 	events := c.events.hostEvents()
 	for _, hs := range c.sched.Hosts() {
-		h := tallied(s, hs.Authority, tallies[hs.Authority])
+		h := tallied(s, hs.Authority, tallies[hs.Authority], failedBy[hs.Authority])
 		delete(tallies, hs.Authority)
 		h.State, h.PaceSeconds, h.PaceRule = hs.State, hs.Interval.Seconds(), hs.PaceSource
 		h.Queued, h.DeferReason, h.DropReason, h.Warning = hs.Queued+hs.Leased, hs.DeferReason, hs.DropReason, hs.Warning
@@ -249,7 +247,7 @@ func (c *crawl) addHosts(s *crawllog.Summary, tallies map[string]hostTally) {
 		s.Hosts = append(s.Hosts, h)
 	}
 	for a, t := range tallies { // hosts seen only through skips or robots redirects
-		h := tallied(s, a, t)
+		h := tallied(s, a, t, failedBy[a])
 		if a == "" || !t.admitted() {
 			// Links the crawl never took up (another host, a URL with no
 			// valid host): counted in the totals and skip reasons, but

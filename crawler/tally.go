@@ -28,12 +28,9 @@ type hostTally struct {
 	fetched    int // pages that got an answer
 	requisites int // requisites that got an answer
 	sitemaps   int // sitemaps that got an answer
-	// errors are the URLs that ended in error: not counted here, but
-	// taken from the crawl's failingSet when the summary is made.
-	errors  int
-	skipped map[string]int
-	bytes   int64
-	robots  int // robots.txt requests (and their redirect hops), not pages
+	skipped    map[string]int
+	bytes      int64
+	robots     int // robots.txt requests (and their redirect hops), not pages
 }
 
 func newTally() *tally { return &tally{hosts: map[string]*hostTally{}, refetch: newRefetchSet()} }
@@ -113,7 +110,6 @@ func (h *hostTally) add(o *hostTally) {
 	h.fetched += o.fetched
 	h.requisites += o.requisites
 	h.sitemaps += o.sitemaps
-	h.errors += o.errors
 	h.bytes += o.bytes
 	h.robots += o.robots
 }
