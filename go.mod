@@ -3,6 +3,7 @@ module github.com/crawlproject/crawl
 go 1.26.8
 
 require (
+	github.com/PuerkitoBio/goquery v1.11.0
 	github.com/andybalholm/brotli v1.2.8
 	github.com/gocolly/colly/v2 v2.3.0
 	github.com/jimsmart/grobotstxt v1.0.3
@@ -22,7 +23,6 @@ require (
 )
 
 require (
-	github.com/PuerkitoBio/goquery v1.11.0 // indirect
 	github.com/andybalholm/cascadia v1.3.3 // indirect
 	github.com/antchfx/htmlquery v1.3.5 // indirect
 	github.com/antchfx/xmlquery v1.5.0 // indirect

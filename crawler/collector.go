@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/PuerkitoBio/goquery"
 	"github.com/gocolly/colly/v2"
 
 	"github.com/crawlproject/crawl/config"
@@ -105,18 +106,34 @@ func onPageElements(c *colly.Collector, token string, cfg config.Config) {
 		}
 	})
 	if cfg.Fetch.Requisites {
-		c.OnHTML(requisiteSelector, func(e *colly.HTMLElement) {
+		// colly builds the text of every element a selector matches, and
+		// [style] matches whole styled containers (<body style>): the
+		// requisites are found from the page's <head>, which the HTML
+		// parser always makes, in the document order colly would give.
+		c.OnHTML("head", func(e *colly.HTMLElement) {
 			j := jobOf(e)
 			if j == nil || !ok2xx(e.Response.StatusCode) {
 				return
 			}
-			var text string
-			if e.Name == "style" {
-				text = e.Text
-			}
-			j.noteRequisite(e.Request.URL, e.Name, e.Attr, text, cfg.Scope.MaxLinks)
+			documentOf(e.DOM).Find(requisiteSelector).Each(func(_ int, s *goquery.Selection) {
+				name := goquery.NodeName(s)
+				var text string
+				if name == "style" {
+					text = s.Text()
+				}
+				j.noteRequisite(e.Request.URL, name, func(k string) string { return s.AttrOr(k, "") }, text, cfg.Scope.MaxLinks)
+			})
 		})
 	}
+}
+
+// documentOf is the whole document sel belongs to.
+func documentOf(sel *goquery.Selection) *goquery.Document {
+	n := sel.Nodes[0]
+	for n.Parent != nil {
+		n = n.Parent
+	}
+	return goquery.NewDocumentFromNode(n)
 }
 
 // onTreeError reads the links of a page colly cannot make a document

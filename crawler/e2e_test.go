@@ -18,7 +18,7 @@ import (
 
 // testConfig is a fast config for local crawls: hosts that ask for no pace
 // get 100ms, and nothing waits longer than a few seconds.
-func testConfig(t *testing.T) config.Config {
+func testConfig(t testing.TB) config.Config {
 	cfg := config.Default()
 	cfg.Out = t.TempDir()
 	cfg.Agent.Token = "testbot"

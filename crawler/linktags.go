@@ -15,7 +15,7 @@ type pageEncoding = pageenc.Encoding
 const pageLinkSelector = "a[href], area[href], link[href], frame[src], iframe[src], meta[http-equiv]"
 
 // requisiteSelector matches the elements requisiteRefs and styleRefs
-// read, for colly.
+// read, found from the page's head (see onPageElements).
 const requisiteSelector = "img[src], img[lowsrc], img[srcset], script[src], link[href], link[imagesrcset], " +
 	"body[background], table[background], td[background], th[background], " +
 	"embed[src], object[data], input[src], audio[src], video[src], video[poster], source[src], source[srcset], track[src], " +
