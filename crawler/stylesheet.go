@@ -14,19 +14,18 @@ import (
 
 // styleRefs returns the references of the CSS a page holds in the element
 // tag, whose text is text: the rules of a <style> element whose type is
-// CSS (absent, empty or "text/css"), @import included, and the
-// declarations of a style attribute, where no @import is valid (CSS Style
-// Attributes section 2).
+// CSS (cssref.IsCSSType), @import included, and the references of a style
+// attribute's declarations that count there (cssref.InStyleAttr).
 func styleRefs(tag string, attr func(string) string, text string) []cssref.Ref {
 	var refs []cssref.Ref
 	if tag == "style" {
-		if t := strings.TrimSpace(attr("type")); t == "" || strings.EqualFold(t, "text/css") {
+		if cssref.IsCSSType(attr("type")) {
 			refs = cssref.Scan([]byte(text))
 		}
 	}
 	if v := attr("style"); v != "" {
 		for _, r := range cssref.Scan([]byte(v)) {
-			if !r.Import {
+			if cssref.InStyleAttr(r) {
 				refs = append(refs, r)
 			}
 		}

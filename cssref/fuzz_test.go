@@ -40,8 +40,9 @@ func FuzzRewrite(f *testing.F) {
 		if label := fuzzEncodings[int(which)%len(fuzzEncodings)]; label != "utf-8" {
 			enc = named(t, label)
 		}
+		e, _ := codec(enc) // each of fuzzEncodings is known (named)
 		orig := bytes.Clone(src)
-		text, _ := decodeMapped(src, enc)
+		text, _ := decodeMapped(src, e)
 		before := Scan(text)
 		last := 0
 		for _, r := range before {
@@ -59,7 +60,7 @@ func FuzzRewrite(f *testing.F) {
 		if out == nil {
 			out = src
 		}
-		outText, _ := decodeMapped(out, enc)
+		outText, _ := decodeMapped(out, e)
 		after := Scan(outText)
 		if len(after) != len(before) {
 			t.Fatalf("%d refs became %d:\n%q\n%q", len(before), len(after), text, outText)

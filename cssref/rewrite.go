@@ -30,15 +30,14 @@ type Edit struct {
 // in an unquoted url(); any non-ASCII character). It returns nil and no
 // edits when nothing changes. src is not modified.
 func Rewrite(src []byte, enc pageenc.Encoding, newURL func(Ref) (string, bool)) ([]byte, []Edit) {
-	text, offs := decodeMapped(src, enc)
-	if text == nil {
+	e, ok := codec(enc)
+	if !ok {
 		return nil, nil
 	}
+	text, offs := decodeMapped(src, e)
 	var enco *encoding.Encoder
-	if !enc.UTF8() {
-		if e, _ := charset.Lookup(enc.Name()); e != nil {
-			enco = e.NewEncoder()
-		}
+	if e != nil {
+		enco = e.NewEncoder()
 	}
 	var edits []Edit
 	for _, r := range Scan(text) {
@@ -65,17 +64,31 @@ func Rewrite(src []byte, enc pageenc.Encoding, newURL func(Ref) (string, bool)) 
 	return apply(src, edits), edits
 }
 
-// apply returns src with the edits, which are in order and do not overlap.
+// apply returns src with the edits, which are in order and do not overlap,
+// in a new array of exactly the result's length; src is not modified.
 func apply(src []byte, edits []Edit) []byte {
-	var b strings.Builder
+	n := len(src)
+	for _, e := range edits {
+		n += len(e.Text) - (e.End - e.Start)
+	}
+	out := make([]byte, 0, n)
 	last := 0
 	for _, e := range edits {
-		b.Write(src[last:e.Start])
-		b.WriteString(e.Text)
+		out = append(out, src[last:e.Start]...)
+		out = append(out, e.Text...)
 		last = e.End
 	}
-	b.Write(src[last:])
-	return []byte(b.String())
+	return append(out, src[last:]...)
+}
+
+// codec returns the decoder and encoder of enc's charset, nil for UTF-8,
+// and false when enc names an encoding charset does not know.
+func codec(enc pageenc.Encoding) (encoding.Encoding, bool) {
+	if enc.UTF8() {
+		return nil, true
+	}
+	e, _ := charset.Lookup(enc.Name())
+	return e, e != nil
 }
 
 // offsets maps an offset in a sheet's decoded text to the offset in its
@@ -91,19 +104,14 @@ func (o offsets) at(i int) int {
 	return o[i]
 }
 
-// decodeMapped returns src decoded to UTF-8 from enc, and where in src
-// each octet of the text came from; src itself for a sheet in UTF-8. The
-// decoder is given room for one character at a time, so each character
-// is known by its octets, in any encoding (stateful ones, whose escape
-// sequences count with the character after them, too). It returns nil
-// text when enc is not known.
-func decodeMapped(src []byte, enc pageenc.Encoding) ([]byte, offsets) {
-	if enc.UTF8() {
-		return src, nil
-	}
-	e, _ := charset.Lookup(enc.Name())
+// decodeMapped returns src decoded to UTF-8 from e, and where in src
+// each octet of the text came from; src itself and nil offsets for a nil
+// e (UTF-8). The decoder is given room for one character at a time, so
+// each character is known by its octets, in any encoding (stateful ones,
+// whose escape sequences count with the character after them, too).
+func decodeMapped(src []byte, e encoding.Encoding) ([]byte, offsets) {
 	if e == nil {
-		return nil, nil
+		return src, nil
 	}
 	dec := e.NewDecoder()
 	text := make([]byte, 0, len(src))

@@ -55,7 +55,8 @@ type scanner struct {
 // rule (a name, not a resource), nor an empty url(), which CSS Values and
 // Units Level 4 section 4.5.1 makes an invalid resource. The declarations
 // of a style attribute are scanned alike (CSS Style Attributes section 2);
-// no @import is valid there, so a caller skips the refs marked Import.
+// no @import is valid there, so a caller keeps only the refs InStyleAttr
+// reports.
 func Scan(css []byte) []Ref {
 	z := tokenizer{src: css}
 	if len(css) >= 3 && css[0] == 0xEF && css[1] == 0xBB && css[2] == 0xBF {

@@ -45,11 +45,11 @@ func srcsetLinks(v string, linkFor func(string) (string, bool)) (string, bool) {
 
 // styleAttrLinks returns the declarations of a style attribute v with
 // their url()s rewritten by linkFor (cssref.Rewrite; v is decoded, so
-// UTF-8), and whether any changed. An @import is no rule in a style
-// attribute, and is left as it is.
+// UTF-8), and whether any changed. An @import, which is no rule in a
+// style attribute (cssref.InStyleAttr), is left as it is.
 func styleAttrLinks(v string, linkFor func(string) (string, bool)) (string, bool) {
 	out, _ := cssref.Rewrite([]byte(v), pageenc.Encoding{}, func(r cssref.Ref) (string, bool) {
-		if r.Import {
+		if !cssref.InStyleAttr(r) {
 			return "", false
 		}
 		return linkFor(r.URL)
@@ -62,12 +62,12 @@ func styleAttrLinks(v string, linkFor func(string) (string, bool)) (string, bool
 
 // styleEdits returns the edits of the raw text css of a <style> element
 // (its start tag tag), in the page's encoding enc, that rewrite its
-// references by linkFor; none for a <style> whose type is not CSS (the
-// crawler reads none there either).
+// references by linkFor; none for a <style> whose type is not CSS
+// (cssref.IsCSSType; the crawler reads none there either).
 func styleEdits(tag html.Token, css []byte, enc pageenc.Encoding, linkFor func(string) (string, bool)) []cssref.Edit {
 	for _, a := range tag.Attr {
 		if a.Key == "type" {
-			if t := strings.TrimSpace(a.Val); t != "" && !strings.EqualFold(t, "text/css") {
+			if !cssref.IsCSSType(a.Val) {
 				return nil
 			}
 			break

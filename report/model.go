@@ -188,14 +188,18 @@ func buildView(in *input, css template.CSS) *view {
 		host(h)
 		fetchesBy[h] = append(fetchesBy[h], f)
 	}
-	skipsBy, skipOnly := skipsByHost(in.skips, byHost)
-	for _, h := range skipOnly {
-		// A host the crawl only declined links to is a row of the
-		// outbound table, not a section.
-		if notContacted(skipsBy[h]) {
-			v.Outbound.add(h, skipsBy[h])
-		} else {
-			host(h)
+	// A host the skips name for more than declined links has a section,
+	// after the hosts named above, in the order the skips first name it.
+	for _, h := range contactedBySkips(in.skips) {
+		host(h)
+	}
+	// A host the skips alone name, only for declined links, is a row of
+	// the outbound table, not a section; finish orders the rows by links
+	// and host, whatever order they are added in.
+	skipsBy := skipsByHost(in.skips)
+	for h, ks := range skipsBy {
+		if byHost[h] == nil {
+			v.Outbound.add(h, ks)
 		}
 	}
 	v.Outbound.finish()
@@ -222,23 +226,18 @@ func buildView(in *input, css template.CSS) *view {
 	return v
 }
 
-// skipsByHost groups skips by host, and lists in first-seen order the
-// hosts that are not in known (the hosts the summary, the requests or the
-// robots.txt fetches name).
-func skipsByHost(skips []skip, known map[string]*hostView) (map[string][]skip, []string) {
+// skipsByHost groups skips by host, each host's in log order; skips with
+// no host are in no group.
+func skipsByHost(skips []skip) map[string][]skip {
 	by := make(map[string][]skip)
-	var only []string
 	for _, k := range skips {
 		h := hostOf(k.Host, k.URL)
 		if h == "" {
 			continue
 		}
-		if _, ok := by[h]; !ok && known[h] == nil {
-			only = append(only, h)
-		}
 		by[h] = append(by[h], k)
 	}
-	return by, only
+	return by
 }
 
 // aggregate returns host h's aggregate when the log is not held whole and

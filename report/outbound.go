@@ -28,24 +28,14 @@ type outboundRow struct {
 	Example string
 }
 
-// notContacted reports whether a host seen only through skips had nothing
-// to do with the crawl but declined links: every skip is out-of-scope or
-// invalid-url, as the crawl's summary tells its own hosts apart.
-func notContacted(skips []skip) bool {
-	for _, k := range skips {
-		if !declinedLink(k.Reason) {
-			return false
-		}
-	}
-	return true
-}
-
 // declinedLink reports whether a skip for reason says no more of its host
 // than that a page linked it: out of scope, or not a URL at all.
 func declinedLink(reason string) bool { return reason == "out-of-scope" || reason == "invalid-url" }
 
 // contactedBySkips lists in first-seen order the hosts of skips that have
-// a skip other than a declined link (see notContacted).
+// a skip other than a declined link (declinedLink), as the crawl's summary
+// tells its own hosts apart: a host whose every skip is a declined link had
+// nothing to do with the crawl but being linked.
 func contactedBySkips(skips []skip) []string {
 	contacted := make(map[string]bool)
 	var order []string
