@@ -125,11 +125,6 @@ func robotsFailedEvent(auth string, rec robotscache.Record, hs scheduler.HostSta
 func (c *crawl) handleFetch(ctx context.Context, l *scheduler.Lease) error {
 	now := time.Now()
 	st, fresh := c.robots.Cached(l.Authority, now)
-	if st != nil && !fresh && c.cfg.Frontier.URL != "" {
-		// The frontier's processes share one copy: another may have
-		// fetched it again since this process read it.
-		st, fresh = c.robots.Reload(l.Authority, now)
-	}
 	if st != nil && !fresh {
 		// A copy that expired while the page waited out the pace it set
 		// still decides this page: with a cache TTL shorter than the pace,

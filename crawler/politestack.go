@@ -32,5 +32,6 @@ func robotsCacheConfig(cfg config.Config) robotscache.Config {
 		RetryBase:          r.RetryBase,
 		ConnectRetryBase:   cfg.Politeness.BackoffBase,
 		MaxURLLength:       cfg.Scope.MaxURLLength,
+		Shared:             cfg.Frontier.URL != "",
 	}
 }

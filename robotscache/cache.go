@@ -41,6 +41,10 @@ type Config struct {
 	// MaxURLLength bounds the redirect targets followed
 	// (scope.max_url_length); 0: no bound.
 	MaxURLLength int
+	// Shared says the store is shared with other crawl processes (one
+	// frontier in Redis): a copy that expired in memory is read again
+	// from the store, where another process may have put a newer one.
+	Shared bool
 }
 
 // Cache fetches, caches and answers from each authority's robots.txt.
@@ -98,14 +102,18 @@ func New(tr *wire.Transport, store Store, cfg Config, busy func(string) bool, on
 // lock, and cached only if the store still holds it then: a refresh
 // persists its copy before caching it, so a newer copy cached, then
 // dropped under robots.cache_bytes while this one was parsed, is not
-// replaced by it.
+// replaced by it. With Config.Shared, a copy expired at now gives way to a
+// newer one another process stored.
 func (l *Cache) Cached(authority string, now time.Time) (st *State, fresh bool) {
 	var loaded *State
 	var loadedFrom []byte
 	for {
 		l.mu.Lock()
 		if st = l.states[authority]; st != nil {
-			break
+			if !l.newerStored(st, now) {
+				break
+			}
+			l.drop(st)
 		}
 		data, ok := l.store.GetRobots(authority)
 		if ok && loaded != nil && bytes.Equal(data, loadedFrom) {
@@ -164,15 +172,17 @@ func (l *Cache) Peek(authority string) *State {
 	return parsed(l.cfg, rec)
 }
 
-// Reload drops authority's copy from memory and returns the one the store
-// holds, as Cached does. Where the store is shared by several crawl
-// processes, another process may have stored a newer copy since this one
-// was cached; with a store of its own the cache reads back the same copy.
-func (l *Cache) Reload(authority string, now time.Time) (st *State, fresh bool) {
-	l.mu.Lock()
-	if old := l.states[authority]; old != nil {
-		l.drop(old)
+// newerStored reports whether, in a shared store, a copy newer than st
+// (fetched later) was stored since st was cached, st having expired at
+// now. l.mu is held.
+func (l *Cache) newerStored(st *State, now time.Time) bool {
+	if !l.cfg.Shared || now.IsZero() || now.Before(st.rec.Expires) {
+		return false
 	}
-	l.mu.Unlock()
-	return l.Cached(authority, now)
+	data, ok := l.store.GetRobots(st.rec.Authority)
+	if !ok {
+		return false
+	}
+	rec, ok := l.stored(data)
+	return ok && rec.Fetched.After(st.rec.Fetched)
 }

@@ -199,3 +199,39 @@ func TestRobotsLayerCapsTheBodyItReads(t *testing.T) {
 		t.Error("rules before the cap apply, rules after it do not")
 	}
 }
+
+// Two crawl processes share one store (one frontier in Redis): when this
+// process's copy has expired and another process stored a newer one, a
+// shared cache takes the newer copy; a cache with a store of its own
+// keeps reading its own copy until it fetches again.
+func TestSharedCacheReadsANewerStoredCopy(t *testing.T) {
+	var version atomic.Int32
+	h := newTestHost(t)
+	h.robots = func(w http.ResponseWriter, _ *http.Request) {
+		fmt.Fprintf(w, "User-agent: *\nDisallow: /v%d\n", version.Load())
+	}
+	for _, shared := range []bool{true, false} {
+		cfg := testRobotsConfig()
+		cfg.Shared = shared
+		l, _ := newTestLayer(t, cfg, nil)
+		other := New(l.tr, l.store, cfg, nil, func(crawllog.RobotsEntry, *wire.Exchange) {})
+		a := h.srv.URL
+		version.Store(1)
+		if _, err := l.Refresh(context.Background(), a); err != nil {
+			t.Fatal(err)
+		}
+		version.Store(2)
+		time.Sleep(time.Millisecond) // the other copy is fetched later
+		if _, err := other.Refresh(context.Background(), a); err != nil {
+			t.Fatal(err)
+		}
+		st, _ := l.Cached(a, time.Now().Add(48*time.Hour)) // past this copy's TTL
+		newer := !st.group.Allowed("/v2").Allowed
+		if newer != shared {
+			t.Errorf("shared %v: the other process's copy taken: %v", shared, newer)
+		}
+		if st, fresh := l.Cached(a, time.Now()); fresh && shared && st.group.Allowed("/v2").Allowed {
+			t.Errorf("shared: the newer copy is not kept in memory")
+		}
+	}
+}
